@@ -1,0 +1,1 @@
+//! The Russian banking game (RULES.md, "Variant 2 — bank").

@@ -1,0 +1,306 @@
+//! Cards, suits and ranks shared by both variants, their text forms, the packs and the
+//! seeded shuffle.
+
+use std::fmt;
+use std::str::FromStr;
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// The generator behind every shuffle: `ChaCha8Rng` from `rand_chacha`, seeded with
+/// `seed_from_u64`. Its output is specified and portable, so a seed gives the same order on
+/// every platform; the crate versions are pinned in `Cargo.toml`.
+pub type GameRng = rand_chacha::ChaCha8Rng;
+
+/// A generator for `seed`.
+pub fn rng_from_seed(seed: u64) -> GameRng {
+    GameRng::seed_from_u64(seed)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Suit {
+    Clubs = 0,
+    Diamonds = 1,
+    Hearts = 2,
+    Spades = 3,
+}
+
+impl Suit {
+    pub const ALL: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn from_index(i: usize) -> Suit {
+        Suit::ALL[i & 3]
+    }
+
+    pub fn letter(self) -> char {
+        ['C', 'D', 'H', 'S'][self.index()]
+    }
+
+    pub fn symbol(self) -> char {
+        ['♣', '♦', '♥', '♠'][self.index()]
+    }
+
+    pub fn name(self) -> &'static str {
+        ["clubs", "diamonds", "hearts", "spades"][self.index()]
+    }
+
+    /// Parses `C`/`D`/`H`/`S` (either case) or a suit symbol (black or white).
+    pub fn from_char(c: char) -> Option<Suit> {
+        Some(match c {
+            'C' | 'c' | '♣' | '♧' => Suit::Clubs,
+            'D' | 'd' | '♦' | '♢' => Suit::Diamonds,
+            'H' | 'h' | '♥' | '♡' => Suit::Hearts,
+            'S' | 's' | '♠' | '♤' => Suit::Spades,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for Suit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// Ranks in their natural (bank) order, deuce low, ace high.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Rank {
+    Two = 0,
+    Three,
+    Four,
+    Five,
+    Six,
+    Seven,
+    Eight,
+    Nine,
+    Ten,
+    Jack,
+    Queen,
+    King,
+    Ace,
+}
+
+impl Rank {
+    pub const ALL: [Rank; 13] = [
+        Rank::Two,
+        Rank::Three,
+        Rank::Four,
+        Rank::Five,
+        Rank::Six,
+        Rank::Seven,
+        Rank::Eight,
+        Rank::Nine,
+        Rank::Ten,
+        Rank::Jack,
+        Rank::Queen,
+        Rank::King,
+        Rank::Ace,
+    ];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn from_index(i: usize) -> Rank {
+        Rank::ALL[i % 13]
+    }
+
+    pub fn letter(self) -> char {
+        b"23456789TJQKA"[self.index()] as char
+    }
+
+    /// Parses `2`–`9`, `T`/`10`, `J`, `Q`, `K`, `A` in either case.
+    pub fn from_text(s: &str) -> Option<Rank> {
+        if s == "10" {
+            return Some(Rank::Ten);
+        }
+        let mut chars = s.chars();
+        let c = chars.next()?;
+        if chars.next().is_some() {
+            return None;
+        }
+        let upper = c.to_ascii_uppercase();
+        "23456789TJQKA"
+            .find(upper)
+            .filter(|_| c.is_ascii())
+            .map(Rank::from_index)
+    }
+}
+
+impl fmt::Display for Rank {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// A card of a 52-card pack. The id is `suit * 13 + rank`, so cards order by suit, then rank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Card(u8);
+
+impl Card {
+    pub fn new(rank: Rank, suit: Suit) -> Card {
+        Card((suit.index() * 13 + rank.index()) as u8)
+    }
+
+    /// The card with id `id` (0–51), if there is one.
+    pub fn from_id(id: usize) -> Option<Card> {
+        (id < 52).then_some(Card(id as u8))
+    }
+
+    pub fn id(self) -> usize {
+        self.0 as usize
+    }
+
+    pub fn suit(self) -> Suit {
+        Suit::from_index(self.0 as usize / 13)
+    }
+
+    pub fn rank(self) -> Rank {
+        Rank::from_index(self.0 as usize % 13)
+    }
+
+    /// The card with its suit symbol, e.g. `Q♥`, for display.
+    pub fn pretty(self) -> String {
+        format!("{}{}", self.rank().letter(), self.suit().symbol())
+    }
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.rank().letter(), self.suit().letter())
+    }
+}
+
+/// Text that is not a card.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseCardError(pub String);
+
+impl fmt::Display for ParseCardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "invalid card {:?}: expected a rank (2-9, T or 10, J, Q, K, A) then a suit (C, D, H, S or ♣ ♦ ♥ ♠), e.g. 'QH' or 'Q♥'",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseCardError {}
+
+impl FromStr for Card {
+    type Err = ParseCardError;
+
+    fn from_str(text: &str) -> Result<Card, ParseCardError> {
+        let err = || ParseCardError(text.to_string());
+        let trimmed = text.trim();
+        let suit_char = trimmed.chars().last().ok_or_else(err)?;
+        let suit = Suit::from_char(suit_char).ok_or_else(err)?;
+        let rank_text = &trimmed[..trimmed.len() - suit_char.len_utf8()];
+        let rank = Rank::from_text(rank_text).ok_or_else(err)?;
+        Ok(Card::new(rank, suit))
+    }
+}
+
+impl Serialize for Suit {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl Serialize for Card {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Card {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// The 32-card duel pack, in suit-then-rank order (7 to ace of each suit).
+pub fn piquet_pack() -> Vec<Card> {
+    Suit::ALL
+        .iter()
+        .flat_map(|&s| Rank::ALL[Rank::Seven.index()..].iter().map(move |&r| Card::new(r, s)))
+        .collect()
+}
+
+/// The 52-card pack in suit-then-rank order.
+pub fn full_pack() -> Vec<Card> {
+    (0..52).map(|i| Card(i as u8)).collect()
+}
+
+/// The 104-card bank shoe: two copies of each card, in pack order twice.
+pub fn shoe_pack() -> Vec<Card> {
+    let mut v = full_pack();
+    v.extend(full_pack());
+    v
+}
+
+/// Shuffles `cards` in place with the generator for `seed`.
+pub fn shuffle_with_seed(cards: &mut [Card], seed: u64) {
+    cards.shuffle(&mut rng_from_seed(seed));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_accepted_form() {
+        let qh = Card::new(Rank::Queen, Suit::Hearts);
+        for text in ["QH", "qh", "Q♥", "q♡", " QH "] {
+            assert_eq!(text.parse::<Card>(), Ok(qh), "{text}");
+        }
+        let ts = Card::new(Rank::Ten, Suit::Spades);
+        for text in ["TS", "10S", "10♠", "ts", "10s"] {
+            assert_eq!(text.parse::<Card>(), Ok(ts), "{text}");
+        }
+    }
+
+    #[test]
+    fn rejects_bad_text() {
+        for text in ["", "Q", "QX", "1H", "11H", "QHH", "♥Q", "ＱH"] {
+            assert!(text.parse::<Card>().is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn display_is_canonical_and_round_trips() {
+        for card in full_pack() {
+            assert_eq!(card.to_string().parse::<Card>(), Ok(card));
+            assert_eq!(card.to_string().len(), 2);
+        }
+    }
+
+    #[test]
+    fn packs_have_the_right_cards() {
+        let p = piquet_pack();
+        assert_eq!(p.len(), 32);
+        assert!(p.iter().all(|c| c.rank() >= Rank::Seven));
+        let shoe = shoe_pack();
+        assert_eq!(shoe.len(), 104);
+        for c in full_pack() {
+            assert_eq!(shoe.iter().filter(|&&x| x == c).count(), 2);
+        }
+    }
+
+    #[test]
+    fn shuffle_is_seeded() {
+        let mut a = piquet_pack();
+        let mut b = piquet_pack();
+        shuffle_with_seed(&mut a, 7);
+        shuffle_with_seed(&mut b, 7);
+        assert_eq!(a, b);
+        shuffle_with_seed(&mut b, 8);
+        assert_ne!(a, b);
+    }
+}

@@ -1,0 +1,155 @@
+//! The options a duel is played under, and the two rank orders.
+
+use serde::{Deserialize, Serialize};
+
+use crate::card::{Card, Rank};
+
+/// The rank order of a duel; both are "equally accepted" by the seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Order {
+    /// `7 < 8 < 9 < T < A < J < Q < K`: the ace between ten and jack.
+    #[default]
+    Ecarte,
+    /// `7 < 8 < 9 < T < J < Q < K < A`.
+    Traditional,
+}
+
+impl Order {
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Ecarte => "ecarte",
+            Order::Traditional => "traditional",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Order> {
+        match text {
+            "ecarte" => Some(Order::Ecarte),
+            "traditional" => Some(Order::Traditional),
+            _ => None,
+        }
+    }
+
+    /// Strength of a duel rank under this order, 0 (seven) to 7 (top card).
+    pub fn strength(self, rank: Rank) -> u8 {
+        let natural = rank.index() as u8 - Rank::Seven.index() as u8;
+        match (self, rank) {
+            (Order::Ecarte, Rank::Ace) => 4,
+            (Order::Ecarte, Rank::Jack | Rank::Queen | Rank::King) => natural + 1,
+            _ => natural,
+        }
+    }
+
+    /// The duel ranks from lowest to highest.
+    pub fn ranks(self) -> [Rank; 8] {
+        let mut ranks = [Rank::Seven; 8];
+        for r in &Rank::ALL[Rank::Seven.index()..] {
+            ranks[self.strength(*r) as usize] = *r;
+        }
+        ranks
+    }
+
+    pub fn beats(self, a: Card, b: Card) -> bool {
+        self.strength(a.rank()) > self.strength(b.rank())
+    }
+}
+
+/// Options of a duel deal and match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rules {
+    #[serde(default)]
+    pub order: Order,
+    /// Lets a player discard trumps during the exchange (off by the seed's rule).
+    #[serde(default)]
+    pub allow_trump_discard: bool,
+    /// At most this many exchanges, 0 to 11 (the talon lasts for 11).
+    #[serde(default = "default_max_exchanges")]
+    pub max_exchanges: u8,
+    /// Points that win a match.
+    #[serde(default = "default_target")]
+    pub target: u8,
+}
+
+fn default_max_exchanges() -> u8 {
+    11
+}
+
+fn default_target() -> u8 {
+    7
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            order: Order::Ecarte,
+            allow_trump_discard: false,
+            max_exchanges: 11,
+            target: 7,
+        }
+    }
+}
+
+impl Rules {
+    pub const MAX_TARGET: u8 = 100;
+
+    /// Checks the option ranges; the error says which option is wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.max_exchanges > 11 {
+            return Err(format!(
+                "max_exchanges must be between 0 and 11 (the talon lasts for 11 exchanges), got {}",
+                self.max_exchanges
+            ));
+        }
+        if self.target == 0 || self.target > Self::MAX_TARGET {
+            return Err(format!(
+                "target must be between 1 and {}, got {}",
+                Self::MAX_TARGET,
+                self.target
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(text: &str) -> Card {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn ecarte_order_puts_the_ace_between_ten_and_jack() {
+        let names: String = Order::Ecarte.ranks().iter().map(|r| r.letter()).collect();
+        assert_eq!(names, "789TAJQK");
+        assert!(Order::Ecarte.beats(c("JH"), c("AH")));
+        assert!(Order::Ecarte.beats(c("AH"), c("TH")));
+        assert!(Order::Ecarte.beats(c("KH"), c("QH")));
+    }
+
+    #[test]
+    fn traditional_order_puts_the_ace_on_top() {
+        let names: String = Order::Traditional.ranks().iter().map(|r| r.letter()).collect();
+        assert_eq!(names, "789TJQKA");
+        assert!(Order::Traditional.beats(c("AH"), c("KH")));
+        assert!(!Order::Traditional.beats(c("JH"), c("AH")));
+    }
+
+    #[test]
+    fn rules_validate_ranges() {
+        assert!(Rules::default().validate().is_ok());
+        let bad = Rules {
+            max_exchanges: 12,
+            ..Rules::default()
+        };
+        assert!(bad.validate().unwrap_err().contains("max_exchanges"));
+        let bad = Rules {
+            target: 0,
+            ..Rules::default()
+        };
+        assert!(bad.validate().unwrap_err().contains("target"));
+    }
+}

@@ -1,0 +1,525 @@
+//! The duel deal as a small `Copy` state machine: the exchange phase, the play with its
+//! talon draws, and the deal's outcome. Undo and records live with the callers, which keep
+//! copies of earlier states.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::action::{bit, cards_of, pack_card, pack_index, Action, PACK_SIZE};
+use super::rules::Rules;
+use crate::card::{piquet_pack, shuffle_with_seed, Card, Suit};
+
+/// Cards in each hand after the deal.
+pub const HAND_SIZE: usize = 5;
+/// Cards in the talon, the turn-up included.
+pub const TALON_SIZE: usize = 22;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// The elder chooses `propose` or `decline`.
+    Proposal,
+    /// The dealer chooses `accept` or `refuse`.
+    Response,
+    /// After an accepted exchange: the elder, then the dealer, discards one card.
+    Discard,
+    /// Tricks are played.
+    Play,
+    /// Both hands are empty.
+    Over,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Proposal => "proposal",
+            Phase::Response => "response",
+            Phase::Discard => "discard",
+            Phase::Play => "play",
+            Phase::Over => "over",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A finished trick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Trick {
+    pub leader: u8,
+    /// The leader's card, then the follower's.
+    pub cards: [Card; 2],
+    pub winner: u8,
+}
+
+/// The result of a finished deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Outcome {
+    pub winner: u8,
+    /// 2 for a vole (every trick), otherwise 1.
+    pub points: u8,
+    pub cards: [u8; 2],
+    pub tricks: [u8; 2],
+}
+
+/// Why a deal or an action was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DuelError {
+    IllegalAction { action: String, legal: Vec<Action> },
+    InvalidDeck(String),
+    InvalidDealer(i64),
+    InvalidRules(String),
+    InvalidRecord(String),
+}
+
+impl fmt::Display for DuelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DuelError::IllegalAction { action, legal } => {
+                let names: Vec<String> = legal.iter().map(ToString::to_string).collect();
+                if names.is_empty() {
+                    write!(f, "illegal action {action}: the deal is over")
+                } else {
+                    write!(
+                        f,
+                        "illegal action {action}; legal actions: {}",
+                        names.join(", ")
+                    )
+                }
+            }
+            DuelError::InvalidDeck(why) => write!(f, "invalid duel deck: {why}"),
+            DuelError::InvalidDealer(d) => write!(f, "invalid dealer {d}: must be 0 or 1"),
+            DuelError::InvalidRules(why) => write!(f, "invalid rules: {why}"),
+            DuelError::InvalidRecord(why) => write!(f, "invalid record: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for DuelError {}
+
+/// One duel deal. Seats are 0 and 1; the elder is the seat that does not deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DealState {
+    rules: Rules,
+    deck: [Card; PACK_SIZE],
+    dealer: u8,
+    trump: Suit,
+    turn_up: Card,
+    hands: [u32; 2],
+    discards: [u32; 2],
+    played: [u32; 2],
+    /// Draw order; the last entry is the turn-up.
+    talon: [Card; TALON_SIZE],
+    talon_next: u8,
+    turn_up_holder: Option<u8>,
+    phase: Phase,
+    to_move: u8,
+    exchanges: u8,
+    /// The card led to the current trick, if any.
+    lead: Option<Card>,
+    cards_taken: [u8; 2],
+    tricks: [Option<Trick>; 16],
+    trick_count: u8,
+}
+
+impl DealState {
+    /// The deal laid out from `deck`, card 0 on top: cards 0–4 to the elder, 5–9 to the
+    /// dealer, card 10 turned up, cards 11–31 the talon on it, card 11 drawn first.
+    pub fn from_deck(deck: &[Card], dealer: u8, rules: Rules) -> Result<DealState, DuelError> {
+        rules.validate().map_err(DuelError::InvalidRules)?;
+        if dealer > 1 {
+            return Err(DuelError::InvalidDealer(i64::from(dealer)));
+        }
+        let deck = check_deck(deck)?;
+        let elder = 1 - dealer;
+        let mut hands = [0u32; 2];
+        hands[elder as usize] = deck[..5].iter().map(|&c| bit(c)).sum();
+        hands[dealer as usize] = deck[5..10].iter().map(|&c| bit(c)).sum();
+        let turn_up = deck[10];
+        let mut talon = [turn_up; TALON_SIZE];
+        talon[..TALON_SIZE - 1].copy_from_slice(&deck[11..]);
+        let mut state = DealState {
+            rules,
+            deck,
+            dealer,
+            trump: turn_up.suit(),
+            turn_up,
+            hands,
+            discards: [0; 2],
+            played: [0; 2],
+            talon,
+            talon_next: 0,
+            turn_up_holder: None,
+            phase: Phase::Proposal,
+            to_move: elder,
+            exchanges: 0,
+            lead: None,
+            cards_taken: [0; 2],
+            tricks: [None; 16],
+            trick_count: 0,
+        };
+        if !state.may_propose() {
+            state.phase = Phase::Play;
+        }
+        Ok(state)
+    }
+
+    /// A deal from the 32-card pack shuffled with `seed`.
+    pub fn from_seed(seed: u64, dealer: u8, rules: Rules) -> Result<DealState, DuelError> {
+        DealState::from_deck(&shuffled_deck(seed), dealer, rules)
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+    pub fn deck(&self) -> &[Card; PACK_SIZE] {
+        &self.deck
+    }
+    pub fn dealer(&self) -> u8 {
+        self.dealer
+    }
+    pub fn elder(&self) -> u8 {
+        1 - self.dealer
+    }
+    pub fn trump(&self) -> Suit {
+        self.trump
+    }
+    pub fn turn_up(&self) -> Card {
+        self.turn_up
+    }
+    /// Who drew the turn-up, once it has been drawn.
+    pub fn turn_up_holder(&self) -> Option<u8> {
+        self.turn_up_holder
+    }
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+    /// The seat to act, `None` once the deal is over.
+    pub fn current_player(&self) -> Option<u8> {
+        (!self.is_over()).then_some(self.to_move)
+    }
+    pub fn exchanges(&self) -> u8 {
+        self.exchanges
+    }
+    pub fn talon_size(&self) -> usize {
+        TALON_SIZE - self.talon_next as usize
+    }
+    /// The undrawn talon in draw order (hidden information).
+    pub fn talon(&self) -> &[Card] {
+        &self.talon[self.talon_next as usize..]
+    }
+    pub fn hand_set(&self, player: u8) -> u32 {
+        self.hands[player as usize]
+    }
+    pub fn hand(&self, player: u8) -> Vec<Card> {
+        cards_of(self.hands[player as usize]).collect()
+    }
+    pub fn discard_set(&self, player: u8) -> u32 {
+        self.discards[player as usize]
+    }
+    pub fn played_set(&self, player: u8) -> u32 {
+        self.played[player as usize]
+    }
+    pub fn lead(&self) -> Option<Card> {
+        self.lead
+    }
+    pub fn cards_taken(&self) -> [u8; 2] {
+        self.cards_taken
+    }
+    pub fn tricks_taken(&self) -> [u8; 2] {
+        let mut t = [0u8; 2];
+        for trick in self.tricks() {
+            t[trick.winner as usize] += 1;
+        }
+        t
+    }
+    pub fn tricks(&self) -> impl Iterator<Item = Trick> + '_ {
+        self.tricks[..self.trick_count as usize].iter().flatten().copied()
+    }
+    pub fn trick_count(&self) -> usize {
+        self.trick_count as usize
+    }
+    /// Tricks in this deal: 16 less one per exchange.
+    pub fn total_tricks(&self) -> usize {
+        16 - self.exchanges as usize
+    }
+    pub fn last_trick_winner(&self) -> Option<u8> {
+        self.trick_count
+            .checked_sub(1)
+            .and_then(|i| self.tricks[i as usize])
+            .map(|t| t.winner)
+    }
+
+    fn may_propose(&self) -> bool {
+        self.talon_size() >= 2 && self.exchanges < self.rules.max_exchanges
+    }
+
+    fn is_trump(&self, card: Card) -> bool {
+        card.suit() == self.trump
+    }
+
+    fn suit_mask(suit: Suit) -> u32 {
+        0xff << (suit.index() * 8)
+    }
+
+    /// The cards `player` may discard now: no trump unless the rules allow it or the hand is
+    /// all trumps.
+    fn discardable(&self, player: u8) -> u32 {
+        let hand = self.hands[player as usize];
+        let non_trumps = hand & !Self::suit_mask(self.trump);
+        if self.rules.allow_trump_discard || non_trumps == 0 {
+            hand
+        } else {
+            non_trumps
+        }
+    }
+
+    /// The cards the player to move may play: any card to lead; otherwise follow suit, else
+    /// trump, else anything. Heading the trick is never required.
+    pub fn playable(&self) -> u32 {
+        let hand = self.hands[self.to_move as usize];
+        let Some(lead) = self.lead else {
+            return hand;
+        };
+        let follow = hand & Self::suit_mask(lead.suit());
+        if follow != 0 {
+            return follow;
+        }
+        let trumps = hand & Self::suit_mask(self.trump);
+        if trumps != 0 {
+            trumps
+        } else {
+            hand
+        }
+    }
+
+    /// The legal actions as a bit set over the action space (bit `Action::id`).
+    pub fn legal_mask(&self) -> u128 {
+        match self.phase {
+            Phase::Proposal => (1 << Action::Propose.id()) | (1 << Action::Decline.id()),
+            Phase::Response => (1 << Action::Accept.id()) | (1 << Action::Refuse.id()),
+            Phase::Discard => u128::from(self.discardable(self.to_move)) << PACK_SIZE,
+            Phase::Play => u128::from(self.playable()),
+            Phase::Over => 0,
+        }
+    }
+
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut mask = self.legal_mask();
+        let mut out = Vec::with_capacity(mask.count_ones() as usize);
+        while mask != 0 {
+            let id = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            if let Some(a) = Action::from_id(id) {
+                out.push(a);
+            }
+        }
+        out
+    }
+
+    pub fn is_legal(&self, action: Action) -> bool {
+        match action.card() {
+            Some(c) if pack_index(c).is_none() => false,
+            _ => self.legal_mask() & (1 << action.id()) != 0,
+        }
+    }
+
+    /// Applies a legal action; an illegal one is refused with the state unchanged.
+    pub fn apply(&mut self, action: Action) -> Result<(), DuelError> {
+        if !self.is_legal(action) {
+            return Err(DuelError::IllegalAction {
+                action: action.to_string(),
+                legal: self.legal_actions(),
+            });
+        }
+        self.apply_unchecked(action);
+        Ok(())
+    }
+
+    /// Applies an action known to be legal (from `legal_mask`); the hot path of search and
+    /// simulation.
+    pub fn apply_unchecked(&mut self, action: Action) {
+        let me = self.to_move;
+        match action {
+            Action::Propose => {
+                self.phase = Phase::Response;
+                self.to_move = self.dealer;
+            }
+            Action::Accept => {
+                self.exchanges += 1;
+                self.draw(self.elder());
+                self.draw(self.dealer);
+                self.phase = Phase::Discard;
+                self.to_move = self.elder();
+            }
+            Action::Decline | Action::Refuse => self.start_play(),
+            Action::Discard(card) => {
+                self.hands[me as usize] &= !bit(card);
+                self.discards[me as usize] |= bit(card);
+                if me == self.elder() {
+                    self.to_move = self.dealer;
+                } else if self.may_propose() {
+                    self.phase = Phase::Proposal;
+                    self.to_move = self.elder();
+                } else {
+                    self.start_play();
+                }
+            }
+            Action::Play(card) => self.play(card),
+        }
+    }
+
+    fn start_play(&mut self) {
+        self.phase = Phase::Play;
+        self.to_move = self.elder();
+    }
+
+    fn draw(&mut self, player: u8) {
+        let card = self.talon[self.talon_next as usize];
+        self.talon_next += 1;
+        if self.talon_next as usize == TALON_SIZE {
+            self.turn_up_holder = Some(player);
+        }
+        self.hands[player as usize] |= bit(card);
+    }
+
+    fn play(&mut self, card: Card) {
+        let me = self.to_move;
+        self.hands[me as usize] &= !bit(card);
+        self.played[me as usize] |= bit(card);
+        let Some(lead) = self.lead else {
+            self.lead = Some(card);
+            self.to_move = 1 - me;
+            return;
+        };
+        let leader = 1 - me;
+        let winner = if self.beats(card, lead) { me } else { leader };
+        self.tricks[self.trick_count as usize] = Some(Trick {
+            leader,
+            cards: [lead, card],
+            winner,
+        });
+        self.trick_count += 1;
+        self.cards_taken[winner as usize] += 2;
+        self.lead = None;
+        self.to_move = winner;
+        if self.talon_size() > 0 {
+            self.draw(winner);
+            self.draw(1 - winner);
+        }
+        if self.hands == [0, 0] {
+            self.phase = Phase::Over;
+        }
+    }
+
+    /// Whether `card`, played second, beats `lead`: a trump beats any other suit, and
+    /// within the led suit the higher rank wins.
+    pub fn beats(&self, card: Card, lead: Card) -> bool {
+        if card.suit() == lead.suit() {
+            self.rules.order.beats(card, lead)
+        } else {
+            self.is_trump(card)
+        }
+    }
+
+    /// The outcome once the deal is over: more cards wins, equal cards go to the winner
+    /// of the last trick, and a vole scores 2.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if !self.is_over() {
+            return None;
+        }
+        let [a, b] = self.cards_taken;
+        let winner = match a.cmp(&b) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Less => 1,
+            std::cmp::Ordering::Equal => self.last_trick_winner().unwrap_or(self.elder()),
+        };
+        let tricks = self.tricks_taken();
+        let vole = tricks[winner as usize] as usize == self.total_tricks();
+        Some(Outcome {
+            winner,
+            points: if vole { 2 } else { 1 },
+            cards: self.cards_taken,
+            tricks,
+        })
+    }
+
+    /// Every card is in exactly one place: a hand, the talon, a discard pile, or played.
+    pub fn check_conservation(&self) -> bool {
+        let mut seen = 0u32;
+        let mut count = 0;
+        let talon = self.talon().iter().map(|&c| bit(c));
+        let sets = self
+            .hands
+            .iter()
+            .chain(&self.discards)
+            .chain(&self.played)
+            .copied()
+            .chain(talon);
+        for set in sets {
+            if seen & set != 0 {
+                return false;
+            }
+            seen |= set;
+            count += set.count_ones();
+        }
+        count == 32 && seen == u32::MAX
+    }
+
+    /// Leaf count of the game tree below this state to `depth` actions (all the way down
+    /// when `depth` is `None`): the perft of chess engines.
+    pub fn perft(&self, depth: Option<u32>) -> u64 {
+        if depth == Some(0) || self.is_over() {
+            return 1;
+        }
+        let mut mask = self.legal_mask();
+        let mut total = 0;
+        while mask != 0 {
+            let id = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let mut child = *self;
+            if let Some(a) = Action::from_id(id) {
+                child.apply_unchecked(a);
+                total += child.perft(depth.map(|d| d - 1));
+            }
+        }
+        total
+    }
+}
+
+/// The 32-card pack shuffled with `seed`.
+pub fn shuffled_deck(seed: u64) -> Vec<Card> {
+    let mut deck = piquet_pack();
+    shuffle_with_seed(&mut deck, seed);
+    deck
+}
+
+fn check_deck(deck: &[Card]) -> Result<[Card; PACK_SIZE], DuelError> {
+    if deck.len() != PACK_SIZE {
+        return Err(DuelError::InvalidDeck(format!(
+            "expected the 32 cards 7 to A of each suit, got {} cards",
+            deck.len()
+        )));
+    }
+    let mut seen = 0u32;
+    for &card in deck {
+        if pack_index(card).is_none() {
+            return Err(DuelError::InvalidDeck(format!(
+                "{card} is not in the 32-card pack"
+            )));
+        }
+        if seen & bit(card) != 0 {
+            return Err(DuelError::InvalidDeck(format!("{card} appears twice")));
+        }
+        seen |= bit(card);
+    }
+    let mut out = [pack_card(0); PACK_SIZE];
+    out.copy_from_slice(deck);
+    Ok(out)
+}

@@ -1,0 +1,426 @@
+//! One test per duel rule of RULES.md, plus pinned perft counts.
+
+use super::action::{pack_index, Action};
+use super::record::DealRecord;
+use super::rules::{Order, Rules};
+use super::state::{DealState, DuelError, Phase};
+use crate::card::{piquet_pack, Card};
+
+fn c(text: &str) -> Card {
+    text.parse().unwrap()
+}
+
+fn cards(text: &str) -> Vec<Card> {
+    text.split_whitespace().map(c).collect()
+}
+
+/// A deck with the given elder hand, dealer hand, turn-up and talon head; the other cards
+/// follow in pack order.
+fn deck(elder: &str, dealer: &str, turn_up: &str, talon_head: &str) -> Vec<Card> {
+    let mut d = cards(elder);
+    d.extend(cards(dealer));
+    d.push(c(turn_up));
+    d.extend(cards(talon_head));
+    for card in piquet_pack() {
+        if !d.contains(&card) {
+            d.push(card);
+        }
+    }
+    assert_eq!(d.len(), 32);
+    d
+}
+
+fn act(state: &mut DealState, text: &str) {
+    let action: Action = text.parse().unwrap();
+    state
+        .apply(action)
+        .unwrap_or_else(|e| panic!("{text} refused: {e}"));
+}
+
+fn play_deal(elder: &str, dealer: &str, turn_up: &str) -> DealState {
+    let mut s = DealState::from_deck(&deck(elder, dealer, turn_up, ""), 1, Rules::default()).unwrap();
+    act(&mut s, "decline");
+    s
+}
+
+#[test]
+fn deal_layout_follows_the_deck() {
+    let d = piquet_pack();
+    let s = DealState::from_deck(&d, 0, Rules::default()).unwrap();
+    assert_eq!(s.hand(1), d[..5].to_vec(), "elder gets cards 0-4");
+    assert_eq!(s.hand(0), d[5..10].to_vec(), "dealer gets cards 5-9");
+    assert_eq!(s.turn_up(), d[10]);
+    assert_eq!(s.trump(), d[10].suit());
+    assert_eq!(s.talon_size(), 22);
+    assert_eq!(s.talon()[0], d[11], "card 11 is drawn first");
+    assert_eq!(s.talon()[21], d[10], "the turn-up is drawn last");
+    assert_eq!(s.current_player(), Some(1), "the elder acts first");
+    assert_eq!(s.phase(), Phase::Proposal);
+}
+
+#[test]
+fn invalid_decks_and_dealers_are_refused() {
+    let mut d = piquet_pack();
+    assert!(matches!(
+        DealState::from_deck(&d[..31], 0, Rules::default()),
+        Err(DuelError::InvalidDeck(_))
+    ));
+    d[3] = d[4];
+    assert!(matches!(
+        DealState::from_deck(&d, 0, Rules::default()),
+        Err(DuelError::InvalidDeck(_))
+    ));
+    d[3] = c("2H");
+    assert!(matches!(
+        DealState::from_deck(&d, 0, Rules::default()),
+        Err(DuelError::InvalidDeck(_))
+    ));
+    assert!(matches!(
+        DealState::from_deck(&piquet_pack(), 2, Rules::default()),
+        Err(DuelError::InvalidDealer(2))
+    ));
+}
+
+#[test]
+fn trick_winner_in_the_ecarte_order() {
+    // Trump spades. Elder (seat 0) leads AH; the dealer's JH beats it in the ecarte order.
+    let mut s = play_deal("AH 7C 8C 9C TC", "JH 7D 8D 9D TD", "7S");
+    act(&mut s, "AH");
+    act(&mut s, "JH");
+    assert_eq!(s.tricks().last().unwrap().winner, 1);
+    assert_eq!(s.current_player(), Some(1), "the winner leads");
+}
+
+#[test]
+fn trick_winner_in_the_traditional_order() {
+    let rules = Rules {
+        order: Order::Traditional,
+        ..Rules::default()
+    };
+    let d = deck("AH 7C 8C 9C TC", "JH 7D 8D 9D TD", "7S", "");
+    let mut s = DealState::from_deck(&d, 1, rules).unwrap();
+    act(&mut s, "decline");
+    act(&mut s, "AH");
+    act(&mut s, "JH");
+    assert_eq!(s.tricks().last().unwrap().winner, 0);
+}
+
+#[test]
+fn a_trump_takes_the_trick_and_off_suit_discards_lose() {
+    let mut s = play_deal("KH 7C 8C 9C TC", "7S JD 8D 9D TD", "8S");
+    act(&mut s, "KH");
+    act(&mut s, "7S");
+    assert_eq!(s.tricks().last().unwrap().winner, 1, "the lowest trump beats a king");
+    // Dealer (seat 1) now leads a diamond; the elder has none and no trump: any card, and
+    // it loses whatever its rank.
+    act(&mut s, "8D");
+    assert_eq!(s.playable().count_ones(), 5);
+    act(&mut s, "TC");
+    assert_eq!(s.tricks().last().unwrap().winner, 1);
+}
+
+#[test]
+fn must_follow_suit_but_need_not_head() {
+    let mut s = play_deal("KH 7C 8C 9C TC", "7H QH 7S 9D TD", "8S");
+    act(&mut s, "KH");
+    let legal = s.legal_actions();
+    assert_eq!(legal, vec![Action::Play(c("7H")), Action::Play(c("QH"))]);
+    // No obligation to beat: the lower heart is legal although QH would not win either.
+    assert!(s.is_legal(Action::Play(c("7H"))));
+    assert!(!s.is_legal(Action::Play(c("7S"))), "a trump is not allowed while holding the suit");
+}
+
+#[test]
+fn must_trump_when_void() {
+    let mut s = play_deal("KH 7C 8C 9C TC", "7S 9S 8D 9D TD", "8S");
+    act(&mut s, "KH");
+    assert_eq!(
+        s.legal_actions(),
+        vec![Action::Play(c("7S")), Action::Play(c("9S"))],
+        "void in hearts, the dealer must trump (either trump, no need to over-trump)"
+    );
+}
+
+#[test]
+fn draws_after_each_trick_winner_first() {
+    let d = deck("KH 7C 8C 9C TC", "7S 9S 8D 9D TD", "8S", "AD AC");
+    let mut s = DealState::from_deck(&d, 1, Rules::default()).unwrap();
+    act(&mut s, "decline");
+    act(&mut s, "KH");
+    act(&mut s, "7S");
+    // The dealer (seat 1) won: it draws AD first, then the elder draws AC.
+    assert!(s.hand(1).contains(&c("AD")));
+    assert!(s.hand(0).contains(&c("AC")));
+    assert_eq!(s.talon_size(), 20);
+    assert_eq!(s.hand(0).len(), 5);
+    assert_eq!(s.hand(1).len(), 5);
+}
+
+#[test]
+fn the_turn_up_is_drawn_last() {
+    let mut s = play_deal("KH 7C 8C 9C TC", "7S 9S 8D 9D TD", "8S");
+    let turn_up = s.turn_up();
+    while s.talon_size() > 0 {
+        assert_eq!(s.turn_up_holder(), None);
+        let a = s.legal_actions()[0];
+        s.apply(a).unwrap();
+    }
+    let holder = s.turn_up_holder().expect("the turn-up was drawn");
+    assert!(s.hand(holder).contains(&turn_up));
+    let last = s.tricks().last().unwrap();
+    assert_eq!(holder, 1 - last.winner, "the loser of the trick drew the last card");
+}
+
+#[test]
+fn exchange_sequence_elder_draws_and_discards_first() {
+    let d = deck("KH 7C 8C 9C TC", "7S 9S 8D 9D TD", "8S", "AD AC");
+    let mut s = DealState::from_deck(&d, 1, Rules::default()).unwrap();
+    assert_eq!(s.legal_actions(), vec![Action::Propose, Action::Decline]);
+    act(&mut s, "propose");
+    assert_eq!(s.current_player(), Some(1), "the dealer answers");
+    assert_eq!(s.legal_actions(), vec![Action::Accept, Action::Refuse]);
+    act(&mut s, "accept");
+    assert!(s.hand(0).contains(&c("AD")), "the elder draws the top card");
+    assert!(s.hand(1).contains(&c("AC")), "the dealer draws the next");
+    assert_eq!(s.phase(), Phase::Discard);
+    assert_eq!(s.current_player(), Some(0), "the elder discards first");
+    act(&mut s, "discard 7C");
+    assert_eq!(s.current_player(), Some(1));
+    act(&mut s, "discard 8D");
+    assert_eq!(s.exchanges(), 1);
+    assert_eq!(s.phase(), Phase::Proposal);
+    act(&mut s, "propose");
+    act(&mut s, "refuse");
+    assert_eq!(s.phase(), Phase::Play);
+    assert_eq!(s.current_player(), Some(0), "the elder leads");
+    assert!(s.check_conservation());
+}
+
+#[test]
+fn the_dealer_never_proposes() {
+    let s = DealState::from_deck(&piquet_pack(), 0, Rules::default()).unwrap();
+    assert_eq!(s.current_player(), Some(1));
+    assert!(!s.is_legal(Action::Accept));
+}
+
+fn exchange_all(s: &mut DealState) {
+    while matches!(s.phase(), Phase::Proposal | Phase::Response | Phase::Discard) {
+        let a = match s.phase() {
+            Phase::Proposal => Action::Propose,
+            Phase::Response => Action::Accept,
+            _ => s.legal_actions()[0],
+        };
+        s.apply(a).unwrap();
+    }
+}
+
+#[test]
+fn at_most_eleven_exchanges_and_the_eleventh_takes_the_turn_up() {
+    let mut s = DealState::from_seed(5, 0, Rules::default()).unwrap();
+    exchange_all(&mut s);
+    assert_eq!(s.exchanges(), 11);
+    assert_eq!(s.talon_size(), 0);
+    assert_eq!(s.turn_up_holder(), Some(0), "the dealer draws the last card, the turn-up");
+    assert!(s.hand(0).contains(&s.turn_up()));
+    assert_eq!(s.phase(), Phase::Play, "no 12th proposal");
+}
+
+#[test]
+fn max_exchanges_rule_option() {
+    let rules = Rules {
+        max_exchanges: 3,
+        ..Rules::default()
+    };
+    let mut s = DealState::from_seed(5, 0, rules).unwrap();
+    exchange_all(&mut s);
+    assert_eq!(s.exchanges(), 3);
+    let rules = Rules {
+        max_exchanges: 0,
+        ..Rules::default()
+    };
+    let s = DealState::from_seed(5, 0, rules).unwrap();
+    assert_eq!(s.phase(), Phase::Play);
+}
+
+#[test]
+fn trumps_may_not_be_discarded() {
+    let d = deck("KS 7C 8C 9C TC", "7S 9S 8D 9D TD", "8S", "AD AC");
+    let mut s = DealState::from_deck(&d, 1, Rules::default()).unwrap();
+    act(&mut s, "propose");
+    act(&mut s, "accept");
+    assert!(!s.is_legal(Action::Discard(c("KS"))));
+    assert!(s.is_legal(Action::Discard(c("7C"))));
+    assert!(matches!(
+        s.apply(Action::Discard(c("KS"))),
+        Err(DuelError::IllegalAction { .. })
+    ));
+}
+
+#[test]
+fn an_all_trump_hand_may_discard_a_trump() {
+    let d = deck("7C 8C 9C TC JC", "7S 9S TS JS QS", "8S", "AC KS");
+    let mut s = DealState::from_deck(&d, 1, Rules::default()).unwrap();
+    act(&mut s, "propose");
+    act(&mut s, "accept");
+    act(&mut s, "discard 7C");
+    // The dealer holds six spades, all trumps: any of them may go.
+    assert_eq!(s.legal_actions().len(), 6);
+    act(&mut s, "discard 7S");
+}
+
+#[test]
+fn rule_option_allows_trump_discards() {
+    let rules = Rules {
+        allow_trump_discard: true,
+        ..Rules::default()
+    };
+    let d = deck("KS 7C 8C 9C TC", "7S 9S 8D 9D TD", "8S", "AD AC");
+    let mut s = DealState::from_deck(&d, 1, rules).unwrap();
+    act(&mut s, "propose");
+    act(&mut s, "accept");
+    assert!(s.is_legal(Action::Discard(c("KS"))));
+}
+
+fn play_out(s: &mut DealState, pick: impl Fn(&[Action]) -> Action) {
+    while !s.is_over() {
+        let legal = s.legal_actions();
+        assert!(!legal.is_empty(), "a legal action exists until the end");
+        s.apply(pick(&legal)).unwrap();
+        assert!(s.check_conservation());
+    }
+}
+
+#[test]
+fn sixteen_less_exchanges_tricks() {
+    for (seed, exchanges) in [(1u64, 0u8), (2, 3), (3, 11)] {
+        let rules = Rules {
+            max_exchanges: exchanges,
+            ..Rules::default()
+        };
+        let mut s = DealState::from_seed(seed, 0, rules).unwrap();
+        exchange_all(&mut s);
+        assert_eq!(s.exchanges(), exchanges);
+        play_out(&mut s, |l| l[0]);
+        assert_eq!(s.trick_count(), 16 - exchanges as usize);
+        let o = s.outcome().unwrap();
+        assert_eq!(o.cards[0] + o.cards[1], 32 - 2 * exchanges);
+    }
+}
+
+#[test]
+fn equal_cards_go_to_the_last_tricks_winner() {
+    // After 11 exchanges, 5 tricks: find a seed and play where cards end 4-6 or 6-4 is
+    // not a tie; search for a tie among a few playouts to check the rule on it.
+    let mut checked = 0;
+    for seed in 0..200u64 {
+        let rules = Rules {
+            max_exchanges: 2,
+            ..Rules::default()
+        };
+        let mut s = DealState::from_seed(seed, 0, rules).unwrap();
+        exchange_all(&mut s);
+        play_out(&mut s, |l| l[l.len() / 2]);
+        let o = s.outcome().unwrap();
+        if o.cards[0] == o.cards[1] {
+            assert_eq!(o.winner, s.last_trick_winner().unwrap());
+            assert_eq!(o.points, 1);
+            checked += 1;
+        } else {
+            assert_eq!(o.winner, u8::from(o.cards[1] > o.cards[0]));
+        }
+    }
+    assert!(checked > 0, "some playout ended in equal cards");
+}
+
+#[test]
+fn vole_scores_two() {
+    // After 11 exchanges there are 5 tricks, so voles are common among playouts.
+    let (mut voles, mut others) = (0, 0);
+    for seed in 0..100u64 {
+        let mut s = late_position(seed);
+        play_out(&mut s, |l| l[seed as usize % l.len()]);
+        let o = s.outcome().unwrap();
+        let total = s.total_tricks() as u8;
+        assert_eq!(o.tricks[0] + o.tricks[1], total);
+        if o.tricks[o.winner as usize] == total {
+            assert_eq!(o.points, 2);
+            voles += 1;
+        } else {
+            assert_eq!(o.points, 1);
+            others += 1;
+        }
+    }
+    assert!(voles > 0 && others > 0, "voles {voles}, others {others}");
+}
+
+#[test]
+fn illegal_actions_change_nothing() {
+    let mut s = DealState::from_seed(9, 0, Rules::default()).unwrap();
+    let before = s;
+    for bad in ["accept", "refuse", "discard 7C", "QH"] {
+        let err = s.apply(bad.parse().unwrap()).unwrap_err();
+        assert!(err.to_string().contains("legal actions: propose, decline"), "{err}");
+        assert_eq!(s, before);
+    }
+    assert!(!s.is_legal(Action::Play(c("2H"))));
+    assert!(pack_index(c("2H")).is_none());
+}
+
+#[test]
+fn record_round_trip_and_tampering() {
+    let mut s = DealState::from_seed(3, 1, Rules::default()).unwrap();
+    let initial = s;
+    let mut actions = vec![];
+    while !s.is_over() {
+        let legal = s.legal_actions();
+        let a = legal[actions.len() % legal.len()];
+        s.apply(a).unwrap();
+        actions.push(a);
+    }
+    let record = DealRecord::new(&initial, actions);
+    let parsed = DealRecord::from_json(&record.to_json()).unwrap();
+    assert_eq!(parsed, record);
+    assert_eq!(*parsed.replay().unwrap().last().unwrap(), s);
+
+    let mut tampered = record.clone();
+    tampered.actions[0] = Action::Accept;
+    let err = DealRecord::from_json(&tampered.to_json()).unwrap().replay().unwrap_err();
+    assert!(err.to_string().contains("action 0"), "{err}");
+    let bad_deck = record.to_json().replacen("\"deck\":[\"", "\"deck\":[\"2H\",\"", 1);
+    let err = DealRecord::from_json(&bad_deck).unwrap().replay().unwrap_err();
+    assert!(err.to_string().contains("deck"), "{err}");
+    assert!(DealRecord::from_json("{}").is_err());
+}
+
+/// Plays `seed`'s deal with all 11 exchanges, discarding the first legal card.
+fn late_position(seed: u64) -> DealState {
+    let mut s = DealState::from_seed(seed, 0, Rules::default()).unwrap();
+    exchange_all(&mut s);
+    s
+}
+
+#[test]
+fn perft_after_eleven_exchanges() {
+    // Pinned leaf counts of the whole play tree (5 tricks). A change in legal-move
+    // generation or trick resolution changes them.
+    let counts: Vec<u64> = (0..4).map(|seed| late_position(seed).perft(None)).collect();
+    assert_eq!(counts, PERFT_ELEVEN);
+    // Depth-limited counts from the same positions.
+    assert_eq!(late_position(0).perft(Some(2)), PERFT_ELEVEN_DEPTH2);
+}
+
+#[test]
+fn perft_after_nine_exchanges() {
+    let rules = Rules {
+        max_exchanges: 9,
+        ..Rules::default()
+    };
+    let mut s = DealState::from_seed(11, 1, rules).unwrap();
+    exchange_all(&mut s);
+    assert_eq!(s.exchanges(), 9);
+    assert_eq!(s.perft(None), PERFT_NINE);
+}
+
+const PERFT_ELEVEN: [u64; 4] = [3456, 2880, 3456, 3312];
+const PERFT_ELEVEN_DEPTH2: u64 = 25;
+const PERFT_NINE: u64 = 1_188_384;

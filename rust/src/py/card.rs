@@ -1,0 +1,245 @@
+//! `Card`, `Suit` and `Rank` for Python, and the conversions other bindings use.
+
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+use super::errors::InvalidCardError;
+use crate::card::{self, Card, Rank, Suit};
+
+/// A playing card: frozen, hashable, ordered by suit (C, D, H, S) then rank (2 to A).
+#[pyclass(name = "Card", module = "ecarte", frozen, eq, ord, hash, from_py_object)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PyCard(pub Card);
+
+#[pyclass(name = "Suit", module = "ecarte", frozen, eq, eq_int, ord, hash, from_py_object)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PySuit {
+    Clubs = 0,
+    Diamonds = 1,
+    Hearts = 2,
+    Spades = 3,
+}
+
+#[pyclass(name = "Rank", module = "ecarte", frozen, eq, eq_int, ord, hash, from_py_object)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PyRank {
+    Two = 0,
+    Three,
+    Four,
+    Five,
+    Six,
+    Seven,
+    Eight,
+    Nine,
+    Ten,
+    Jack,
+    Queen,
+    King,
+    Ace,
+}
+
+impl From<Suit> for PySuit {
+    fn from(s: Suit) -> PySuit {
+        [PySuit::Clubs, PySuit::Diamonds, PySuit::Hearts, PySuit::Spades][s.index()]
+    }
+}
+
+impl From<PySuit> for Suit {
+    fn from(s: PySuit) -> Suit {
+        Suit::from_index(s as usize)
+    }
+}
+
+impl From<Rank> for PyRank {
+    fn from(r: Rank) -> PyRank {
+        use PyRank::{Ace, Eight, Five, Four, Jack, King, Nine, Queen, Seven, Six, Ten, Three, Two};
+        [Two, Three, Four, Five, Six, Seven, Eight, Nine, Ten, Jack, Queen, King, Ace][r.index()]
+    }
+}
+
+impl From<PyRank> for Rank {
+    fn from(r: PyRank) -> Rank {
+        Rank::from_index(r as usize)
+    }
+}
+
+#[pymethods]
+impl PySuit {
+    /// The suit's letter: C, D, H or S.
+    #[getter]
+    fn letter(&self) -> char {
+        Suit::from(*self).letter()
+    }
+    /// The suit's symbol: ♣ ♦ ♥ ♠.
+    #[getter]
+    fn symbol(&self) -> char {
+        Suit::from(*self).symbol()
+    }
+    /// Parses a letter (either case) or a symbol.
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<PySuit> {
+        let mut chars = text.trim().chars();
+        match (chars.next().and_then(Suit::from_char), chars.next()) {
+            (Some(s), None) => Ok(s.into()),
+            _ => Err(InvalidCardError::new_err(format!(
+                "invalid suit {text:?}: expected C, D, H, S or ♣ ♦ ♥ ♠"
+            ))),
+        }
+    }
+    fn __str__(&self) -> String {
+        self.letter().to_string()
+    }
+}
+
+#[pymethods]
+impl PyRank {
+    /// The rank's letter: 2-9, T, J, Q, K or A.
+    #[getter]
+    fn letter(&self) -> char {
+        Rank::from(*self).letter()
+    }
+    /// Parses 2-9, T or 10, J, Q, K, A in either case.
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<PyRank> {
+        Rank::from_text(text.trim()).map(Into::into).ok_or_else(|| {
+            InvalidCardError::new_err(format!(
+                "invalid rank {text:?}: expected 2-9, T or 10, J, Q, K, A"
+            ))
+        })
+    }
+    fn __str__(&self) -> String {
+        self.letter().to_string()
+    }
+}
+
+pub fn parse_card(text: &str) -> PyResult<Card> {
+    text.parse::<Card>()
+        .map_err(|e| InvalidCardError::new_err(e.to_string()))
+}
+
+/// A `Card` or the text of one.
+pub fn extract_card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
+    if let Ok(c) = obj.extract::<PyCard>() {
+        return Ok(c.0);
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return parse_card(&s.to_cow()?);
+    }
+    Err(InvalidCardError::new_err(format!(
+        "expected a Card or a card's text such as 'QH', got {}",
+        obj.repr().map_or_else(|_| "?".to_string(), |r| r.to_string())
+    )))
+}
+
+/// A list of cards from any iterable of `Card`s or texts.
+pub fn extract_cards(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
+    let mut out = Vec::new();
+    for item in obj.try_iter()? {
+        out.push(extract_card(&item?)?);
+    }
+    Ok(out)
+}
+
+pub fn to_py(cards: impl IntoIterator<Item = Card>) -> Vec<PyCard> {
+    cards.into_iter().map(PyCard).collect()
+}
+
+#[pymethods]
+impl PyCard {
+    /// `Card("QH")`, `Card("q♥")`, `Card("10S")`, or `Card(rank, suit)`.
+    #[new]
+    #[pyo3(signature = (text_or_rank, suit = None))]
+    fn new(text_or_rank: &Bound<'_, PyAny>, suit: Option<PySuit>) -> PyResult<PyCard> {
+        match suit {
+            None => extract_card(text_or_rank).map(PyCard),
+            Some(s) => {
+                let rank = match text_or_rank.extract::<PyRank>() {
+                    Ok(r) => r,
+                    Err(_) => PyRank::parse(&text_or_rank.str()?.to_cow()?)?,
+                };
+                Ok(PyCard(Card::new(rank.into(), s.into())))
+            }
+        }
+    }
+
+    /// Parses any accepted text form: rank (2-9, T or 10, J, Q, K, A) then suit
+    /// (C, D, H, S or ♣ ♦ ♥ ♠), in either case.
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<PyCard> {
+        parse_card(text).map(PyCard)
+    }
+
+    /// The card with id `suit * 13 + rank` (0-51).
+    #[staticmethod]
+    fn from_id(id: i64) -> PyResult<PyCard> {
+        usize::try_from(id)
+            .ok()
+            .and_then(Card::from_id)
+            .map(PyCard)
+            .ok_or_else(|| InvalidCardError::new_err(format!("card id must be 0-51, got {id}")))
+    }
+
+    #[getter]
+    fn rank(&self) -> PyRank {
+        self.0.rank().into()
+    }
+    #[getter]
+    fn suit(&self) -> PySuit {
+        self.0.suit().into()
+    }
+    /// `suit * 13 + rank`, 0-51.
+    #[getter]
+    fn id(&self) -> usize {
+        self.0.id()
+    }
+    /// The card with its suit symbol, e.g. `Q♥`.
+    fn pretty(&self) -> String {
+        self.0.pretty()
+    }
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+    fn __repr__(&self) -> String {
+        format!("Card('{}')", self.0)
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (String,)) {
+        (slf.get_type().into_any(), (slf.get().0.to_string(),))
+    }
+}
+
+/// The 32-card duel pack (7 to A of each suit) in suit-then-rank order.
+#[pyfunction]
+fn duel_pack() -> Vec<PyCard> {
+    to_py(card::piquet_pack())
+}
+
+/// The 52-card pack in suit-then-rank order.
+#[pyfunction]
+fn full_pack() -> Vec<PyCard> {
+    to_py(card::full_pack())
+}
+
+/// The 104-card bank shoe: the 52-card pack twice.
+#[pyfunction]
+fn shoe_pack() -> Vec<PyCard> {
+    to_py(card::shoe_pack())
+}
+
+/// `cards` shuffled with `seed` (`ChaCha8Rng`, see the docs); a new list.
+#[pyfunction]
+fn shuffled(cards: &Bound<'_, PyAny>, seed: u64) -> PyResult<Vec<PyCard>> {
+    let mut cards = extract_cards(cards)?;
+    card::shuffle_with_seed(&mut cards, seed);
+    Ok(to_py(cards))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyCard>()?;
+    m.add_class::<PySuit>()?;
+    m.add_class::<PyRank>()?;
+    m.add_function(wrap_pyfunction!(duel_pack, m)?)?;
+    m.add_function(wrap_pyfunction!(full_pack, m)?)?;
+    m.add_function(wrap_pyfunction!(shoe_pack, m)?)?;
+    m.add_function(wrap_pyfunction!(shuffled, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,59 @@
+//! The exception hierarchy: `EcarteError(ValueError)` and one subclass per kind of bad input.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::duel::DuelError;
+
+create_exception!(
+    ecarte,
+    EcarteError,
+    PyValueError,
+    "Base of every error ecarte raises for bad input; a ValueError."
+);
+create_exception!(ecarte, InvalidCardError, EcarteError, "Text or value that is not a card.");
+create_exception!(
+    ecarte,
+    IllegalActionError,
+    EcarteError,
+    "An action that is not legal in the current state; the state is unchanged."
+);
+create_exception!(ecarte, InvalidRulesError, EcarteError, "Rule options out of range.");
+create_exception!(
+    ecarte,
+    InvalidDeckError,
+    EcarteError,
+    "A deck or shoe that is not a full, valid pack, or a bad dealer."
+);
+create_exception!(
+    ecarte,
+    InvalidRecordError,
+    EcarteError,
+    "A malformed or tampered JSON record."
+);
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("EcarteError", py.get_type::<EcarteError>())?;
+    m.add("InvalidCardError", py.get_type::<InvalidCardError>())?;
+    m.add("IllegalActionError", py.get_type::<IllegalActionError>())?;
+    m.add("InvalidRulesError", py.get_type::<InvalidRulesError>())?;
+    m.add("InvalidDeckError", py.get_type::<InvalidDeckError>())?;
+    m.add("InvalidRecordError", py.get_type::<InvalidRecordError>())?;
+    Ok(())
+}
+
+impl From<DuelError> for PyErr {
+    fn from(e: DuelError) -> PyErr {
+        let msg = e.to_string();
+        match e {
+            DuelError::IllegalAction { .. } => IllegalActionError::new_err(msg),
+            DuelError::InvalidDeck(_) | DuelError::InvalidDealer(_) => {
+                InvalidDeckError::new_err(msg)
+            }
+            DuelError::InvalidRules(_) => InvalidRulesError::new_err(msg),
+            DuelError::InvalidRecord(_) => InvalidRecordError::new_err(msg),
+        }
+    }
+}
