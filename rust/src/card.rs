@@ -18,6 +18,16 @@ pub fn rng_from_seed(seed: u64) -> GameRng {
     GameRng::seed_from_u64(seed)
 }
 
+/// The seed of sub-game `index` (a deal of a match, a chunk of a batch) under `seed`: the
+/// first output of `ChaCha8Rng` seeded with `seed` on stream `index`. Independent of
+/// thread count and of every other sub-game.
+pub fn derive_seed(seed: u64, index: u64) -> u64 {
+    use rand::Rng;
+    let mut rng = rng_from_seed(seed);
+    rng.set_stream(index);
+    rng.next_u64()
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Suit {
     Clubs = 0,
@@ -229,7 +239,11 @@ impl<'de> Deserialize<'de> for Card {
 pub fn piquet_pack() -> Vec<Card> {
     Suit::ALL
         .iter()
-        .flat_map(|&s| Rank::ALL[Rank::Seven.index()..].iter().map(move |&r| Card::new(r, s)))
+        .flat_map(|&s| {
+            Rank::ALL[Rank::Seven.index()..]
+                .iter()
+                .map(move |&r| Card::new(r, s))
+        })
         .collect()
 }
 
@@ -291,6 +305,13 @@ mod tests {
         for c in full_pack() {
             assert_eq!(shoe.iter().filter(|&&x| x == c).count(), 2);
         }
+    }
+
+    #[test]
+    fn derived_seeds_differ_by_index_and_seed() {
+        assert_eq!(derive_seed(1, 2), derive_seed(1, 2));
+        assert_ne!(derive_seed(1, 2), derive_seed(1, 3));
+        assert_ne!(derive_seed(1, 2), derive_seed(2, 2));
     }
 
     #[test]

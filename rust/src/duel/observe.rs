@@ -25,7 +25,7 @@
 
 use serde::Serialize;
 
-use super::action::{bit, cards_of};
+use super::action::{bit, cards_of, Action};
 use super::rules::Rules;
 use super::state::{DealState, Phase, Trick, TALON_SIZE};
 use crate::card::{Card, Suit};
@@ -52,6 +52,14 @@ pub struct Observation {
     pub cards_taken: [u8; 2],
     pub tricks_taken: [u8; 2],
     pub score: [u8; 2],
+    /// The player's five dealt cards.
+    pub initial_hand: Vec<Card>,
+    /// The cards the player drew from the talon, in order.
+    pub draws: Vec<Card>,
+    /// Who drew each talon card so far, in draw order (public).
+    pub talon_drawers: Vec<u8>,
+    /// Every action so far as the player saw it: the opponent's discards are `None`.
+    pub history: Vec<Option<Action>>,
 }
 
 impl DealState {
@@ -75,7 +83,33 @@ impl DealState {
             cards_taken: self.cards_taken(),
             tricks_taken: self.tricks_taken(),
             score,
+            initial_hand: self.initial_hand(player).to_vec(),
+            draws: self.draws(player),
+            talon_drawers: self.talon_drawers().collect(),
+            history: self.visible_history(player),
         }
+    }
+
+    /// The actions so far with the other seat's discards hidden.
+    pub fn visible_history(&self, player: u8) -> Vec<Option<Action>> {
+        // Discards come in pairs, the elder's first.
+        let mut discards_seen = 0u8;
+        self.actions()
+            .map(|action| {
+                if let Action::Discard(_) = action {
+                    let discarder = if discards_seen % 2 == 0 {
+                        self.elder()
+                    } else {
+                        self.dealer()
+                    };
+                    discards_seen += 1;
+                    if discarder != player {
+                        return None;
+                    }
+                }
+                Some(action)
+            })
+            .collect()
     }
 
     /// Writes `player`'s observation tensor into `out` (length [`OBSERVATION_SIZE`]),

@@ -123,7 +123,16 @@ pub struct DealState {
     cards_taken: [u8; 2],
     tricks: [Option<Trick>; 16],
     trick_count: u8,
+    /// Bit `i` set when seat 1 drew talon card `i` (draws are public; the cards are not).
+    drawn_by_one: u32,
+    /// Action ids in order; a deal has at most 78 actions.
+    log: [u8; MAX_ACTIONS],
+    log_len: u8,
 }
+
+/// The most actions a deal can take: 11 exchanges of 4 actions, a last call or two, and
+/// 32 cards played.
+pub const MAX_ACTIONS: usize = 80;
 
 impl DealState {
     /// The deal laid out from `deck`, card 0 on top: cards 0–4 to the elder, 5–9 to the
@@ -160,6 +169,9 @@ impl DealState {
             cards_taken: [0; 2],
             tricks: [None; 16],
             trick_count: 0,
+            drawn_by_one: 0,
+            log: [0; MAX_ACTIONS],
+            log_len: 0,
         };
         if !state.may_propose() {
             state.phase = Phase::Play;
@@ -240,7 +252,10 @@ impl DealState {
         t
     }
     pub fn tricks(&self) -> impl Iterator<Item = Trick> + '_ {
-        self.tricks[..self.trick_count as usize].iter().flatten().copied()
+        self.tricks[..self.trick_count as usize]
+            .iter()
+            .flatten()
+            .copied()
     }
     pub fn trick_count(&self) -> usize {
         self.trick_count as usize
@@ -254,6 +269,36 @@ impl DealState {
             .checked_sub(1)
             .and_then(|i| self.tricks[i as usize])
             .map(|t| t.winner)
+    }
+
+    /// The actions applied so far, oldest first.
+    pub fn actions(&self) -> impl Iterator<Item = Action> + '_ {
+        self.log[..self.log_len as usize]
+            .iter()
+            .filter_map(|&id| Action::from_id(id as usize))
+    }
+
+    /// Who drew each talon card drawn so far, in draw order.
+    pub fn talon_drawers(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..self.talon_next).map(|i| ((self.drawn_by_one >> i) & 1) as u8)
+    }
+
+    /// The cards `player` drew from the talon, in draw order.
+    pub fn draws(&self, player: u8) -> Vec<Card> {
+        self.talon_drawers()
+            .zip(&self.talon)
+            .filter(|(who, _)| *who == player)
+            .map(|(_, &card)| card)
+            .collect()
+    }
+
+    /// `player`'s five dealt cards.
+    pub fn initial_hand(&self, player: u8) -> &[Card] {
+        if player == self.elder() {
+            &self.deck[..HAND_SIZE]
+        } else {
+            &self.deck[HAND_SIZE..2 * HAND_SIZE]
+        }
     }
 
     fn may_propose(&self) -> bool {
@@ -346,6 +391,8 @@ impl DealState {
     /// simulation.
     pub fn apply_unchecked(&mut self, action: Action) {
         let me = self.to_move;
+        self.log[self.log_len as usize] = action.id() as u8;
+        self.log_len += 1;
         match action {
             Action::Propose => {
                 self.phase = Phase::Response;
@@ -382,6 +429,7 @@ impl DealState {
 
     fn draw(&mut self, player: u8) {
         let card = self.talon[self.talon_next as usize];
+        self.drawn_by_one |= u32::from(player) << self.talon_next;
         self.talon_next += 1;
         if self.talon_next as usize == TALON_SIZE {
             self.turn_up_holder = Some(player);

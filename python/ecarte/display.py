@@ -1,0 +1,65 @@
+"""Readable text for cards, deals and matches (suit symbols, trump, exchanges, tricks)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ecarte._core import Card, DuelDeal as Deal
+
+__all__ = ["cards_text", "deal_report", "seat_name"]
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    """Cards with suit symbols, e.g. ``Q♥ 7♣``."""
+    return " ".join(c.pretty() for c in cards)
+
+
+def seat_name(seat: int, names: Sequence[str]) -> str:
+    return names[seat]
+
+
+def deal_report(deal: Deal, names: Sequence[str]) -> list[str]:
+    """A finished (or partly played) deal as lines of text, from a spectator's seat: both
+    initial hands, the trump, each exchange, each trick and the outcome."""
+    deck = deal.deck
+    elder, dealer = deal.elder, deal.dealer
+    hands = {elder: deck[0:5], dealer: deck[5:10]}
+    lines = [
+        f"{names[dealer]} deals. Trump {deal.trump.symbol} (turn-up {deal.turn_up.pretty()})",
+        f"  {names[elder]:<12} {cards_text(sorted(hands[elder]))}",
+        f"  {names[dealer]:<12} {cards_text(sorted(hands[dealer]))}",
+    ]
+    replay = Deal.from_deck(deck, dealer=dealer, rules=deal.rules)
+    trick_no = 0
+    for action in deal.history:
+        actor = replay.current_player
+        assert actor is not None
+        if action.kind in ("propose", "decline", "accept", "refuse"):
+            verb = {"propose": "proposes", "decline": "declines: play",
+                    "accept": "accepts", "refuse": "refuses: play"}[action.kind]
+            lines.append(f"  {names[actor]} {verb}")
+        elif action.kind == "discard":
+            assert action.card is not None
+            lines.append(f"  {names[actor]} discards {action.card.pretty()}")
+        replay.apply(action)
+        if action.kind == "accept":
+            lines.append(
+                f"  exchange {replay.exchanges}: {names[elder]} draws, {names[dealer]} draws"
+            )
+        if action.kind == "play" and replay.lead is None:
+            trick = replay.tricks[-1]
+            trick_no += 1
+            lead, follow = trick.cards
+            lines.append(
+                f"  trick {trick_no:>2}: {names[trick.leader]} {lead.pretty():<3} "
+                f"{names[1 - trick.leader]} {follow.pretty():<3} -> {names[trick.winner]}"
+            )
+    outcome = deal.outcome()
+    if outcome is not None:
+        vole = ", vole" if outcome.vole else ""
+        lines.append(
+            f"  {names[outcome.winner]} wins the deal: cards {outcome.cards[0]}-{outcome.cards[1]}, "
+            f"tricks {outcome.tricks[0]}-{outcome.tricks[1]}{vole}: "
+            f"{outcome.points} point{'s' if outcome.points > 1 else ''}"
+        )
+    return lines
