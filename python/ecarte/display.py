@@ -41,10 +41,12 @@ def deal_report(deal: Deal, names: Sequence[str]) -> list[str]:
         elif action.kind == "discard":
             assert action.card is not None
             lines.append(f"  {names[actor]} discards {action.card.pretty()}")
+        drawn = replay.talon[:2]
         replay.apply(action)
         if action.kind == "accept":
             lines.append(
-                f"  exchange {replay.exchanges}: {names[elder]} draws, {names[dealer]} draws"
+                f"  exchange {replay.exchanges}: {names[elder]} draws {drawn[0].pretty()}, "
+                f"{names[dealer]} draws {drawn[1].pretty()}"
             )
         if action.kind == "play" and replay.lead is None:
             trick = replay.tricks[-1]

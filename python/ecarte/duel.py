@@ -79,7 +79,7 @@ class Match:
         if first_dealer not in (0, 1):
             raise EcarteError(f"invalid first_dealer {first_dealer!r}: seats are 0 and 1")
         if seed is None:
-            seed = Deal().seed
+            seed = _fresh_seed()
         self.rules: Rules = rules
         self.first_dealer = first_dealer
         self.seed: int = seed
@@ -237,6 +237,12 @@ class Match:
             f"<Match seed={self.seed} score={self.score[0]}-{self.score[1]} "
             f"target={self.target} deals={len(self.deals)}>"
         )
+
+
+def _fresh_seed() -> int:
+    seed = Deal().seed
+    assert seed is not None  # a shuffled deal always knows its seed
+    return seed
 
 
 def _rules_dict(rules: Rules) -> dict[str, Any]:

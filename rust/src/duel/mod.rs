@@ -4,6 +4,7 @@ pub mod action;
 pub mod observe;
 pub mod record;
 pub mod rules;
+pub mod scoring;
 pub mod state;
 #[cfg(test)]
 mod tests;
@@ -12,4 +13,5 @@ pub use action::{Action, NUM_ACTIONS, PACK_SIZE};
 pub use observe::{Observation, OBSERVATION_SIZE};
 pub use record::DealRecord;
 pub use rules::{Order, Rules};
+pub use scoring::MatchScore;
 pub use state::{DealState, DuelError, Outcome, Phase, Trick};

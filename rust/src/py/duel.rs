@@ -386,7 +386,10 @@ fn seat(player: i64) -> PyResult<u8> {
     }
 }
 
-fn score_pair(score: (i64, i64)) -> PyResult<[u8; 2]> {
+fn score_pair(score: Option<(i64, i64)>) -> PyResult<[u8; 2]> {
+    let Some(score) = score else {
+        return Ok([0, 0]);
+    };
     let one = |v: i64| {
         u8::try_from(v)
             .map_err(|_| EcarteError::new_err(format!("invalid score {v}: must be 0-255")))
@@ -647,20 +650,20 @@ impl PyDeal {
     }
 
     /// What `player` may know, with the match `score` (zeros outside a match).
-    #[pyo3(signature = (player, score = (0, 0)))]
-    fn observation(&self, player: i64, score: (i64, i64)) -> PyResult<PyObservation> {
+    #[pyo3(signature = (player, score = None))]
+    fn observation(&self, player: i64, score: Option<(i64, i64)>) -> PyResult<PyObservation> {
         Ok(PyObservation(
             self.state.observation(seat(player)?, score_pair(score)?),
         ))
     }
 
     /// `player`'s observation as a float32 vector of length 214 (layout in the docs).
-    #[pyo3(signature = (player, score = (0, 0)))]
+    #[pyo3(signature = (player, score = None))]
     fn observation_tensor<'py>(
         &self,
         py: Python<'py>,
         player: i64,
-        score: (i64, i64),
+        score: Option<(i64, i64)>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let player = seat(player)?;
         let score = score_pair(score)?;

@@ -1,0 +1,397 @@
+"""Type stubs for the native module ``ecarte._core`` (the Rust engine)."""
+
+from collections.abc import Iterable
+from typing import Final, final
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: Final[str]
+
+# -- errors ------------------------------------------------------------------------------
+
+class EcarteError(ValueError):
+    """Base of every error ecarte raises for bad input; a ValueError."""
+
+class InvalidCardError(EcarteError):
+    """Text or value that is not a card."""
+
+class IllegalActionError(EcarteError):
+    """An action that is not legal in the current state; the state is unchanged."""
+
+class InvalidRulesError(EcarteError):
+    """Rule options out of range."""
+
+class InvalidDeckError(EcarteError):
+    """A deck or shoe that is not a full, valid pack, or a bad dealer."""
+
+class InvalidRecordError(EcarteError):
+    """A malformed or tampered JSON record."""
+
+# -- cards -------------------------------------------------------------------------------
+
+@final
+class Suit:
+    """A suit: clubs, diamonds, hearts, spades (in that order)."""
+
+    Clubs: Final[Suit]
+    Diamonds: Final[Suit]
+    Hearts: Final[Suit]
+    Spades: Final[Suit]
+    @property
+    def letter(self) -> str:
+        """The suit's letter: C, D, H or S."""
+    @property
+    def symbol(self) -> str:
+        """The suit's symbol: ♣ ♦ ♥ ♠."""
+    @staticmethod
+    def parse(text: str) -> Suit:
+        """Parses a letter (either case) or a symbol."""
+    def __int__(self) -> int: ...
+    def __lt__(self, other: Suit, /) -> bool: ...
+    def __le__(self, other: Suit, /) -> bool: ...
+    def __gt__(self, other: Suit, /) -> bool: ...
+    def __ge__(self, other: Suit, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Rank:
+    """A rank, 2 (lowest) to ace, in natural order."""
+
+    Two: Final[Rank]
+    Three: Final[Rank]
+    Four: Final[Rank]
+    Five: Final[Rank]
+    Six: Final[Rank]
+    Seven: Final[Rank]
+    Eight: Final[Rank]
+    Nine: Final[Rank]
+    Ten: Final[Rank]
+    Jack: Final[Rank]
+    Queen: Final[Rank]
+    King: Final[Rank]
+    Ace: Final[Rank]
+    @property
+    def letter(self) -> str:
+        """The rank's letter: 2-9, T, J, Q, K or A."""
+    @staticmethod
+    def parse(text: str) -> Rank:
+        """Parses 2-9, T or 10, J, Q, K, A in either case."""
+    def __int__(self) -> int: ...
+    def __lt__(self, other: Rank, /) -> bool: ...
+    def __le__(self, other: Rank, /) -> bool: ...
+    def __gt__(self, other: Rank, /) -> bool: ...
+    def __ge__(self, other: Rank, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Card:
+    """A playing card: frozen, hashable, ordered by suit (C, D, H, S) then rank (2 to A).
+
+    ``Card("QH")``, ``Card("q♥")``, ``Card("10S")`` or ``Card(Rank.Queen, Suit.Hearts)``.
+    ``str(card)`` is the canonical two-character form, ``repr(card)`` is ``Card('QH')``.
+    """
+
+    def __new__(cls, text_or_rank: str | Card | Rank, suit: Suit | None = None) -> Card: ...
+    @staticmethod
+    def parse(text: str) -> Card:
+        """Parses any accepted text form: rank (2-9, T or 10, J, Q, K, A) then suit
+        (C, D, H, S or ♣ ♦ ♥ ♠), in either case."""
+    @staticmethod
+    def from_id(id: int) -> Card:
+        """The card with id ``suit * 13 + rank`` (0-51)."""
+    @property
+    def rank(self) -> Rank: ...
+    @property
+    def suit(self) -> Suit: ...
+    @property
+    def id(self) -> int:
+        """``suit * 13 + rank``, 0-51."""
+    def pretty(self) -> str:
+        """The card with its suit symbol, e.g. ``Q♥``."""
+    def __lt__(self, other: Card, /) -> bool: ...
+    def __le__(self, other: Card, /) -> bool: ...
+    def __gt__(self, other: Card, /) -> bool: ...
+    def __ge__(self, other: Card, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[Card], tuple[str]]: ...
+
+_CardLike = Card | str
+
+def duel_pack() -> list[Card]:
+    """The 32-card duel pack (7 to A of each suit) in suit-then-rank order."""
+
+def full_pack() -> list[Card]:
+    """The 52-card pack in suit-then-rank order."""
+
+def shoe_pack() -> list[Card]:
+    """The 104-card bank shoe: the 52-card pack twice."""
+
+def shuffled(cards: Iterable[_CardLike], seed: int) -> list[Card]:
+    """``cards`` shuffled with ``seed`` (``ChaCha8Rng``, see the docs); a new list."""
+
+def derive_seed(seed: int, index: int) -> int:
+    """The seed of sub-game ``index`` under ``seed`` (``ChaCha8Rng`` stream ``index``, first
+    output): how a match seeds its deals."""
+
+# -- duel --------------------------------------------------------------------------------
+
+DUEL_NUM_ACTIONS: Final[int]
+DUEL_OBSERVATION_SIZE: Final[int]
+
+@final
+class DuelRules:
+    """The options of a duel: rank order, trump discards, exchange limit, match target."""
+
+    def __new__(
+        cls,
+        order: str = "ecarte",
+        allow_trump_discard: bool = False,
+        max_exchanges: int = 11,
+        target: int = 7,
+    ) -> DuelRules: ...
+    @property
+    def order(self) -> str:
+        """``"ecarte"`` (7 8 9 T A J Q K) or ``"traditional"`` (7 8 9 T J Q K A)."""
+    @property
+    def allow_trump_discard(self) -> bool: ...
+    @property
+    def max_exchanges(self) -> int: ...
+    @property
+    def target(self) -> int: ...
+    def __hash__(self) -> int: ...
+
+_ActionLike = DuelAction | str | int
+
+@final
+class DuelAction:
+    """A duel action: ``propose``, ``decline``, ``accept``, ``refuse``, ``discard QH``, or a
+    played card ``QH``. ``str()`` gives exactly that text; ``id`` is its index in the fixed
+    action space."""
+
+    def __new__(cls, text: _ActionLike) -> DuelAction: ...
+    @staticmethod
+    def parse(text: str) -> DuelAction:
+        """Parses ``propose``, ``decline``, ``accept``, ``refuse``, ``discard <card>`` or
+        ``<card>``."""
+    @staticmethod
+    def from_id(id: int) -> DuelAction:
+        """The action at index ``id`` of the action space (0-67)."""
+    @property
+    def kind(self) -> str:
+        """``"play"``, ``"discard"``, ``"propose"``, ``"decline"``, ``"accept"`` or
+        ``"refuse"``."""
+    @property
+    def card(self) -> Card | None:
+        """The card played or discarded, else ``None``."""
+    @property
+    def id(self) -> int:
+        """Index in the action space: plays 0-31, discards 32-63, then propose, decline,
+        accept, refuse (64-67)."""
+    def __lt__(self, other: DuelAction, /) -> bool: ...
+    def __le__(self, other: DuelAction, /) -> bool: ...
+    def __gt__(self, other: DuelAction, /) -> bool: ...
+    def __ge__(self, other: DuelAction, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class DuelTrick:
+    """A finished trick: who led, the two cards (leader's first), who won."""
+
+    @property
+    def leader(self) -> int: ...
+    @property
+    def cards(self) -> tuple[Card, Card]:
+        """The leader's card, then the follower's."""
+    @property
+    def winner(self) -> int: ...
+    def __hash__(self) -> int: ...
+
+@final
+class DuelOutcome:
+    """The result of a finished deal."""
+
+    @property
+    def winner(self) -> int:
+        """The seat that won the deal."""
+    @property
+    def points(self) -> int:
+        """2 for a vole (every trick), otherwise 1."""
+    @property
+    def cards(self) -> tuple[int, int]:
+        """Cards taken by seat 0 and seat 1."""
+    @property
+    def tricks(self) -> tuple[int, int]:
+        """Tricks taken by seat 0 and seat 1."""
+    @property
+    def vole(self) -> bool:
+        """Whether the winner took every trick."""
+    def __hash__(self) -> int: ...
+
+@final
+class DuelObservation:
+    """What one player may know of a deal: their hand and discards, the turn-up and who
+    drew it, every card played, the talon count, exchanges, the score and whose turn it
+    is."""
+
+    @property
+    def player(self) -> int:
+        """The seat this view belongs to."""
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def rules(self) -> DuelRules: ...
+    @property
+    def phase(self) -> str:
+        """``"proposal"``, ``"response"``, ``"discard"``, ``"play"`` or ``"over"``."""
+    @property
+    def current_player(self) -> int | None: ...
+    @property
+    def hand(self) -> list[Card]:
+        """The player's hand in suit-then-rank order."""
+    @property
+    def discards(self) -> list[Card]:
+        """The player's own discards."""
+    @property
+    def trump(self) -> Suit: ...
+    @property
+    def turn_up(self) -> Card: ...
+    @property
+    def turn_up_holder(self) -> int | None:
+        """Who drew the turn-up, or ``None`` while it is in the talon."""
+    @property
+    def talon_size(self) -> int: ...
+    @property
+    def exchanges(self) -> int: ...
+    @property
+    def tricks(self) -> list[DuelTrick]:
+        """The finished tricks, in order."""
+    @property
+    def lead(self) -> Card | None:
+        """The card led to the current trick, or ``None``."""
+    @property
+    def cards_taken(self) -> tuple[int, int]: ...
+    @property
+    def tricks_taken(self) -> tuple[int, int]: ...
+    @property
+    def score(self) -> tuple[int, int]:
+        """Match points of seat 0 and seat 1."""
+    @property
+    def initial_hand(self) -> list[Card]:
+        """The player's five dealt cards."""
+    @property
+    def draws(self) -> list[Card]:
+        """The cards the player drew from the talon, in order."""
+    @property
+    def talon_drawers(self) -> list[int]:
+        """Who drew each talon card so far, in draw order (public)."""
+    @property
+    def history(self) -> list[DuelAction | None]:
+        """Every action so far as the player saw it; the opponent's discards are ``None``."""
+    def to_json(self) -> str:
+        """The observation as JSON, for logging and tools."""
+
+@final
+class DuelDeal:
+    """One duel deal: a state machine over the exchange and play phases, with undo and a
+    JSON record. ``Deal(seed=...)`` shuffles; ``Deal.from_deck(cards)`` lays out an exact
+    deck."""
+
+    def __new__(
+        cls, seed: int | None = None, dealer: int = 0, rules: DuelRules | None = None
+    ) -> DuelDeal: ...
+    @staticmethod
+    def from_deck(
+        cards: Iterable[_CardLike], dealer: int = 0, rules: DuelRules | None = None
+    ) -> DuelDeal:
+        """The deal laid out from ``cards`` (32 ``Card``s or texts, card 0 on top): cards 0-4
+        to the elder, 5-9 to the dealer, card 10 turned up, 11-31 the talon (11 drawn
+        first)."""
+    @staticmethod
+    def from_json(text: str) -> DuelDeal:
+        """Replays a record made by ``to_json``; a malformed or tampered record raises
+        ``InvalidRecordError``."""
+    def to_json(self) -> str:
+        """The versioned JSON record: initial deck, dealer, rules and actions."""
+    @property
+    def seed(self) -> int | None:
+        """The seed this deal was shuffled with, or ``None`` for a deal from a deck or
+        record."""
+    @property
+    def rules(self) -> DuelRules: ...
+    @property
+    def deck(self) -> list[Card]:
+        """The initial deck, card 0 on top."""
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def elder(self) -> int: ...
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, ``None`` once the deal is over."""
+    @property
+    def phase(self) -> str:
+        """``"proposal"``, ``"response"``, ``"discard"``, ``"play"`` or ``"over"``."""
+    @property
+    def trump(self) -> Suit: ...
+    @property
+    def turn_up(self) -> Card: ...
+    @property
+    def turn_up_holder(self) -> int | None:
+        """Who drew the turn-up, or ``None`` while it is in the talon."""
+    @property
+    def talon_size(self) -> int: ...
+    @property
+    def talon(self) -> list[Card]:
+        """The undrawn talon in draw order, the turn-up last (hidden from the players)."""
+    @property
+    def exchanges(self) -> int: ...
+    @property
+    def lead(self) -> Card | None:
+        """The card led to the current trick, or ``None``."""
+    @property
+    def tricks(self) -> list[DuelTrick]:
+        """The finished tricks, in order."""
+    @property
+    def cards_taken(self) -> tuple[int, int]: ...
+    @property
+    def tricks_taken(self) -> tuple[int, int]: ...
+    @property
+    def total_tricks(self) -> int:
+        """Tricks in this deal: 16 less one per exchange."""
+    @property
+    def history(self) -> list[DuelAction]:
+        """The actions applied so far, oldest first."""
+    def hand(self, player: int) -> list[Card]:
+        """``player``'s hand in suit-then-rank order."""
+    def discards(self, player: int) -> list[Card]:
+        """``player``'s discards."""
+    def is_over(self) -> bool: ...
+    def legal_actions(self) -> list[DuelAction]:
+        """The legal actions in action-id order (empty once the deal is over)."""
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A boolean mask over the 68-action space (see ``Action.id``)."""
+    def is_legal(self, action: object) -> bool: ...
+    def apply(self, action: _ActionLike) -> None:
+        """Applies an ``Action``, its text or its id. An illegal action raises
+        ``IllegalActionError`` naming the legal ones, and changes nothing."""
+    def undo(self) -> DuelAction:
+        """Takes back the last action and returns it."""
+    def outcome(self) -> DuelOutcome | None:
+        """``None`` until the deal is over, then the ``Outcome``."""
+    def observation(self, player: int, score: tuple[int, int] | None = None) -> DuelObservation:
+        """What ``player`` may know, with the match ``score`` (zeros outside a match)."""
+    def observation_tensor(
+        self, player: int, score: tuple[int, int] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """``player``'s observation as a float32 vector of length 214 (layout in the
+        docs)."""
+    def perft(self, depth: int | None = None) -> int:
+        """Leaf count of the game tree below this state, ``depth`` actions deep (to the end
+        when ``None``). Runs without the GIL."""
+    def check_conservation(self) -> bool:
+        """Every card is in exactly one place: a hand, the talon, a discard pile, or
+        played."""
+    def copy(self) -> DuelDeal: ...
+    def __copy__(self) -> DuelDeal: ...
+    def __deepcopy__(self, memo: object) -> DuelDeal: ...
