@@ -395,3 +395,46 @@ class DuelDeal:
     def copy(self) -> DuelDeal: ...
     def __copy__(self) -> DuelDeal: ...
     def __deepcopy__(self, memo: object) -> DuelDeal: ...
+
+
+# -- batch paths -------------------------------------------------------------------------
+
+def duel_simulate(
+    n: int,
+    seed: int,
+    agents: tuple[str, str],
+    rules: DuelRules | None = None,
+    threads: int | None = None,
+    matches: bool = False,
+) -> list[tuple[str, np.ndarray]]:
+    """Plays ``n`` deals (or matches) natively between two built-in agents; returns
+    columns of arrays. See ``ecarte.duel.simulate``."""
+
+def duel_heuristic_action(
+    observation: DuelObservation, legal_actions: list[DuelAction]
+) -> DuelAction:
+    """The native heuristic's choice for an observation and its legal actions."""
+
+@final
+class DuelVecEnv:
+    """``n`` duel deals stepped in lockstep inside Rust. See ``ecarte.duel.VecEnv``."""
+
+    def __new__(cls, n: int, seed: int, rules: DuelRules | None = None) -> DuelVecEnv: ...
+    def __len__(self) -> int:
+        """Number of envs."""
+    def reset(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Restarts every env on its first deal; returns ``(observations, masks)``."""
+    def step(
+        self, actions: npt.NDArray[np.int64] | list[int]
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.int64],
+    ]:
+        """Applies one action id per env; returns ``(observations, masks, rewards,
+        terminated, current_players)``. The arrays are reused by the next call."""
+    def deal(self, i: int) -> DuelDeal:
+        """Env ``i``'s current deal as a ``Deal``, for inspection (its ``history`` starts
+        empty)."""

@@ -11,6 +11,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from ecarte._core import (
     DUEL_NUM_ACTIONS as NUM_ACTIONS,
     DUEL_OBSERVATION_SIZE as OBSERVATION_SIZE,
@@ -20,10 +23,12 @@ from ecarte._core import (
     DuelOutcome as Outcome,
     DuelRules as Rules,
     DuelTrick as Trick,
+    DuelVecEnv as VecEnv,
     EcarteError,
     IllegalActionError,
     InvalidRecordError,
     derive_seed,
+    duel_simulate,
 )
 from ecarte.agents import Agent
 
@@ -38,6 +43,8 @@ __all__ = [
     "Outcome",
     "Rules",
     "Trick",
+    "VecEnv",
+    "simulate",
 ]
 
 MATCH_FORMAT = "ecarte.duel.match"
@@ -252,3 +259,38 @@ def _rules_dict(rules: Rules) -> dict[str, Any]:
         "max_exchanges": rules.max_exchanges,
         "target": rules.target,
     }
+
+
+NATIVE_AGENTS = ("random", "heuristic")
+
+
+def simulate(
+    n: int,
+    seed: int,
+    agents: tuple[str, str] = ("random", "random"),
+    rules: Rules | None = None,
+    threads: int | None = None,
+    matches: bool = False,
+) -> dict[str, npt.NDArray[Any]]:
+    """Plays ``n`` whole deals (or, with ``matches=True``, whole matches) natively between
+    two built-in agents named in ``agents`` (``"random"`` or ``"heuristic"``), in parallel
+    with the GIL released.
+
+    Deal ``i`` is shuffled with ``derive_seed(seed, i)`` and dealt by seat ``i % 2``; match
+    ``i`` has seed ``derive_seed(seed, i)`` and first dealer ``i % 2``, its deals seeded as
+    :class:`Match` seeds them. The result is identical whatever ``threads`` is (``None``:
+    all cores).
+
+    Returns NumPy arrays: for deals ``dealer``, ``winner``, ``points``, ``exchanges`` of
+    shape ``(n,)`` and ``cards``, ``tricks`` of shape ``(n, 2)``; for matches ``winner``,
+    ``deals`` of shape ``(n,)`` and ``score`` of shape ``(n, 2)``.
+    """
+    if n < 0:
+        raise EcarteError(f"n must be at least 0, got {n}")
+    for name in agents:
+        if name not in NATIVE_AGENTS:
+            raise EcarteError(
+                f"unknown native agent {name!r}: choose one of {', '.join(NATIVE_AGENTS)}"
+            )
+    columns = duel_simulate(n, seed, (agents[0], agents[1]), rules, threads, matches)
+    return {name: np.asarray(values) for name, values in columns}

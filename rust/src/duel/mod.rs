@@ -2,12 +2,15 @@
 
 pub mod action;
 pub mod observe;
+pub mod policy;
 pub mod record;
 pub mod rules;
 pub mod scoring;
+pub mod simulate;
 pub mod state;
 #[cfg(test)]
 mod tests;
+pub mod vecenv;
 
 pub use action::{Action, NUM_ACTIONS, PACK_SIZE};
 pub use observe::{Observation, OBSERVATION_SIZE};

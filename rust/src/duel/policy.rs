@@ -1,0 +1,228 @@
+//! Built-in native policies for batch simulation: uniform random and the rule-based
+//! heuristic. Both read only what the player to move may know (their hand, the lead, the
+//! trump and the legal actions), never the hidden cards.
+
+use rand::RngExt;
+
+use super::action::{cards_of, Action};
+use super::observe::Observation;
+use super::rules::Order;
+use super::state::{DealState, Phase};
+use crate::card::{Card, GameRng, Suit};
+
+/// What a native policy sees when it acts: a subset of the player's observation.
+#[derive(Clone, Copy, Debug)]
+pub struct View {
+    pub phase: Phase,
+    pub hand: u32,
+    pub trump: Suit,
+    pub lead: Option<Card>,
+    pub order: Order,
+    pub legal: u128,
+}
+
+impl View {
+    /// The view of the player to move.
+    pub fn of_state(state: &DealState) -> View {
+        let player = state.current_player().unwrap_or(0);
+        View {
+            phase: state.phase(),
+            hand: state.hand_set(player),
+            trump: state.trump(),
+            lead: state.lead(),
+            order: state.rules().order,
+            legal: state.legal_mask(),
+        }
+    }
+
+    /// The view from an observation and the legal actions' mask.
+    pub fn of_observation(obs: &Observation, legal: u128) -> View {
+        View {
+            phase: obs.phase,
+            hand: obs.hand.iter().map(|&c| super::action::bit(c)).sum(),
+            trump: obs.trump,
+            lead: obs.lead,
+            order: obs.rules.order,
+            legal,
+        }
+    }
+}
+
+/// A native policy by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    Random,
+    Heuristic,
+}
+
+impl Policy {
+    pub fn parse(name: &str) -> Option<Policy> {
+        match name {
+            "random" => Some(Policy::Random),
+            "heuristic" => Some(Policy::Heuristic),
+            _ => None,
+        }
+    }
+
+    pub fn choose(self, view: &View, rng: &mut GameRng) -> Action {
+        match self {
+            Policy::Random => random_action(view.legal, rng),
+            Policy::Heuristic => heuristic_action(view),
+        }
+    }
+}
+
+/// The `k`-th set bit of `mask`'s action ids.
+fn nth_action(mut mask: u128, k: u32) -> Action {
+    for _ in 0..k {
+        mask &= mask - 1;
+    }
+    Action::from_id(mask.trailing_zeros() as usize).unwrap_or(Action::Decline)
+}
+
+/// A uniformly random legal action.
+pub fn random_action(legal: u128, rng: &mut GameRng) -> Action {
+    let count = legal.count_ones();
+    nth_action(legal, rng.random_range(0..count.max(1)))
+}
+
+/// Hand value at which the elder stops proposing and the dealer refuses.
+const KEEP_THRESHOLD: f32 = 5.0;
+
+fn strength(order: Order, card: Card) -> u8 {
+    order.strength(card.rank())
+}
+
+/// Trumps count 1.5 plus their strength; side-suit top cards (the three highest ranks)
+/// count 0.5 to 1.1.
+pub fn hand_value(view: &View) -> f32 {
+    cards_of(view.hand)
+        .map(|c| {
+            let s = f32::from(strength(view.order, c));
+            if c.suit() == view.trump {
+                1.5 + s / 7.0
+            } else if s >= 5.0 {
+                0.5 + (s - 5.0) * 0.3
+            } else {
+                0.0
+            }
+        })
+        .sum()
+}
+
+/// The rule-based policy: exchange while the hand is weak, discard the lowest non-trump,
+/// win as cheaply as possible, keep trumps for tricks that can be won, lead trumps when
+/// holding three or more.
+pub fn heuristic_action(view: &View) -> Action {
+    let strong = hand_value(view) >= KEEP_THRESHOLD;
+    match view.phase {
+        Phase::Proposal => {
+            if strong {
+                Action::Decline
+            } else {
+                Action::Propose
+            }
+        }
+        Phase::Response => {
+            if strong {
+                Action::Refuse
+            } else {
+                Action::Accept
+            }
+        }
+        Phase::Discard | Phase::Play => {
+            let cost =
+                |c: Card| strength(view.order, c) + if c.suit() == view.trump { 10 } else { 0 };
+            let cards: Vec<Card> = cards_of(legal_cards(view)).collect();
+            let pick = if view.phase == Phase::Discard {
+                cards.iter().copied().min_by_key(|&c| cost(c))
+            } else {
+                play_choice(view, &cards, cost)
+            };
+            match (view.phase, pick) {
+                (Phase::Discard, Some(c)) => Action::Discard(c),
+                (_, Some(c)) => Action::Play(c),
+                (_, None) => Action::Decline,
+            }
+        }
+        Phase::Over => Action::Decline,
+    }
+}
+
+/// The cards of the legal plays or discards.
+fn legal_cards(view: &View) -> u32 {
+    (view.legal as u32) | ((view.legal >> 32) as u32)
+}
+
+fn play_choice(view: &View, cards: &[Card], cost: impl Fn(Card) -> u8) -> Option<Card> {
+    let trump = view.trump;
+    let Some(lead) = view.lead else {
+        let trumps: Vec<Card> = cards
+            .iter()
+            .copied()
+            .filter(|c| c.suit() == trump)
+            .collect();
+        if trumps.len() >= 3 {
+            return trumps.into_iter().max_by_key(|&c| cost(c));
+        }
+        let side = cards.iter().copied().filter(|c| c.suit() != trump);
+        return side
+            .max_by_key(|&c| cost(c))
+            .or_else(|| cards.iter().copied().min_by_key(|&c| cost(c)));
+    };
+    let beats = |c: Card| {
+        if c.suit() == lead.suit() {
+            view.order.beats(c, lead)
+        } else {
+            c.suit() == trump
+        }
+    };
+    cards
+        .iter()
+        .copied()
+        .filter(|&c| beats(c))
+        .min_by_key(|&c| cost(c))
+        .or_else(|| cards.iter().copied().min_by_key(|&c| cost(c)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::rng_from_seed;
+    use crate::duel::Rules;
+
+    #[test]
+    fn policies_only_choose_legal_actions() {
+        let mut rng = rng_from_seed(1);
+        for seed in 0..200 {
+            for policy in [Policy::Random, Policy::Heuristic] {
+                let mut s = DealState::from_seed(seed, (seed % 2) as u8, Rules::default()).unwrap();
+                while !s.is_over() {
+                    let a = policy.choose(&View::of_state(&s), &mut rng);
+                    assert!(s.is_legal(a), "{a} in {:?}", s.legal_actions());
+                    s.apply_unchecked(a);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn heuristic_wins_cheaply() {
+        let c = |t: &str| t.parse::<Card>().unwrap();
+        let view = View {
+            phase: Phase::Play,
+            hand: [c("KH"), c("8H"), c("9H")]
+                .iter()
+                .map(|&x| super::super::action::bit(x))
+                .sum(),
+            trump: Suit::Spades,
+            lead: Some(c("7H")),
+            order: Order::Ecarte,
+            legal: [c("KH"), c("8H"), c("9H")]
+                .iter()
+                .map(|&x| 1u128 << Action::Play(x).id())
+                .sum(),
+        };
+        assert_eq!(heuristic_action(&view), Action::Play(c("8H")));
+    }
+}

@@ -1,0 +1,185 @@
+//! Native batch simulation of whole deals or matches between built-in policies, in
+//! parallel. Every deal (or match) `i` draws its cards and its policies' randomness from
+//! seeds derived from `(seed, i)` alone, so results do not depend on the thread count.
+
+use rayon::prelude::*;
+
+use super::policy::{Policy, View};
+use super::rules::Rules;
+use super::scoring::MatchScore;
+use super::state::{DealState, DuelError};
+use crate::card::{derive_seed, rng_from_seed};
+
+/// One finished deal of a batch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DealSummary {
+    pub dealer: u8,
+    pub winner: u8,
+    pub points: u8,
+    pub cards: [u8; 2],
+    pub tricks: [u8; 2],
+    pub exchanges: u8,
+}
+
+/// One finished match of a batch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MatchSummary {
+    pub winner: u8,
+    pub score: [u8; 2],
+    pub deals: u32,
+}
+
+/// Plays one deal to the end, the policies drawing from `rng_seed`.
+pub fn play_deal(
+    deal_seed: u64,
+    rng_seed: u64,
+    dealer: u8,
+    rules: Rules,
+    policies: [Policy; 2],
+) -> Result<DealSummary, DuelError> {
+    let mut state = DealState::from_seed(deal_seed, dealer, rules)?;
+    let mut rng = rng_from_seed(rng_seed);
+    while let Some(player) = state.current_player() {
+        let action = policies[player as usize].choose(&View::of_state(&state), &mut rng);
+        state.apply_unchecked(action);
+    }
+    let outcome = state.outcome().ok_or_else(|| {
+        DuelError::InvalidRecord("a simulated deal ended without an outcome".into())
+    })?;
+    Ok(DealSummary {
+        dealer,
+        winner: outcome.winner,
+        points: outcome.points,
+        cards: outcome.cards,
+        tricks: outcome.tricks,
+        exchanges: state.exchanges(),
+    })
+}
+
+/// Deal `i` uses the cards of `derive_seed(seed, i)`, dealer `i % 2`, and policy
+/// randomness from `derive_seed(seed ^ POLICY_STREAM, i)`.
+const POLICY_STREAM: u64 = 0x9e37_79b9_7f4a_7c15;
+
+pub fn simulate_deals(
+    n: usize,
+    seed: u64,
+    rules: Rules,
+    policies: [Policy; 2],
+) -> Result<Vec<DealSummary>, DuelError> {
+    rules.validate().map_err(DuelError::InvalidRules)?;
+    (0..n as u64)
+        .into_par_iter()
+        .map(|i| {
+            play_deal(
+                derive_seed(seed, i),
+                derive_seed(seed ^ POLICY_STREAM, i),
+                (i % 2) as u8,
+                rules,
+                policies,
+            )
+        })
+        .collect()
+}
+
+/// Plays a match as `Match` in Python does: deal `j` of match seed `s` is
+/// `derive_seed(s, j)`, the dealer alternating from `first_dealer`.
+pub fn play_match(
+    match_seed: u64,
+    first_dealer: u8,
+    rules: Rules,
+    policies: [Policy; 2],
+) -> Result<MatchSummary, DuelError> {
+    let mut score = MatchScore::new(rules.target, first_dealer);
+    loop {
+        if let Some(winner) = score.winner() {
+            return Ok(MatchSummary {
+                winner,
+                score: score.score,
+                deals: score.deals,
+            });
+        }
+        let j = u64::from(score.deals);
+        let deal = play_deal(
+            derive_seed(match_seed, j),
+            derive_seed(match_seed ^ POLICY_STREAM, j),
+            score.next_dealer(),
+            rules,
+            policies,
+        )?;
+        score.record(&super::state::Outcome {
+            winner: deal.winner,
+            points: deal.points,
+            cards: deal.cards,
+            tricks: deal.tricks,
+        });
+    }
+}
+
+/// Match `i` has seed `derive_seed(seed, i)` and first dealer `i % 2`.
+pub fn simulate_matches(
+    n: usize,
+    seed: u64,
+    rules: Rules,
+    policies: [Policy; 2],
+) -> Result<Vec<MatchSummary>, DuelError> {
+    rules.validate().map_err(DuelError::InvalidRules)?;
+    (0..n as u64)
+        .into_par_iter()
+        .map(|i| play_match(derive_seed(seed, i), (i % 2) as u8, rules, policies))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(f)
+    }
+
+    #[test]
+    fn results_do_not_depend_on_thread_count() {
+        let p = [Policy::Random, Policy::Heuristic];
+        let one = in_pool(1, || simulate_deals(300, 7, Rules::default(), p).unwrap());
+        let two = in_pool(2, || simulate_deals(300, 7, Rules::default(), p).unwrap());
+        assert_eq!(one, two);
+        let one = in_pool(1, || simulate_matches(20, 7, Rules::default(), p).unwrap());
+        let two = in_pool(2, || simulate_matches(20, 7, Rules::default(), p).unwrap());
+        assert_eq!(one, two);
+    }
+
+    #[test]
+    fn summaries_are_consistent() {
+        let deals = simulate_deals(500, 1, Rules::default(), [Policy::Random; 2]).unwrap();
+        for (i, d) in deals.iter().enumerate() {
+            assert_eq!(d.dealer as usize, i % 2);
+            assert_eq!(d.cards[0] + d.cards[1], 32 - 2 * d.exchanges);
+            assert_eq!(d.tricks[0] + d.tricks[1], 16 - d.exchanges);
+            assert!(d.points == 1 || d.points == 2);
+        }
+        let matches = simulate_matches(50, 1, Rules::default(), [Policy::Random; 2]).unwrap();
+        for m in matches {
+            assert!(m.score[m.winner as usize] >= 7 && m.score[1 - m.winner as usize] < 7);
+        }
+    }
+
+    #[test]
+    fn heuristic_beats_random_natively() {
+        let deals = simulate_deals(
+            2000,
+            3,
+            Rules::default(),
+            [Policy::Heuristic, Policy::Random],
+        )
+        .unwrap();
+        let points: [u32; 2] = deals.iter().fold([0, 0], |mut acc, d| {
+            acc[d.winner as usize] += u32::from(d.points);
+            acc
+        });
+        assert!(points[0] > points[1] * 6 / 5, "{points:?}");
+    }
+}

@@ -1,0 +1,192 @@
+//! A batch of duel deals stepped in lockstep, writing observations into caller-owned
+//! buffers (EnvPool/pgx style). A finished deal is scored and replaced by the next one at
+//! once, so every env always has a player to move.
+
+use rayon::prelude::*;
+
+use super::action::{Action, NUM_ACTIONS};
+use super::observe::OBSERVATION_SIZE;
+use super::rules::Rules;
+use super::state::{DealState, DuelError};
+use crate::card::derive_seed;
+
+/// Env `i`'s `k`-th deal is shuffled with `derive_seed(derive_seed(seed, i), k)`, dealt by
+/// seat `k % 2`.
+#[derive(Clone, Debug)]
+pub struct VecEnv {
+    states: Vec<DealState>,
+    deals: Vec<u64>,
+    seed: u64,
+    rules: Rules,
+}
+
+/// Below this many envs a step runs on one thread: splitting costs more than it saves.
+const PARALLEL_MIN: usize = 4096;
+
+/// Applies a checked action to one env; scores a finished deal and deals the next.
+fn advance(
+    state: &mut DealState,
+    deals: &mut u64,
+    id: i64,
+    rewards: &mut [f32],
+    terminated: &mut bool,
+    env_seed: u64,
+    rules: Rules,
+) {
+    if let Some(action) = Action::from_id(id as usize) {
+        state.apply_unchecked(action);
+    }
+    rewards.fill(0.0);
+    *terminated = false;
+    if let Some(outcome) = state.outcome() {
+        let points = f32::from(outcome.points);
+        rewards[outcome.winner as usize] = points;
+        rewards[1 - outcome.winner as usize] = -points;
+        *terminated = true;
+        *deals += 1;
+        let next_seed = derive_seed(env_seed, *deals);
+        if let Ok(next) = DealState::from_seed(next_seed, (*deals % 2) as u8, rules) {
+            *state = next;
+        }
+    }
+}
+
+/// Output buffers of one step; every slice holds one row per env.
+pub struct StepBuffers<'a> {
+    pub obs: &'a mut [f32],
+    pub mask: &'a mut [bool],
+    pub rewards: &'a mut [f32],
+    pub terminated: &'a mut [bool],
+    pub players: &'a mut [i64],
+}
+
+impl VecEnv {
+    pub fn new(n: usize, seed: u64, rules: Rules) -> Result<VecEnv, DuelError> {
+        rules.validate().map_err(DuelError::InvalidRules)?;
+        let mut env = VecEnv {
+            states: Vec::with_capacity(n),
+            deals: vec![0; n],
+            seed,
+            rules,
+        };
+        for i in 0..n {
+            env.states.push(env.deal(i, 0)?);
+        }
+        Ok(env)
+    }
+
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+
+    pub fn states(&self) -> &[DealState] {
+        &self.states
+    }
+
+    /// A new deal for env `i` (must agree with `advance`'s next deal).
+    fn deal(&self, i: usize, k: u64) -> Result<DealState, DuelError> {
+        DealState::from_seed(
+            derive_seed(derive_seed(self.seed, i as u64), k),
+            (k % 2) as u8,
+            self.rules,
+        )
+    }
+
+    /// Starts every env on its first deal again and writes the observations.
+    pub fn reset(&mut self, out: &mut StepBuffers<'_>) -> Result<(), DuelError> {
+        for i in 0..self.len() {
+            self.deals[i] = 0;
+            self.states[i] = self.deal(i, 0)?;
+        }
+        out.rewards.fill(0.0);
+        out.terminated.fill(false);
+        self.write(out);
+        Ok(())
+    }
+
+    /// Applies `actions[i]` (an action id) to env `i`. Every action is checked first; an
+    /// illegal one is refused with no env changed.
+    pub fn step(&mut self, actions: &[i64], out: &mut StepBuffers<'_>) -> Result<(), DuelError> {
+        if actions.len() != self.len() {
+            return Err(DuelError::IllegalAction {
+                action: format!(
+                    "a batch of {} actions for {} envs",
+                    actions.len(),
+                    self.len()
+                ),
+                legal: vec![],
+            });
+        }
+        for (i, (&id, state)) in actions.iter().zip(&self.states).enumerate() {
+            let action = usize::try_from(id).ok().and_then(Action::from_id);
+            if !action.is_some_and(|a| state.is_legal(a)) {
+                return Err(DuelError::IllegalAction {
+                    action: format!("id {id} in env {i}"),
+                    legal: state.legal_actions(),
+                });
+            }
+        }
+        let (seed, rules) = (self.seed, self.rules);
+        let parallel = self.states.len() >= PARALLEL_MIN;
+        let rows = self
+            .states
+            .iter_mut()
+            .zip(self.deals.iter_mut())
+            .zip(
+                actions
+                    .iter()
+                    .zip(out.rewards.chunks_mut(2).zip(out.terminated.iter_mut())),
+            )
+            .enumerate();
+        if parallel {
+            rows.par_bridge()
+                .for_each(|(i, ((state, deals), (&id, (rewards, done))))| {
+                    advance(
+                        state,
+                        deals,
+                        id,
+                        rewards,
+                        done,
+                        derive_seed(seed, i as u64),
+                        rules,
+                    );
+                });
+        } else {
+            rows.for_each(|(i, ((state, deals), (&id, (rewards, done))))| {
+                advance(
+                    state,
+                    deals,
+                    id,
+                    rewards,
+                    done,
+                    derive_seed(seed, i as u64),
+                    rules,
+                );
+            });
+        }
+        self.write(out);
+        Ok(())
+    }
+
+    fn write(&self, out: &mut StepBuffers<'_>) {
+        let rows = self
+            .states
+            .iter()
+            .zip(out.obs.chunks_mut(OBSERVATION_SIZE))
+            .zip(out.mask.chunks_mut(NUM_ACTIONS))
+            .zip(out.players.iter_mut());
+        for (((state, obs), mask), player) in rows {
+            let seat = state.current_player().unwrap_or(0);
+            state.encode_observation(seat, [0, 0], obs);
+            let legal = state.legal_mask();
+            for (id, m) in mask.iter_mut().enumerate() {
+                *m = legal >> id & 1 == 1;
+            }
+            *player = i64::from(seat);
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! Native batch paths for Python: `simulate` (whole deals or matches without the GIL),
+//! the vectorized environment, and the native heuristic policy.
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::prelude::*;
+
+use super::duel::{PyAction, PyObservation, PyRules};
+use super::errors::{EcarteError, IllegalActionError};
+use crate::duel::policy::{heuristic_action, Policy, View};
+use crate::duel::simulate::{simulate_deals, simulate_matches};
+use crate::duel::vecenv::{StepBuffers, VecEnv};
+use crate::duel::{DuelError, Rules, NUM_ACTIONS, OBSERVATION_SIZE};
+
+fn policy(name: &str) -> PyResult<Policy> {
+    Policy::parse(name).ok_or_else(|| {
+        EcarteError::new_err(format!(
+            "unknown native agent {name:?}: choose 'random' or 'heuristic'"
+        ))
+    })
+}
+
+/// Runs `f` on a pool of `threads` threads, or on rayon's global pool when `None`.
+pub fn with_threads<T: Send>(
+    threads: Option<usize>,
+    f: impl FnOnce() -> T + Send,
+) -> Result<T, String> {
+    match threads {
+        None => Ok(f()),
+        Some(0) => Err("threads must be at least 1".into()),
+        Some(t) => rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .map(|pool| pool.install(f))
+            .map_err(|e| e.to_string()),
+    }
+}
+
+type Columns<'py> = Vec<(&'static str, Bound<'py, PyAny>)>;
+
+/// Plays `n` deals (or matches) natively between two built-in agents; returns columns of
+/// arrays. See `ecarte.duel.simulate`.
+#[pyfunction]
+#[pyo3(signature = (n, seed, agents, rules = None, threads = None, matches = false))]
+fn duel_simulate(
+    py: Python<'_>,
+    n: usize,
+    seed: u64,
+    agents: (String, String),
+    rules: Option<PyRules>,
+    threads: Option<usize>,
+    matches: bool,
+) -> PyResult<Columns<'_>> {
+    let policies = [policy(&agents.0)?, policy(&agents.1)?];
+    let rules = rules.map_or_else(Rules::default, |r| r.0);
+    if matches {
+        let result = py
+            .detach(|| with_threads(threads, || simulate_matches(n, seed, rules, policies)))
+            .map_err(EcarteError::new_err)??;
+        let winner: Vec<u8> = result.iter().map(|m| m.winner).collect();
+        let score: Vec<[u8; 2]> = result.iter().map(|m| m.score).collect();
+        let deals: Vec<u32> = result.iter().map(|m| m.deals).collect();
+        return Ok(vec![
+            ("winner", PyArray1::from_vec(py, winner).into_any()),
+            ("score", pairs(py, &score)?),
+            ("deals", PyArray1::from_vec(py, deals).into_any()),
+        ]);
+    }
+    let result = py
+        .detach(|| with_threads(threads, || simulate_deals(n, seed, rules, policies)))
+        .map_err(EcarteError::new_err)??;
+    let column = |f: fn(&crate::duel::simulate::DealSummary) -> u8| -> Vec<u8> {
+        result.iter().map(f).collect()
+    };
+    let cards: Vec<[u8; 2]> = result.iter().map(|d| d.cards).collect();
+    let tricks: Vec<[u8; 2]> = result.iter().map(|d| d.tricks).collect();
+    Ok(vec![
+        (
+            "dealer",
+            PyArray1::from_vec(py, column(|d| d.dealer)).into_any(),
+        ),
+        (
+            "winner",
+            PyArray1::from_vec(py, column(|d| d.winner)).into_any(),
+        ),
+        (
+            "points",
+            PyArray1::from_vec(py, column(|d| d.points)).into_any(),
+        ),
+        ("cards", pairs(py, &cards)?),
+        ("tricks", pairs(py, &tricks)?),
+        (
+            "exchanges",
+            PyArray1::from_vec(py, column(|d| d.exchanges)).into_any(),
+        ),
+    ])
+}
+
+fn pairs<'py>(py: Python<'py>, rows: &[[u8; 2]]) -> PyResult<Bound<'py, PyAny>> {
+    let flat: Vec<u8> = rows.iter().flatten().copied().collect();
+    Ok(PyArray1::from_vec(py, flat)
+        .reshape([rows.len(), 2])?
+        .into_any())
+}
+
+/// The native heuristic's choice for an observation and its legal actions.
+#[pyfunction]
+fn duel_heuristic_action(
+    observation: &PyObservation,
+    legal_actions: Vec<PyAction>,
+) -> PyResult<PyAction> {
+    if legal_actions.is_empty() {
+        return Err(IllegalActionError::new_err(
+            "no legal action to choose from",
+        ));
+    }
+    let legal: u128 = legal_actions.iter().map(|a| 1u128 << a.0.id()).sum();
+    let action = heuristic_action(&View::of_observation(&observation.0, legal));
+    Ok(if legal >> action.id() & 1 == 1 {
+        PyAction(action)
+    } else {
+        legal_actions[0]
+    })
+}
+
+/// `n` duel deals stepped in lockstep inside Rust. See `ecarte.duel.VecEnv`.
+#[pyclass(name = "VecEnv", module = "ecarte.duel")]
+pub struct PyVecEnv {
+    env: VecEnv,
+    obs: Py<PyArray2<f32>>,
+    mask: Py<PyArray2<bool>>,
+    rewards: Py<PyArray2<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    players: Py<PyArray1<i64>>,
+}
+
+type ResetResult<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<bool>>);
+
+type StepResult<'py> = (
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray2<bool>>,
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<i64>>,
+);
+
+impl PyVecEnv {
+    fn run(
+        &mut self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut VecEnv, &mut StepBuffers<'_>) -> Result<(), DuelError>,
+    ) -> PyResult<()> {
+        let mut obs = self.obs.bind(py).readwrite();
+        let mut mask = self.mask.bind(py).readwrite();
+        let mut rewards = self.rewards.bind(py).readwrite();
+        let mut terminated = self.terminated.bind(py).readwrite();
+        let mut players = self.players.bind(py).readwrite();
+        let err = |e: numpy::AsSliceError| EcarteError::new_err(e.to_string());
+        let mut buffers = StepBuffers {
+            obs: obs.as_slice_mut().map_err(err)?,
+            mask: mask.as_slice_mut().map_err(err)?,
+            rewards: rewards.as_slice_mut().map_err(err)?,
+            terminated: terminated.as_slice_mut().map_err(err)?,
+            players: players.as_slice_mut().map_err(err)?,
+        };
+        f(&mut self.env, &mut buffers).map_err(PyErr::from)
+    }
+
+    fn outputs<'py>(&self, py: Python<'py>) -> StepResult<'py> {
+        (
+            self.obs.bind(py).clone(),
+            self.mask.bind(py).clone(),
+            self.rewards.bind(py).clone(),
+            self.terminated.bind(py).clone(),
+            self.players.bind(py).clone(),
+        )
+    }
+}
+
+#[pymethods]
+impl PyVecEnv {
+    #[new]
+    #[pyo3(signature = (n, seed, rules = None))]
+    fn new(py: Python<'_>, n: usize, seed: u64, rules: Option<PyRules>) -> PyResult<PyVecEnv> {
+        if n == 0 {
+            return Err(EcarteError::new_err("a VecEnv needs at least one env"));
+        }
+        let env = VecEnv::new(n, seed, rules.map_or_else(Rules::default, |r| r.0))?;
+        let mut this = PyVecEnv {
+            env,
+            obs: PyArray2::zeros(py, [n, OBSERVATION_SIZE], false).unbind(),
+            mask: PyArray2::from_vec2(py, &vec![vec![false; NUM_ACTIONS]; n])?.unbind(),
+            rewards: PyArray2::zeros(py, [n, 2], false).unbind(),
+            terminated: PyArray1::from_vec(py, vec![false; n]).unbind(),
+            players: PyArray1::zeros(py, n, false).unbind(),
+        };
+        this.run(py, VecEnv::reset)?;
+        Ok(this)
+    }
+
+    /// Number of envs.
+    fn __len__(&self) -> usize {
+        self.env.len()
+    }
+
+    /// Restarts every env on its first deal; returns `(observations, masks)`.
+    fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<ResetResult<'py>> {
+        self.run(py, VecEnv::reset)?;
+        Ok((self.obs.bind(py).clone(), self.mask.bind(py).clone()))
+    }
+
+    /// Applies one action id per env; returns `(observations, masks, rewards,
+    /// terminated, current_players)`. The arrays are reused by the next call.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<StepResult<'py>> {
+        let actions: Vec<i64> = match actions.cast::<PyArray1<i64>>() {
+            Ok(array) => array.to_vec()?,
+            Err(_) => actions.extract()?,
+        };
+        self.run(py, |env, out| env.step(&actions, out))?;
+        Ok(self.outputs(py))
+    }
+
+    /// Env `i`'s current deal as a `Deal`, for inspection (its `history` starts empty).
+    fn deal(&self, i: usize) -> PyResult<super::duel::PyDeal> {
+        self.env
+            .states()
+            .get(i)
+            .map(|s| super::duel::PyDeal::from_state(s, None))
+            .ok_or_else(|| EcarteError::new_err(format!("env index {i} out of range")))
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_function(wrap_pyfunction!(duel_simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(duel_heuristic_action, m)?)?;
+    m.add("DuelVecEnv", py.get_type::<PyVecEnv>())?;
+    Ok(())
+}
