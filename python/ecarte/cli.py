@@ -73,6 +73,73 @@ def match_command(
         click.echo(f"Record saved to {out}")
 
 
+@main.command("play")
+@click.option("--opponent", type=click.Choice(AGENT_NAMES), default="heuristic",
+              show_default=True, help="The built-in agent you play against.")
+@click.option("--seed", type=int, default=None, help="Seed of the match (random if omitted).")
+@click.option("--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte",
+              show_default=True, help="Rank order.")
+@click.option("--target", type=click.IntRange(1, 100), default=7, show_default=True,
+              help="Points that win the match.")
+@click.option("--seat", type=click.IntRange(0, 1), default=0, show_default=True,
+              help="Your seat; seat 0 deals first.")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Save the match record here at the end without asking.")
+def play_command(
+    opponent: str, seed: int | None, order: str, target: int, seat: int, save_path: Path | None
+) -> None:
+    """Play a match against a built-in agent in the terminal.
+
+    Type a card (QH, q♥, 10s), propose/decline/accept/refuse, discard 7C, or a number from
+    the list of legal moves. Also: help, hint, undo, quit.
+    """
+    from rich.console import Console
+
+    from ecarte.play import Game
+
+    console = Console(highlight=False)
+    match = Match(seed=seed, rules=Rules(order=order, target=target))
+    game = Game(
+        match,
+        make_agent(opponent, match.seed + 1),
+        seat=seat,
+        hint_agent=lambda: make_agent(HINT_AGENT, match.seed + 2),
+    )
+    console.print(f"ecarte: you play {opponent}, match to {target}, seed {match.seed}. "
+                  "Type help for the commands.")
+    while True:
+        console.print(game.screen())
+        if match.is_over():
+            break
+        try:
+            line = click.prompt("", prompt_suffix="> ", default="", show_default=False)
+        except (EOFError, click.Abort):
+            line = "quit"
+        reply = game.handle(line)
+        if reply.message:
+            console.print(reply.message)
+        if reply.quit:
+            break
+    _offer_save(match, save_path)
+
+
+HINT_AGENT = "heuristic"
+
+
+def _offer_save(match: Match, save_path: Path | None) -> None:
+    if save_path is None:
+        try:
+            answer = click.prompt("Save the match record to (Enter to skip)", default="",
+                                  show_default=False)
+        except (EOFError, click.Abort):
+            answer = ""
+        if not answer.strip():
+            return
+        save_path = Path(answer.strip())
+    save_path.write_text(match.to_json())
+    click.echo(f"Record saved to {save_path}")
+
+
 def run() -> None:
     try:
         main()

@@ -148,6 +148,12 @@ class Match:
             if not self.is_over():
                 self._start_deal()
 
+    def undo(self) -> Action:
+        """Takes back the last action of the current deal (a finished deal stays scored)."""
+        if self.is_over() or not self.deal.history:
+            raise EcarteError("nothing to undo in the current deal")
+        return self.deal.undo()
+
     def play(
         self,
         agent0: Agent,

@@ -1,0 +1,44 @@
+//! Criterion micro-benchmarks of the duel engine's hot paths.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+
+use _core::card::{rng_from_seed, shuffle_with_seed};
+use _core::duel::policy::{random_action, Policy, View};
+use _core::duel::simulate::play_deal;
+use _core::duel::{DealState, Rules, OBSERVATION_SIZE};
+
+fn engine(c: &mut Criterion) {
+    let pack = _core::card::piquet_pack();
+    c.bench_function("shuffle 32", |b| {
+        let mut deck = pack.clone();
+        b.iter(|| shuffle_with_seed(black_box(&mut deck), 7));
+    });
+    let state = DealState::from_seed(3, 0, Rules::default()).unwrap();
+    let mut play = state;
+    play.apply("decline".parse().unwrap()).unwrap();
+    c.bench_function("legal mask", |b| b.iter(|| black_box(&play).legal_mask()));
+    c.bench_function("random deal (state machine + policy)", |b| {
+        let mut rng = rng_from_seed(1);
+        b.iter(|| {
+            let mut s = state;
+            while !s.is_over() {
+                let a = random_action(s.legal_mask(), &mut rng);
+                s.apply_unchecked(a);
+            }
+            black_box(s.outcome())
+        });
+    });
+    c.bench_function("heuristic deal via play_deal", |b| {
+        b.iter(|| play_deal(black_box(5), 6, 0, Rules::default(), [Policy::Heuristic; 2]));
+    });
+    c.bench_function("observation tensor", |b| {
+        let mut out = vec![0f32; OBSERVATION_SIZE];
+        b.iter(|| black_box(&play).encode_observation(0, [0, 0], &mut out));
+    });
+    c.bench_function("heuristic view", |b| b.iter(|| View::of_state(black_box(&play))));
+}
+
+criterion_group!(benches, engine);
+criterion_main!(benches);

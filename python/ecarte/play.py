@@ -1,0 +1,227 @@
+"""An interactive duel match against a built-in agent, in the terminal.
+
+:class:`Game` holds the match and turns one line of the human's input into a response; the
+CLI's ``ecarte play`` draws the screen with rich and feeds it lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ecarte._core import Card, EcarteError, Suit
+from ecarte.agents import Agent
+from ecarte.duel import Action, Deal, Match
+
+__all__ = ["Game", "Reply", "card_text", "parse_move"]
+
+HUMAN_COMMANDS = "a number from the list, a card (QH, q♥, 10s), propose/decline/accept/refuse, " \
+    "discard 7C, or: help, hint, undo, quit"
+
+
+def card_text(card: Card) -> Text:
+    """A card with its suit symbol, red for hearts and diamonds."""
+    red = card.suit in (Suit.Hearts, Suit.Diamonds)
+    return Text(card.pretty(), style="bold red" if red else "bold")
+
+
+def action_text(action: Action) -> Text:
+    card = action.card
+    if card is None:
+        return Text(str(action))
+    if action.kind == "discard":
+        return Text("discard ") + card_text(card)
+    return card_text(card)
+
+
+def parse_move(text: str, legal: list[Action]) -> Action:
+    """The legal action meant by ``text``: a 1-based number from the list, an action's text,
+    or a bare card during the discards. Raises ``EcarteError`` with a one-line reason."""
+    words = text.strip()
+    if words.isdigit():
+        index = int(words)
+        if 1 <= index <= len(legal):
+            return legal[index - 1]
+        raise EcarteError(f"{words} is not in the list (1-{len(legal)})")
+    try:
+        action = Action(words)
+    except EcarteError:
+        raise EcarteError(f"cannot read {words!r}") from None
+    if action.kind == "play" and action not in legal and legal and legal[0].kind == "discard":
+        action = Action(f"discard {action.card}")
+    if action not in legal:
+        raise EcarteError(f"{action} is not legal now")
+    return action
+
+
+@dataclass
+class Reply:
+    """What the game says back to one line of input."""
+
+    message: str = ""
+    quit: bool = False
+
+
+@dataclass
+class Game:
+    """A match between the human (``seat``) and ``opponent``."""
+
+    match: Match
+    opponent: Agent
+    seat: int = 0
+    hint_agent: Callable[[], Agent] | None = None
+    log: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.advance()
+
+    @property
+    def deal(self) -> Deal:
+        return self.match.deal
+
+    def human_to_move(self) -> bool:
+        return self.match.current_player == self.seat
+
+    def advance(self) -> None:
+        """Lets the opponent act until it is the human's turn or the match is over."""
+        while not self.match.is_over() and not self.human_to_move():
+            player = self.match.current_player
+            assert player is not None
+            deal = self.match.deal
+            action = self.opponent(self.match.observation(player), self.match.legal_actions())
+            self.match.apply(action)
+            self.log.append(f"Opponent: {self._describe(action)}")
+            self._note_end_of_deal(deal)
+
+    def _describe(self, action: Action) -> str:
+        # The opponent's discards are face down.
+        return "discards a card" if action.kind == "discard" else str(action)
+
+    def _note_end_of_deal(self, deal: Deal) -> None:
+        outcome = deal.outcome()
+        if outcome is None:
+            return
+        who = "You win" if outcome.winner == self.seat else "Opponent wins"
+        vole = " (vole)" if outcome.vole else ""
+        mine, theirs = outcome.cards[self.seat], outcome.cards[1 - self.seat]
+        self.log.append(
+            f"{who} the deal{vole}, cards {mine}-{theirs}: {outcome.points} point"
+            f"{'s' if outcome.points > 1 else ''}. Score {self.score_text()}"
+        )
+
+    def score_text(self) -> str:
+        s = self.match.score
+        return f"you {s[self.seat]}, opponent {s[1 - self.seat]}"
+
+    def handle(self, line: str) -> Reply:
+        """Acts on one line of the human's input."""
+        command = line.strip().lower()
+        if command in ("quit", "q", "exit"):
+            return Reply("Bye.", quit=True)
+        if command in ("help", "?", "h"):
+            return Reply(f"Type {HUMAN_COMMANDS}.")
+        if self.match.is_over():
+            return Reply("The match is over: type quit.")
+        legal = self.match.legal_actions()
+        if command == "hint":
+            agent = self.hint_agent() if self.hint_agent else None
+            if agent is None:
+                return Reply("No hint available.")
+            suggestion = agent(self.match.observation(self.seat), legal)
+            return Reply(f"Hint: {suggestion}")
+        if command == "undo":
+            return self.undo()
+        if not command:
+            return Reply("")
+        try:
+            action = parse_move(line, legal)
+        except EcarteError as exc:
+            choices = ", ".join(str(a) for a in legal)
+            return Reply(f"{exc}. Legal: {choices}")
+        deal = self.match.deal
+        self.match.apply(action)
+        self.log.append(f"You: {action}")
+        self._note_end_of_deal(deal)
+        self.advance()
+        return Reply("")
+
+    def undo(self) -> Reply:
+        """Takes back the human's last decision in this deal, and the opponent's replies."""
+        deal = self.match.deal
+        seats = _actors(deal)
+        if self.seat not in seats:
+            return Reply("Nothing to undo in this deal.")
+        while seats:
+            deal.undo()
+            if seats.pop() == self.seat:
+                break
+        self.log.append("You take back your last move.")
+        return Reply("Move taken back.")
+
+    # -- screen --------------------------------------------------------------------------
+
+    def screen(self) -> Group:
+        """The table as rich renderables."""
+        deal, me = self.match.deal, self.seat
+        obs = self.match.observation(me)
+        status = Table.grid(padding=(0, 2))
+        status.add_row(
+            Text(f"Deal {len(self.match.deals)}", style="bold"),
+            Text(f"Score: {self.score_text()} (to {self.match.target})"),
+            Text("You deal" if deal.dealer == me else "Opponent deals"),
+        )
+        trump = Text("Trump ") + card_text(deal.turn_up).append(f"  {deal.trump.symbol}")
+        holder = obs.turn_up_holder
+        if holder is not None:
+            trump.append(f" (turn-up drawn by {'you' if holder == me else 'the opponent'})")
+        status.add_row(trump, Text(f"Talon: {obs.talon_size}"), Text(f"Exchanges: {obs.exchanges}"))
+        taken = obs.cards_taken
+        status.add_row(
+            Text(f"Tricks: you {obs.tricks_taken[me]}, opponent {obs.tricks_taken[1 - me]}"),
+            Text(f"Cards: you {taken[me]}, opponent {taken[1 - me]}"),
+            Text(f"Phase: {obs.phase}"),
+        )
+        trick = Text("Current trick: ")
+        trick.append_text(card_text(obs.lead) if obs.lead else Text("-"))
+        if obs.tricks:
+            last = obs.tricks[-1]
+            trick.append("   Last trick: ")
+            trick.append_text(card_text(last.cards[0]))
+            trick.append(" ")
+            trick.append_text(card_text(last.cards[1]))
+            trick.append(f" won by {'you' if last.winner == me else 'the opponent'}")
+        hand = Text("Your hand: ")
+        for card in obs.hand:
+            hand.append_text(card_text(card))
+            hand.append(" ")
+        parts: list[Text | Table | Panel] = [status, trick, hand]
+        if self.log:
+            parts.append(Panel(Text("\n".join(self.log[-6:])), title="Log", expand=False))
+        if self.match.is_over():
+            winner = "You win" if self.match.winner == me else "The opponent wins"
+            parts.append(Text(f"{winner} the match, {self.score_text()}.", style="bold"))
+        else:
+            choices = Text("Your move: ")
+            for i, action in enumerate(self.match.legal_actions(), 1):
+                choices.append(f"{i}) ")
+                choices.append_text(action_text(action))
+                choices.append("  ")
+            parts.append(choices)
+        return Group(*parts)
+
+
+def _actors(deal: Deal) -> list[int]:
+    """The seat that took each action of ``deal``'s history."""
+    replay = Deal.from_deck(deal.deck, dealer=deal.dealer, rules=deal.rules)
+    seats = []
+    for action in deal.history:
+        player = replay.current_player
+        assert player is not None
+        seats.append(player)
+        replay.apply(action)
+    return seats
