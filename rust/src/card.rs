@@ -229,7 +229,11 @@ impl<'de> Deserialize<'de> for Card {
 pub fn piquet_pack() -> Vec<Card> {
     Suit::ALL
         .iter()
-        .flat_map(|&s| Rank::ALL[Rank::Seven.index()..].iter().map(move |&r| Card::new(r, s)))
+        .flat_map(|&s| {
+            Rank::ALL[Rank::Seven.index()..]
+                .iter()
+                .map(move |&r| Card::new(r, s))
+        })
         .collect()
 }
 

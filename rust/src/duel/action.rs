@@ -178,7 +178,10 @@ mod tests {
 
     #[test]
     fn parses_text_forms() {
-        assert_eq!("q♥".parse::<Action>(), Ok(Action::Play("QH".parse().unwrap())));
+        assert_eq!(
+            "q♥".parse::<Action>(),
+            Ok(Action::Play("QH".parse().unwrap()))
+        );
         assert_eq!(
             "discard 10s".parse::<Action>(),
             Ok(Action::Discard("TS".parse().unwrap()))

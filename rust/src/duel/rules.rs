@@ -132,7 +132,11 @@ mod tests {
 
     #[test]
     fn traditional_order_puts_the_ace_on_top() {
-        let names: String = Order::Traditional.ranks().iter().map(|r| r.letter()).collect();
+        let names: String = Order::Traditional
+            .ranks()
+            .iter()
+            .map(|r| r.letter())
+            .collect();
         assert_eq!(names, "789TJQKA");
         assert!(Order::Traditional.beats(c("AH"), c("KH")));
         assert!(!Order::Traditional.beats(c("JH"), c("AH")));

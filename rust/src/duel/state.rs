@@ -240,7 +240,10 @@ impl DealState {
         t
     }
     pub fn tricks(&self) -> impl Iterator<Item = Trick> + '_ {
-        self.tricks[..self.trick_count as usize].iter().flatten().copied()
+        self.tricks[..self.trick_count as usize]
+            .iter()
+            .flatten()
+            .copied()
     }
     pub fn trick_count(&self) -> usize {
         self.trick_count as usize

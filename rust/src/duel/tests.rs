@@ -38,7 +38,8 @@ fn act(state: &mut DealState, text: &str) {
 }
 
 fn play_deal(elder: &str, dealer: &str, turn_up: &str) -> DealState {
-    let mut s = DealState::from_deck(&deck(elder, dealer, turn_up, ""), 1, Rules::default()).unwrap();
+    let mut s =
+        DealState::from_deck(&deck(elder, dealer, turn_up, ""), 1, Rules::default()).unwrap();
     act(&mut s, "decline");
     s
 }
@@ -110,7 +111,11 @@ fn a_trump_takes_the_trick_and_off_suit_discards_lose() {
     let mut s = play_deal("KH 7C 8C 9C TC", "7S JD 8D 9D TD", "8S");
     act(&mut s, "KH");
     act(&mut s, "7S");
-    assert_eq!(s.tricks().last().unwrap().winner, 1, "the lowest trump beats a king");
+    assert_eq!(
+        s.tricks().last().unwrap().winner,
+        1,
+        "the lowest trump beats a king"
+    );
     // Dealer (seat 1) now leads a diamond; the elder has none and no trump: any card, and
     // it loses whatever its rank.
     act(&mut s, "8D");
@@ -127,7 +132,10 @@ fn must_follow_suit_but_need_not_head() {
     assert_eq!(legal, vec![Action::Play(c("7H")), Action::Play(c("QH"))]);
     // No obligation to beat: the lower heart is legal although QH would not win either.
     assert!(s.is_legal(Action::Play(c("7H"))));
-    assert!(!s.is_legal(Action::Play(c("7S"))), "a trump is not allowed while holding the suit");
+    assert!(
+        !s.is_legal(Action::Play(c("7S"))),
+        "a trump is not allowed while holding the suit"
+    );
 }
 
 #[test]
@@ -168,7 +176,11 @@ fn the_turn_up_is_drawn_last() {
     let holder = s.turn_up_holder().expect("the turn-up was drawn");
     assert!(s.hand(holder).contains(&turn_up));
     let last = s.tricks().last().unwrap();
-    assert_eq!(holder, 1 - last.winner, "the loser of the trick drew the last card");
+    assert_eq!(
+        holder,
+        1 - last.winner,
+        "the loser of the trick drew the last card"
+    );
 }
 
 #[test]
@@ -204,7 +216,10 @@ fn the_dealer_never_proposes() {
 }
 
 fn exchange_all(s: &mut DealState) {
-    while matches!(s.phase(), Phase::Proposal | Phase::Response | Phase::Discard) {
+    while matches!(
+        s.phase(),
+        Phase::Proposal | Phase::Response | Phase::Discard
+    ) {
         let a = match s.phase() {
             Phase::Proposal => Action::Propose,
             Phase::Response => Action::Accept,
@@ -220,7 +235,11 @@ fn at_most_eleven_exchanges_and_the_eleventh_takes_the_turn_up() {
     exchange_all(&mut s);
     assert_eq!(s.exchanges(), 11);
     assert_eq!(s.talon_size(), 0);
-    assert_eq!(s.turn_up_holder(), Some(0), "the dealer draws the last card, the turn-up");
+    assert_eq!(
+        s.turn_up_holder(),
+        Some(0),
+        "the dealer draws the last card, the turn-up"
+    );
     assert!(s.hand(0).contains(&s.turn_up()));
     assert_eq!(s.phase(), Phase::Play, "no 12th proposal");
 }
@@ -359,7 +378,10 @@ fn illegal_actions_change_nothing() {
     let before = s;
     for bad in ["accept", "refuse", "discard 7C", "QH"] {
         let err = s.apply(bad.parse().unwrap()).unwrap_err();
-        assert!(err.to_string().contains("legal actions: propose, decline"), "{err}");
+        assert!(
+            err.to_string().contains("legal actions: propose, decline"),
+            "{err}"
+        );
         assert_eq!(s, before);
     }
     assert!(!s.is_legal(Action::Play(c("2H"))));
@@ -384,10 +406,18 @@ fn record_round_trip_and_tampering() {
 
     let mut tampered = record.clone();
     tampered.actions[0] = Action::Accept;
-    let err = DealRecord::from_json(&tampered.to_json()).unwrap().replay().unwrap_err();
+    let err = DealRecord::from_json(&tampered.to_json())
+        .unwrap()
+        .replay()
+        .unwrap_err();
     assert!(err.to_string().contains("action 0"), "{err}");
-    let bad_deck = record.to_json().replacen("\"deck\":[\"", "\"deck\":[\"2H\",\"", 1);
-    let err = DealRecord::from_json(&bad_deck).unwrap().replay().unwrap_err();
+    let bad_deck = record
+        .to_json()
+        .replacen("\"deck\":[\"", "\"deck\":[\"2H\",\"", 1);
+    let err = DealRecord::from_json(&bad_deck)
+        .unwrap()
+        .replay()
+        .unwrap_err();
     assert!(err.to_string().contains("deck"), "{err}");
     assert!(DealRecord::from_json("{}").is_err());
 }

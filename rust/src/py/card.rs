@@ -7,11 +7,28 @@ use super::errors::InvalidCardError;
 use crate::card::{self, Card, Rank, Suit};
 
 /// A playing card: frozen, hashable, ordered by suit (C, D, H, S) then rank (2 to A).
-#[pyclass(name = "Card", module = "ecarte", frozen, eq, ord, hash, from_py_object)]
+#[pyclass(
+    name = "Card",
+    module = "ecarte",
+    frozen,
+    eq,
+    ord,
+    hash,
+    from_py_object
+)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PyCard(pub Card);
 
-#[pyclass(name = "Suit", module = "ecarte", frozen, eq, eq_int, ord, hash, from_py_object)]
+#[pyclass(
+    name = "Suit",
+    module = "ecarte",
+    frozen,
+    eq,
+    eq_int,
+    ord,
+    hash,
+    from_py_object
+)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PySuit {
     Clubs = 0,
@@ -20,7 +37,16 @@ pub enum PySuit {
     Spades = 3,
 }
 
-#[pyclass(name = "Rank", module = "ecarte", frozen, eq, eq_int, ord, hash, from_py_object)]
+#[pyclass(
+    name = "Rank",
+    module = "ecarte",
+    frozen,
+    eq,
+    eq_int,
+    ord,
+    hash,
+    from_py_object
+)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PyRank {
     Two = 0,
@@ -40,7 +66,12 @@ pub enum PyRank {
 
 impl From<Suit> for PySuit {
     fn from(s: Suit) -> PySuit {
-        [PySuit::Clubs, PySuit::Diamonds, PySuit::Hearts, PySuit::Spades][s.index()]
+        [
+            PySuit::Clubs,
+            PySuit::Diamonds,
+            PySuit::Hearts,
+            PySuit::Spades,
+        ][s.index()]
     }
 }
 
@@ -52,8 +83,12 @@ impl From<PySuit> for Suit {
 
 impl From<Rank> for PyRank {
     fn from(r: Rank) -> PyRank {
-        use PyRank::{Ace, Eight, Five, Four, Jack, King, Nine, Queen, Seven, Six, Ten, Three, Two};
-        [Two, Three, Four, Five, Six, Seven, Eight, Nine, Ten, Jack, Queen, King, Ace][r.index()]
+        use PyRank::{
+            Ace, Eight, Five, Four, Jack, King, Nine, Queen, Seven, Six, Ten, Three, Two,
+        };
+        [
+            Two, Three, Four, Five, Six, Seven, Eight, Nine, Ten, Jack, Queen, King, Ace,
+        ][r.index()]
     }
 }
 
@@ -127,7 +162,8 @@ pub fn extract_card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
     }
     Err(InvalidCardError::new_err(format!(
         "expected a Card or a card's text such as 'QH', got {}",
-        obj.repr().map_or_else(|_| "?".to_string(), |r| r.to_string())
+        obj.repr()
+            .map_or_else(|_| "?".to_string(), |r| r.to_string())
     )))
 }
 

@@ -12,14 +12,24 @@ create_exception!(
     PyValueError,
     "Base of every error ecarte raises for bad input; a ValueError."
 );
-create_exception!(ecarte, InvalidCardError, EcarteError, "Text or value that is not a card.");
+create_exception!(
+    ecarte,
+    InvalidCardError,
+    EcarteError,
+    "Text or value that is not a card."
+);
 create_exception!(
     ecarte,
     IllegalActionError,
     EcarteError,
     "An action that is not legal in the current state; the state is unchanged."
 );
-create_exception!(ecarte, InvalidRulesError, EcarteError, "Rule options out of range.");
+create_exception!(
+    ecarte,
+    InvalidRulesError,
+    EcarteError,
+    "Rule options out of range."
+);
 create_exception!(
     ecarte,
     InvalidDeckError,
