@@ -6,6 +6,7 @@
 
 use pyo3::prelude::*;
 
+mod bank;
 mod card;
 mod duel;
 pub mod errors;
@@ -15,6 +16,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     card::register(m)?;
     duel::register(m)?;
+    bank::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
