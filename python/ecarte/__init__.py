@@ -8,10 +8,14 @@ from ecarte._core import (
     InvalidDeckError,
     InvalidRecordError,
     InvalidRulesError,
+    InvalidShoeError,
+    InvalidStakeError,
     Rank,
     Suit,
+    TableError,
     __version__,
 )
+from ecarte import bank
 
 __all__ = [
     "Card",
@@ -21,7 +25,11 @@ __all__ = [
     "InvalidDeckError",
     "InvalidRecordError",
     "InvalidRulesError",
+    "InvalidShoeError",
+    "InvalidStakeError",
     "Rank",
     "Suit",
+    "TableError",
     "__version__",
+    "bank",
 ]
