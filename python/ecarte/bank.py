@@ -113,6 +113,7 @@ class Table:
     stakes on T2 and T3 must be exactly ``fixed_stake`` and the stakes on T4 may total up to
     the bank. In ``"open"`` mode there is no bank: punters stake any positive whole amount on
     T2-T4 and the banker pays from their own chips without limit (chips may go negative).
+    The shoe is shuffled with ``seed``, or given exactly as ``shoe`` (104 cards, top first).
     Chips are conserved: the sum of all players' chips plus the bank never changes.
     """
 
@@ -125,6 +126,7 @@ class Table:
         fixed_stake: int = 10,
         seed: int = 0,
         chips: Union[int, Mapping[str, int]] = 1000,
+        shoe: Sequence[Union[Card, str]] | None = None,
     ) -> None:
         names = list(players)
         if len(names) < 2 or not all(isinstance(p, str) and p for p in names):
@@ -162,7 +164,11 @@ class Table:
             "chips": dict(start),
         }
         self._chips: dict[str, int] = {p: int(c) for p, c in start.items()}  # type: ignore[arg-type]
-        self._shoe = Shoe(seed)
+        if shoe is None:
+            self._shoe = Shoe(seed)
+        else:
+            self._shoe = Shoe.from_order(list(shoe), seed)
+            self._config["shoe"] = [str(c) for c in self._shoe.undealt]
         self._bank = 0
         self._banker = banker
         self._bank_number = 1
