@@ -20,6 +20,9 @@ use crate::card::{Card, Suit};
 /// Cards per tableau.
 const TABLEAU: u8 = 4;
 
+/// `C(n, k)` for `n, k ≤ 2`: a shoe holds at most two copies of a card.
+const SMALL_BINOMIAL: [[u128; 3]; 3] = [[1, 0, 0], [1, 1, 0], [1, 2, 1]];
+
 /// A multiset of cards: how many copies (0–2) of each of the 52 cards are left.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Composition {
@@ -170,9 +173,18 @@ pub fn odds(trump: Suit, remaining: &Composition) -> Result<Odds, BankError> {
     }
     let trumps = remaining.trumps(trump);
     let trumps_left: usize = trumps.iter().map(|&n| n as usize).sum();
+    let non_trumps = (cards_left - trumps_left) as u128;
+    // fill[nb][np]: ways to complete the tableaux with nb and np non-trumps.
+    let mut fill = [[0u128; 5]; 5];
+    for (nb, row) in fill.iter_mut().enumerate() {
+        for (np, cell) in row.iter_mut().enumerate() {
+            let (nb, np) = (nb as u128, np as u128);
+            *cell = binomial(non_trumps, nb) * binomial(non_trumps.saturating_sub(nb), np);
+        }
+    }
     let mut acc = Enumeration {
         trumps,
-        non_trumps: (cards_left - trumps_left) as u128,
+        fill,
         numerators: [0; 3],
         scores: [[0; 5]; 5],
     };
@@ -191,7 +203,7 @@ pub fn odds(trump: Suit, remaining: &Composition) -> Result<Odds, BankError> {
 
 struct Enumeration {
     trumps: TrumpCounts,
-    non_trumps: u128,
+    fill: [[u128; 5]; 5],
     numerators: [u128; 3],
     scores: [[u128; 5]; 5],
 }
@@ -208,10 +220,8 @@ impl Enumeration {
         weight: u128,
     ) {
         if rank == 13 {
-            let nb = u128::from(TABLEAU - banker_trumps);
-            let np = u128::from(TABLEAU - punter_trumps);
             let fill =
-                binomial(self.non_trumps, nb) * binomial(self.non_trumps.saturating_sub(nb), np);
+                self.fill[(TABLEAU - banker_trumps) as usize][(TABLEAU - punter_trumps) as usize];
             if fill == 0 {
                 return;
             }
@@ -228,8 +238,8 @@ impl Enumeration {
                 bn[rank] = b;
                 pn[rank] = p;
                 let w = weight
-                    * binomial(u128::from(left), u128::from(b))
-                    * binomial(u128::from(left - b), u128::from(p));
+                    * SMALL_BINOMIAL[left as usize][b as usize]
+                    * SMALL_BINOMIAL[(left - b) as usize][p as usize];
                 self.walk(rank + 1, bn, pn, banker_trumps + b, punter_trumps + p, w);
             }
         }
