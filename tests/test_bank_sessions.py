@@ -4,7 +4,7 @@ actions change nothing, and a replayed record gives the same ledger."""
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,10 +21,11 @@ def snapshot(t: bank.Table) -> tuple[Any, ...]:
 def try_illegal(t: bank.Table, rng: random.Random) -> None:
     """An action that is illegal now must raise an EcarteError and leave the table as it was."""
     before = snapshot(t)
-    attempts = [
+    bad_amount: Any = rng.choice([0, -1, 1.5])
+    attempts: list[Callable[[], object]] = [
         lambda: t.stake("nobody", 2, 10),
         lambda: t.stake(rng.choice(PLAYERS), 1, 10),
-        lambda: t.stake(rng.choice(PLAYERS), 4, rng.choice([0, -1, 1.5])),
+        lambda: t.stake(rng.choice(PLAYERS), 4, bad_amount),
     ]
     if t.phase != "ready":
         attempts.append(t.deal)
@@ -44,7 +45,7 @@ def try_illegal(t: bank.Table, rng: random.Random) -> None:
     assert snapshot(t) == before
 
 
-def play(seed: int, mode: str, deals: int) -> bank.Table:
+def play(seed: int, mode: bank.Mode, deals: int) -> bank.Table:
     rng = random.Random(seed)
     t = bank.Table(PLAYERS, banker=seed % 4, bank=30, fixed_stake=10, seed=seed, mode=mode, chips=120)
     total = t.total_chips
@@ -85,7 +86,7 @@ def play(seed: int, mode: str, deals: int) -> bank.Table:
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(["banking", "open"]))
-def test_sessions_conserve_chips_and_cards_and_replay(seed: int, mode: str) -> None:
+def test_sessions_conserve_chips_and_cards_and_replay(seed: int, mode: bank.Mode) -> None:
     t = play(seed, mode, deals=25)
     again = bank.Table.replay(t.to_json())
     assert again.ledger == t.ledger

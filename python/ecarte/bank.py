@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
-from typing import Any, Final, Literal, Mapping, Sequence, Union
+from typing import Any, Callable, Final, Literal, Mapping, Sequence, Union
 
 from ecarte import _core
 from ecarte._core import (
@@ -505,7 +505,7 @@ class Table:
         if not isinstance(action, list) or not action or not isinstance(action[0], str):
             raise InvalidRecordError(f"malformed action {action!r}")
         name, args = action[0], action[1:]
-        methods = {
+        methods: dict[str, Callable[..., object]] = {
             "deal": self.deal,
             "stake": self.stake,
             "reveal": self.reveal,
