@@ -96,3 +96,8 @@ def test_tricks_never_exceed_trumps(b: list[Card], p: list[Card], trump: Suit) -
         "punter" if r.punter_tricks > r.banker_tricks else "en_carte"
     )
     assert r.outcome == expected
+
+
+def test_oversized_sides_are_refused() -> None:
+    with pytest.raises(InvalidShoeError, match="more than a 104-card shoe"):
+        bank.resolve(["2H"] * 300, [], "H")

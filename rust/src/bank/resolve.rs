@@ -62,13 +62,13 @@ pub type TrumpCounts = [u8; 13];
 pub fn trump_counts(cards: &[Card], trump: Suit) -> TrumpCounts {
     let mut counts = [0u8; 13];
     for c in cards.iter().filter(|c| c.suit() == trump) {
-        counts[c.rank().index()] += 1;
+        counts[c.rank().index()] = counts[c.rank().index()].saturating_add(1);
     }
     counts
 }
 
 /// Resolves the banker's tableau against a punter's; cards of other suits are ignored.
-/// Any number of cards per side is accepted (a tableau holds 4).
+/// Any number of cards per side is accepted (a tableau holds 4); counts saturate at 255.
 pub fn resolve(banker: &[Card], punter: &[Card], trump: Suit) -> Resolution {
     resolve_counts(trump_counts(banker, trump), trump_counts(punter, trump))
 }

@@ -188,11 +188,18 @@ fn bank_resolve(
     trump: &Bound<'_, PyAny>,
 ) -> PyResult<PyBankResolution> {
     let (suit, _) = extract_trump(trump)?;
-    Ok(PyBankResolution(bank::resolve(
-        &extract_cards(banker)?,
-        &extract_cards(punter)?,
-        suit,
-    )))
+    let (banker, punter) = (extract_cards(banker)?, extract_cards(punter)?);
+    // Trump counts are u8: refuse sides larger than a whole shoe rather than overflow.
+    for (side, cards) in [("banker", &banker), ("punter", &punter)] {
+        if cards.len() > bank::SHOE_SIZE {
+            return Err(InvalidShoeError::new_err(format!(
+                "the {side}'s side holds {} cards, more than a {}-card shoe",
+                cards.len(),
+                bank::SHOE_SIZE
+            )));
+        }
+    }
+    Ok(PyBankResolution(bank::resolve(&banker, &punter, suit)))
 }
 
 /// Exact probabilities of one punter tableau against the banker's.
