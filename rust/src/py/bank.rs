@@ -66,6 +66,19 @@ fn extract_trump(obj: &Bound<'_, PyAny>) -> PyResult<(Suit, Option<Card>)> {
     )))
 }
 
+/// A list of cards from any iterable of `Card`s or texts; a non-iterable is an
+/// `InvalidCardError` (not a bare `TypeError`).
+fn cards_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
+    if obj.try_iter().is_err() {
+        return Err(super::errors::InvalidCardError::new_err(format!(
+            "expected an iterable of cards, got {}",
+            obj.repr()
+                .map_or_else(|_| "?".to_string(), |r| r.to_string())
+        )));
+    }
+    extract_cards(obj)
+}
+
 /// A whole number in `0..=u64::MAX`, or an `EcarteError` naming `what`.
 fn extract_count(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
     if obj.is_instance_of::<pyo3::types::PyBool>() {
@@ -177,7 +190,7 @@ impl PyBankDeal {
 /// T4, T1, … until each holds 4; the 17th card is the trump card.
 #[pyfunction]
 fn bank_deal_from_shoe(cards: &Bound<'_, PyAny>) -> PyResult<PyBankDeal> {
-    Ok(PyBankDeal(bank::Deal::from_order(&extract_cards(cards)?)?))
+    Ok(PyBankDeal(bank::Deal::from_order(&cards_of(cards)?)?))
 }
 
 /// Resolves the banker's tableau against a punter's (only trumps count).
@@ -188,7 +201,7 @@ fn bank_resolve(
     trump: &Bound<'_, PyAny>,
 ) -> PyResult<PyBankResolution> {
     let (suit, _) = extract_trump(trump)?;
-    let (banker, punter) = (extract_cards(banker)?, extract_cards(punter)?);
+    let (banker, punter) = (cards_of(banker)?, cards_of(punter)?);
     // Trump counts are u8: refuse sides larger than a whole shoe rather than overflow.
     for (side, cards) in [("banker", &banker), ("punter", &punter)] {
         if cards.len() > bank::SHOE_SIZE {
@@ -306,12 +319,12 @@ fn bank_odds(
 ) -> PyResult<PyBankOdds> {
     let (suit, turn_up) = extract_trump(trump)?;
     let mut removed = match removed {
-        Some(r) => extract_cards(r)?,
+        Some(r) => cards_of(r)?,
         None => Vec::new(),
     };
     removed.extend(turn_up);
     let mut remaining = match shoe {
-        Some(s) => Composition::from_cards(&extract_cards(s)?)?,
+        Some(s) => Composition::from_cards(&cards_of(s)?)?,
         None => Composition::full(),
     };
     remaining.remove(&removed)?;
@@ -421,7 +434,7 @@ fn bank_simulate(
         ),
         None => None,
     };
-    let cards = shoe.map(extract_cards).transpose()?;
+    let cards = shoe.map(cards_of).transpose()?;
     let sim = py.detach(|| bank::simulate(n, seed, cards.as_deref(), threads))?;
     Ok(PyBankSimulation(sim))
 }
@@ -449,10 +462,7 @@ impl PyBankShoe {
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyBankShoe> {
         let seed = seed.map_or(Ok(0), |s| extract_count(s, "seed"))?;
-        Ok(PyBankShoe(bank::Shoe::from_order(
-            extract_cards(cards)?,
-            seed,
-        )?))
+        Ok(PyBankShoe(bank::Shoe::from_order(cards_of(cards)?, seed)?))
     }
     /// Deals the next hand; the previous deal goes to the discard pile first, and if fewer
     /// than 17 cards are left, the pile is shuffled under the rest (a run-out).
