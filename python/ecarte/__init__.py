@@ -3,7 +3,7 @@
 The engine is native (Rust); this package adds match flow, agents and the command line.
 """
 
-from ecarte import agents, duel
+from ecarte import agents, bank, duel
 from ecarte._core import (
     Card,
     EcarteError,
@@ -12,8 +12,11 @@ from ecarte._core import (
     InvalidDeckError,
     InvalidRecordError,
     InvalidRulesError,
+    InvalidShoeError,
+    InvalidStakeError,
     Rank,
     Suit,
+    TableError,
     __version__,
     derive_seed,
     duel_pack,
@@ -32,11 +35,15 @@ __all__ = [
     "InvalidDeckError",
     "InvalidRecordError",
     "InvalidRulesError",
+    "InvalidShoeError",
+    "InvalidStakeError",
     "RandomAgent",
     "Rank",
     "Suit",
+    "TableError",
     "__version__",
     "agents",
+    "bank",
     "derive_seed",
     "duel",
     "duel_pack",

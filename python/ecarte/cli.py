@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
+import numpy as np
+from rich.table import Table
 
 from ecarte._core import EcarteError
 from ecarte.agents import make_agent
 from ecarte.display import deal_report
-from ecarte.duel import Deal, Match, Rules
+from ecarte.duel import NATIVE_AGENTS, Deal, Match, Rules, simulate
+from ecarte.stats import wilson_interval
 
 AGENT_NAMES = ["heuristic", "random"]
 
@@ -138,6 +143,196 @@ def _offer_save(match: Match, save_path: Path | None) -> None:
         save_path = Path(answer.strip())
     save_path.write_text(match.to_json())
     click.echo(f"Record saved to {save_path}")
+
+
+@main.command("replay")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--step", is_flag=True, help="Show one line at a time; Enter for the next.")
+def replay_command(file: Path, step: bool) -> None:
+    """Show a saved duel deal or match record, all at once or step by step."""
+    text = file.read_text()
+    try:
+        kind = json.loads(text).get("format")
+    except (json.JSONDecodeError, AttributeError):
+        raise EcarteError(f"{file} is not a JSON record") from None
+    names = ["Seat 0", "Seat 1"]
+    lines: list[str] = []
+    if kind == "ecarte.duel.deal":
+        lines = deal_report(Deal.from_json(text), names)
+    elif kind == "ecarte.duel.match":
+        match = Match.from_json(text)
+        lines.append(f"Match to {match.target}, seed {match.seed}")
+        score = [0, 0]
+        for i, deal in enumerate(match.deals, 1):
+            lines.append(f"Deal {i}")
+            lines += deal_report(deal, names)
+            outcome = deal.outcome()
+            if outcome is not None:
+                score[outcome.winner] += outcome.points
+                lines.append(f"  Score: {names[0]} {score[0]}, {names[1]} {score[1]}")
+        if match.winner is not None:
+            lines.append(f"{names[match.winner]} wins the match {score[0]}-{score[1]}.")
+    else:
+        raise EcarteError(f"{file}: unknown record format {kind!r}")
+    for line in lines:
+        click.echo(line)
+        if step:
+            answer = click.prompt("", prompt_suffix="(Enter: next, q: quit) ", default="",
+                                  show_default=False)
+            if answer.strip().lower() == "q":
+                break
+
+
+@main.command("simulate")
+@click.option("--deals", "n", type=click.IntRange(1), default=10_000, show_default=True,
+              help="Number of deals (or matches with --matches).")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--agents", nargs=2, type=click.Choice(list(NATIVE_AGENTS)),
+              default=("random", "random"), show_default=True, help="Seat 0 and seat 1.")
+@click.option("--matches", is_flag=True, help="Play whole matches instead of deals.")
+@click.option("--threads", type=click.IntRange(1), default=None,
+              help="Worker threads (default: all cores); results do not depend on it.")
+@click.option("--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte",
+              show_default=True)
+def simulate_command(
+    n: int, seed: int, agents: tuple[str, str], matches: bool, threads: int | None, order: str
+) -> None:
+    """Simulate many deals or matches natively and summarise them."""
+    from rich.console import Console
+
+    from ecarte.progress import progress_bar
+
+    rules = Rules(order=order)
+    chunk = max(1, min(n, 20_000 if not matches else 500))
+    parts: list[dict[str, np.ndarray]] = []
+    with progress_bar("Simulating", n) as advance:
+        for start in range(0, n, chunk):
+            size = min(chunk, n - start)
+            parts.append(simulate(size, seed, agents, rules, threads, matches, start))
+            advance(size)
+    result = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    Console(highlight=False).print(simulation_table(result, agents, matches))
+
+
+def simulation_table(result: dict[str, np.ndarray], agents: tuple[str, str], matches: bool) -> Table:
+    """Win rates with 95% intervals, mean points and more, per seat."""
+    n = len(result["winner"])
+    table = Table(title=f"{n} {'matches' if matches else 'deals'}")
+    table.add_column("")
+    table.add_column(f"seat 0 ({agents[0]})", justify="right")
+    table.add_column(f"seat 1 ({agents[1]})", justify="right")
+    wins = [(result["winner"] == s) for s in (0, 1)]
+    table.add_row("win rate", *(rate_text(w) for w in wins))
+    if matches:
+        table.add_row("mean final score", *(f"{result['score'][:, s].mean():.2f}" for s in (0, 1)))
+        table.add_row("mean deals per match", f"{result['deals'].mean():.2f}", "")
+    else:
+        points = [np.where(w, result["points"], 0) for w in wins]
+        table.add_row("points per deal", *(f"{p.mean():.3f}" for p in points))
+        table.add_row("voles", *(f"{(w & (result['points'] == 2)).mean():.2%}" for w in wins))
+        table.add_row("mean exchanges", f"{result['exchanges'].mean():.2f}", "")
+    return table
+
+
+def rate_text(hits: np.ndarray) -> str:
+    low, high = wilson_interval(int(hits.sum()), len(hits))
+    return f"{hits.mean():.1%} [{low:.1%}, {high:.1%}]"
+
+
+@main.command("odds")
+@click.option("--trump", required=True, help="Trump suit (C, D, H, S or a symbol) or the turn-up card.")
+@click.option("--seen", default="", help="Cards already seen, comma-separated, e.g. 5H,KS.")
+def odds_command(trump: str, seen: str) -> None:
+    """Exact odds of one punter tableau against the banker's, from the shoe minus the seen
+    cards (and the turn-up, if given as a card)."""
+    from rich.console import Console
+
+    from ecarte import bank
+
+    removed = [c.strip() for c in seen.split(",") if c.strip()]
+    odds = bank.odds(trump, removed=removed)
+    table = Table(title=f"Bank odds, trump {trump.strip()}, {odds.cards_left} cards left")
+    table.add_column("outcome")
+    table.add_column("probability", justify="right")
+    table.add_column("exact", justify="right")
+    for name in ("banker", "en_carte", "punter"):
+        table.add_row(name.replace("_", " "), f"{getattr(odds, name):.4%}", str(odds.exact[name]))
+    scores = Table(title="Trick scores (banker-punter)")
+    scores.add_column("score")
+    scores.add_column("probability", justify="right")
+    for (b, p), prob in sorted(odds.scores.items()):
+        scores.add_row(f"{b}-{p}", f"{prob:.4%}")
+    console = Console(highlight=False)
+    console.print(table)
+    console.print(scores)
+
+
+@main.command("bank")
+@click.option("--players", type=click.IntRange(2, 20), default=4, show_default=True)
+@click.option("--bank", "bank_size", type=click.IntRange(1), default=100, show_default=True)
+@click.option("--stake", type=click.IntRange(1), default=10, show_default=True,
+              help="The fixed stake on T2 and T3.")
+@click.option("--chips", type=click.IntRange(1), default=1000, show_default=True,
+              help="Each player's chips at the start.")
+@click.option("--deals", type=click.IntRange(1), default=50, show_default=True)
+@click.option("--mode", type=click.Choice(["banking", "open"]), default="banking", show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path),
+              help="Draw each player's chips over the deals to a PNG (needs matplotlib).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Save the session record (JSON).")
+def bank_command(
+    players: int, bank_size: int, stake: int, chips: int, deals: int, mode: str, seed: int,
+    plot: Path | None, out: Path | None,
+) -> None:
+    """Simulate a banking session and print its ledger."""
+    from rich.console import Console
+
+    from ecarte import bank
+    from ecarte.bank_session import play_session
+
+    names = [f"P{i + 1}" for i in range(players)]
+    table = bank.Table(names, bank=bank_size, fixed_stake=stake, chips=chips, mode=mode, seed=seed)  # type: ignore[arg-type]
+    history = play_session(table, deals, seed)
+    ledger = Table(title=f"Banking session, seed {seed}")
+    ledger.add_column("deal", justify="right")
+    ledger.add_column("banker")
+    ledger.add_column("bank", justify="right")
+    for name in names:
+        ledger.add_column(name, justify="right")
+    ledger.add_column("event")
+    for entry in history:
+        ledger.add_row(str(entry.deal), entry.banker, str(entry.bank),
+                       *(str(entry.chips[p]) for p in names), entry.event)
+    Console(highlight=False).print(ledger)
+    click.echo(f"Chips + bank: {table.total_chips} (start {players * chips})")
+    if out is not None:
+        out.write_text(table.to_json())
+        click.echo(f"Record saved to {out}")
+    if plot is not None:
+        plot_bankrolls(history, names, plot)
+        click.echo(f"Chart saved to {plot}")
+
+
+def plot_bankrolls(history: list[Any], names: list[str], path: Path) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise click.UsageError("--plot needs matplotlib: pip install 'ecarte[plot]'") from None
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    deals = [e.deal for e in history]
+    for name in names:
+        ax.plot(deals, [e.chips[name] for e in history], label=name)
+    ax.set_xlabel("deal")
+    ax.set_ylabel("chips")
+    ax.set_title("Bankrolls over the session")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
 
 
 def run() -> None:

@@ -277,6 +277,7 @@ def simulate(
     rules: Rules | None = None,
     threads: int | None = None,
     matches: bool = False,
+    start: int = 0,
 ) -> dict[str, npt.NDArray[Any]]:
     """Plays ``n`` whole deals (or, with ``matches=True``, whole matches) natively between
     two built-in agents named in ``agents`` (``"random"`` or ``"heuristic"``), in parallel
@@ -285,18 +286,19 @@ def simulate(
     Deal ``i`` is shuffled with ``derive_seed(seed, i)`` and dealt by seat ``i % 2``; match
     ``i`` has seed ``derive_seed(seed, i)`` and first dealer ``i % 2``, its deals seeded as
     :class:`Match` seeds them. The result is identical whatever ``threads`` is (``None``:
-    all cores).
+    all cores). ``start`` offsets the indices, so a long run can be split into pieces (for
+    progress reporting) with the same result.
 
     Returns NumPy arrays: for deals ``dealer``, ``winner``, ``points``, ``exchanges`` of
     shape ``(n,)`` and ``cards``, ``tricks`` of shape ``(n, 2)``; for matches ``winner``,
     ``deals`` of shape ``(n,)`` and ``score`` of shape ``(n, 2)``.
     """
-    if n < 0:
-        raise EcarteError(f"n must be at least 0, got {n}")
+    if n < 0 or start < 0:
+        raise EcarteError(f"n and start must be at least 0, got n={n}, start={start}")
     for name in agents:
         if name not in NATIVE_AGENTS:
             raise EcarteError(
                 f"unknown native agent {name!r}: choose one of {', '.join(NATIVE_AGENTS)}"
             )
-    columns = duel_simulate(n, seed, (agents[0], agents[1]), rules, threads, matches)
+    columns = duel_simulate(n, seed, (agents[0], agents[1]), rules, threads, matches, start)
     return {name: np.asarray(values) for name, values in columns}

@@ -1,1 +1,21 @@
 //! The Russian banking game (RULES.md, "Variant 2 — bank").
+//!
+//! - [`resolve`]: one punter tableau against the banker's (only trumps count).
+//! - [`shoe`]: the 104-card shoe, its discard pile, the punter's shuffle and run-outs.
+//! - [`odds`]: exact outcome probabilities by enumeration with hypergeometric weights.
+//! - [`simulate`]: Monte Carlo of whole deals, parallel and deterministic.
+
+pub mod error;
+pub mod odds;
+pub mod resolve;
+pub mod shoe;
+pub mod simulate;
+
+#[cfg(test)]
+mod tests;
+
+pub use error::BankError;
+pub use odds::{odds, Composition, Odds};
+pub use resolve::{resolve, resolve_counts, Outcome, Resolution};
+pub use shoe::{Deal, Shoe, DEAL_SIZE, SHOE_SIZE};
+pub use simulate::{simulate, Simulation};

@@ -60,14 +60,17 @@ pub fn play_deal(
 /// randomness from `derive_seed(seed ^ POLICY_STREAM, i)`.
 const POLICY_STREAM: u64 = 0x9e37_79b9_7f4a_7c15;
 
+/// Deals `start .. start + n` of the batch with seed `seed` (a run can be split into
+/// pieces with the same result).
 pub fn simulate_deals(
+    start: u64,
     n: usize,
     seed: u64,
     rules: Rules,
     policies: [Policy; 2],
 ) -> Result<Vec<DealSummary>, DuelError> {
     rules.validate().map_err(DuelError::InvalidRules)?;
-    (0..n as u64)
+    (start..start + n as u64)
         .into_par_iter()
         .map(|i| {
             play_deal(
@@ -115,15 +118,17 @@ pub fn play_match(
     }
 }
 
-/// Match `i` has seed `derive_seed(seed, i)` and first dealer `i % 2`.
+/// Matches `start .. start + n`; match `i` has seed `derive_seed(seed, i)` and first
+/// dealer `i % 2`.
 pub fn simulate_matches(
+    start: u64,
     n: usize,
     seed: u64,
     rules: Rules,
     policies: [Policy; 2],
 ) -> Result<Vec<MatchSummary>, DuelError> {
     rules.validate().map_err(DuelError::InvalidRules)?;
-    (0..n as u64)
+    (start..start + n as u64)
         .into_par_iter()
         .map(|i| play_match(derive_seed(seed, i), (i % 2) as u8, rules, policies))
         .collect()
@@ -144,24 +149,33 @@ mod tests {
     #[test]
     fn results_do_not_depend_on_thread_count() {
         let p = [Policy::Random, Policy::Heuristic];
-        let one = in_pool(1, || simulate_deals(300, 7, Rules::default(), p).unwrap());
-        let two = in_pool(2, || simulate_deals(300, 7, Rules::default(), p).unwrap());
+        let one = in_pool(1, || simulate_deals(0, 300, 7, Rules::default(), p).unwrap());
+        let two = in_pool(2, || simulate_deals(0, 300, 7, Rules::default(), p).unwrap());
         assert_eq!(one, two);
-        let one = in_pool(1, || simulate_matches(20, 7, Rules::default(), p).unwrap());
-        let two = in_pool(2, || simulate_matches(20, 7, Rules::default(), p).unwrap());
+        let one = in_pool(1, || simulate_matches(0, 20, 7, Rules::default(), p).unwrap());
+        let two = in_pool(2, || simulate_matches(0, 20, 7, Rules::default(), p).unwrap());
         assert_eq!(one, two);
     }
 
     #[test]
+    fn a_run_split_in_pieces_gives_the_same_result() {
+        let p = [Policy::Random; 2];
+        let whole = simulate_deals(0, 100, 9, Rules::default(), p).unwrap();
+        let mut pieces = simulate_deals(0, 40, 9, Rules::default(), p).unwrap();
+        pieces.extend(simulate_deals(40, 60, 9, Rules::default(), p).unwrap());
+        assert_eq!(whole, pieces);
+    }
+
+    #[test]
     fn summaries_are_consistent() {
-        let deals = simulate_deals(500, 1, Rules::default(), [Policy::Random; 2]).unwrap();
+        let deals = simulate_deals(0, 500, 1, Rules::default(), [Policy::Random; 2]).unwrap();
         for (i, d) in deals.iter().enumerate() {
             assert_eq!(d.dealer as usize, i % 2);
             assert_eq!(d.cards[0] + d.cards[1], 32 - 2 * d.exchanges);
             assert_eq!(d.tricks[0] + d.tricks[1], 16 - d.exchanges);
             assert!(d.points == 1 || d.points == 2);
         }
-        let matches = simulate_matches(50, 1, Rules::default(), [Policy::Random; 2]).unwrap();
+        let matches = simulate_matches(0, 50, 1, Rules::default(), [Policy::Random; 2]).unwrap();
         for m in matches {
             assert!(m.score[m.winner as usize] >= 7 && m.score[1 - m.winner as usize] < 7);
         }

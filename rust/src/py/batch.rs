@@ -40,7 +40,7 @@ type Columns<'py> = Vec<(&'static str, Bound<'py, PyAny>)>;
 /// Plays `n` deals (or matches) natively between two built-in agents; returns columns of
 /// arrays. See `ecarte.duel.simulate`.
 #[pyfunction]
-#[pyo3(signature = (n, seed, agents, rules = None, threads = None, matches = false))]
+#[pyo3(signature = (n, seed, agents, rules = None, threads = None, matches = false, start = 0))]
 fn duel_simulate(
     py: Python<'_>,
     n: usize,
@@ -49,12 +49,13 @@ fn duel_simulate(
     rules: Option<PyRules>,
     threads: Option<usize>,
     matches: bool,
+    start: u64,
 ) -> PyResult<Columns<'_>> {
     let policies = [policy(&agents.0)?, policy(&agents.1)?];
     let rules = rules.map_or_else(Rules::default, |r| r.0);
     if matches {
         let result = py
-            .detach(|| with_threads(threads, || simulate_matches(n, seed, rules, policies)))
+            .detach(|| with_threads(threads, || simulate_matches(start, n, seed, rules, policies)))
             .map_err(EcarteError::new_err)??;
         let winner: Vec<u8> = result.iter().map(|m| m.winner).collect();
         let score: Vec<[u8; 2]> = result.iter().map(|m| m.score).collect();
@@ -66,7 +67,7 @@ fn duel_simulate(
         ]);
     }
     let result = py
-        .detach(|| with_threads(threads, || simulate_deals(n, seed, rules, policies)))
+        .detach(|| with_threads(threads, || simulate_deals(start, n, seed, rules, policies)))
         .map_err(EcarteError::new_err)??;
     let column = |f: fn(&crate::duel::simulate::DealSummary) -> u8| -> Vec<u8> {
         result.iter().map(f).collect()

@@ -6,6 +6,7 @@
 
 use pyo3::prelude::*;
 
+mod bank;
 mod batch;
 mod card;
 mod duel;
@@ -16,6 +17,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     card::register(m)?;
     duel::register(m)?;
+    bank::register(m)?;
     batch::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -1,0 +1,621 @@
+"""The Russian banking écarté (RULES.md, "Variant 2 — bank").
+
+The engine (resolution, exact odds, simulation, the shoe) is Rust, re-exported here under
+clean names; :class:`Table` runs the game flow, the chips and the records in Python.
+
+Phase machine of a :class:`Table`::
+
+    "ready" --deal()--> "staking" --reveal()--> "revealed" --settle()--> "ready"
+                                                                 \\--> "broken" (bank broken)
+    "broken" --restake_bank()--> "ready"        (first break of this banker only)
+    "broken" --declare_responsible()--> "ready" (second break only)
+    "broken" --pass_bank()--> "ready"
+    "over": no player can hold the bank; nothing more is legal.
+
+Between deals ("ready") a punter may ``shuffle_rest`` once, except right after a restake
+(the seed: the bank is restaked "without shuffling").
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, Final, Literal, Mapping, Sequence, Union
+
+from ecarte import _core
+from ecarte._core import (
+    BankDeal as Deal,
+    BankOdds as Odds,
+    BankResolution as Resolution,
+    BankShoe as Shoe,
+    BankSimulation as Simulation,
+    Card,
+    EcarteError,
+    InvalidRecordError,
+    InvalidRulesError,
+    InvalidShoeError,
+    InvalidStakeError,
+    Suit,
+    TableError,
+)
+
+resolve = _core.bank_resolve
+odds = _core.bank_odds
+simulate = _core.bank_simulate
+deal_from_shoe = _core.bank_deal_from_shoe
+
+__all__ = [
+    "Card",
+    "Deal",
+    "EcarteError",
+    "InvalidShoeError",
+    "InvalidStakeError",
+    "Odds",
+    "Resolution",
+    "Settlement",
+    "Shoe",
+    "Simulation",
+    "Stake",
+    "Suit",
+    "Table",
+    "TableError",
+    "deal_from_shoe",
+    "odds",
+    "resolve",
+    "simulate",
+]
+
+Mode = Literal["banking", "open"]
+Phase = Literal["ready", "staking", "revealed", "broken", "over"]
+SettlementResult = Literal["won", "lost", "en_carte", "returned"]
+
+RECORD_FORMAT: Final = "ecarte.bank.session"
+RECORD_VERSION: Final = 1
+PUNTER_TABLEAUX: Final = (2, 3, 4)
+_MASK64: Final = (1 << 64) - 1
+
+
+@dataclass(frozen=True)
+class Stake:
+    """A punter's stake on tableau 2, 3 or 4, in placing order."""
+
+    player: str
+    tableau: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """How one stake was settled: ``paid`` is the chips the punter gained (negative: lost)."""
+
+    player: str
+    tableau: int
+    amount: int
+    result: SettlementResult
+    paid: int
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _derived_seed(seed: int, deals: int) -> int:
+    """The seed of a punter's shuffle when none is given: a fixed mix of the table seed and
+    the number of deals played (SplitMix64's increment), so a session is reproducible."""
+    return (seed + 0x9E3779B97F4A7C15 * (deals + 1)) & _MASK64
+
+
+class Table:
+    """A banking-écarté table: players in seat order, one banker, the shoe and the chips.
+
+    Every player starts with ``chips`` (one number for all, or a mapping name -> chips).
+    In ``"banking"`` mode the banker moves ``bank`` chips from their own into the bank;
+    stakes on T2 and T3 must be exactly ``fixed_stake`` and the stakes on T4 may total up to
+    the bank. In ``"open"`` mode there is no bank: punters stake any positive whole amount on
+    T2-T4 and the banker pays from their own chips without limit (chips may go negative).
+    The shoe is shuffled with ``seed``, or given exactly as ``shoe`` (104 cards, top first).
+    Chips are conserved: the sum of all players' chips plus the bank never changes.
+    """
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        banker: int = 0,
+        bank: int = 100,
+        mode: Mode = "banking",
+        fixed_stake: int = 10,
+        seed: int = 0,
+        chips: Union[int, Mapping[str, int]] = 1000,
+        shoe: Sequence[Union[Card, str]] | None = None,
+    ) -> None:
+        names = list(players)
+        if len(names) < 2 or not all(isinstance(p, str) and p for p in names):
+            raise InvalidRulesError(f"players must be at least two non-empty names, got {names!r}")
+        if len(set(names)) != len(names):
+            raise InvalidRulesError(f"player names must be unique, got {names!r}")
+        if mode not in ("banking", "open"):
+            raise InvalidRulesError(f"mode must be 'banking' or 'open', got {mode!r}")
+        if not _whole(banker) or not 0 <= banker < len(names):
+            raise InvalidRulesError(f"banker must be a seat index 0-{len(names) - 1}, got {banker!r}")
+        for label, value in (("bank", bank), ("fixed_stake", fixed_stake)):
+            if not _whole(value) or value <= 0:
+                raise InvalidRulesError(f"{label} must be a positive whole number, got {value!r}")
+        if not _whole(seed) or not 0 <= seed <= _MASK64:
+            raise InvalidRulesError(f"seed must be a whole number 0 to 2**64-1, got {seed!r}")
+        if isinstance(chips, Mapping):
+            start = {p: chips.get(p) for p in names}
+        else:
+            start = {p: chips for p in names}
+        for p, c in start.items():
+            if not _whole(c) or c < 0:  # type: ignore[operator]
+                raise InvalidRulesError(f"chips of {p!r} must be a whole number >= 0, got {c!r}")
+        self._players: list[str] = names
+        self._mode: Mode = mode
+        self._bank_size = bank
+        self._fixed_stake = fixed_stake
+        self._seed = seed
+        self._config: dict[str, Any] = {
+            "players": names,
+            "banker": banker,
+            "bank": bank,
+            "mode": mode,
+            "fixed_stake": fixed_stake,
+            "seed": seed,
+            "chips": dict(start),
+        }
+        self._chips: dict[str, int] = {p: int(c) for p, c in start.items()}  # type: ignore[arg-type]
+        if shoe is None:
+            self._shoe = Shoe(seed)
+        else:
+            self._shoe = Shoe.from_order(list(shoe), seed)
+            self._config["shoe"] = [str(c) for c in self._shoe.undealt]
+        self._bank = 0
+        self._banker = banker
+        self._bank_number = 1
+        self._responsible = False
+        self._tenure_start_run_outs = 0
+        self._phase: Phase = "ready"
+        self._deal: Deal | None = None
+        self._stakes: list[Stake] = []
+        self._settlements: list[Settlement] = []
+        self._deals_played = 0
+        self._shuffled_since_deal = False
+        self._restaked_since_deal = False
+        self._actions: list[list[Any]] = []
+        self._deal_records: list[dict[str, Any]] = []
+        self._ledger: list[dict[str, Any]] = []
+        if mode == "banking":
+            self._fund_bank(self._players[banker], bank, strict=True)
+        self._ledger.append(self._ledger_entry())
+
+    # ----------------------------------------------------------------- views
+    @property
+    def players(self) -> list[str]:
+        return list(self._players)
+
+    @property
+    def banker(self) -> str:
+        return self._players[self._banker]
+
+    @property
+    def bank_size(self) -> int:
+        """The bank the banker stakes at first and after a pass."""
+        return self._bank_size
+
+    @property
+    def fixed_stake(self) -> int:
+        """The stake on T2 and T3 in banking mode."""
+        return self._fixed_stake
+
+    @property
+    def mode(self) -> Mode:
+        return self._mode
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def bank(self) -> int:
+        """Chips in the bank (always 0 in open mode and for a responsible bank)."""
+        return self._bank
+
+    @property
+    def bank_number(self) -> int:
+        """1 for the banker's first bank, 2 after a restake."""
+        return self._bank_number
+
+    @property
+    def responsible(self) -> bool:
+        """True once the banker has declared the bank responsible (unlimited liability)."""
+        return self._responsible
+
+    @property
+    def chips(self) -> dict[str, int]:
+        return dict(self._chips)
+
+    @property
+    def total_chips(self) -> int:
+        """Players' chips plus the bank: constant for the whole session."""
+        return sum(self._chips.values()) + self._bank
+
+    @property
+    def deal_in_play(self) -> Deal | None:
+        """The current deal (``None`` before the first). Tableaux stay face down until
+        the reveal in real play; this view is for the engine's users and tests."""
+        return self._deal
+
+    @property
+    def trump_card(self) -> Card | None:
+        return None if self._deal is None else self._deal.trump_card
+
+    @property
+    def stakes(self) -> list[Stake]:
+        return list(self._stakes)
+
+    @property
+    def settlements(self) -> list[Settlement]:
+        """The settlements of the last settled deal."""
+        return list(self._settlements)
+
+    @property
+    def deals_played(self) -> int:
+        return self._deals_played
+
+    @property
+    def run_outs(self) -> int:
+        """How many times the shoe has run out in the whole session."""
+        return self._shoe.run_outs
+
+    @property
+    def banker_run_outs(self) -> int:
+        """Run-outs since the current banker took the bank (two pass the bank)."""
+        return self._shoe.run_outs - self._tenure_start_run_outs
+
+    @property
+    def remaining(self) -> int:
+        """Undealt cards in the shoe."""
+        return self._shoe.remaining
+
+    @property
+    def discards(self) -> list[Card]:
+        return self._shoe.discards
+
+    @property
+    def on_table(self) -> list[Card]:
+        """The cards of the current or last deal (they go to the discard pile at the next deal)."""
+        return self._shoe.on_table
+
+    @property
+    def ledger(self) -> list[dict[str, Any]]:
+        """Chips and bank after each deal: entry 0 is the start, entry k after deal k."""
+        return json.loads(json.dumps(self._ledger))  # a deep copy
+
+    # -------------------------------------------------------------- actions
+    def deal(self) -> Deal:
+        """Deals the next hand and shows the trump card; staking opens."""
+        self._require("ready", "deal")
+        deal = self._shoe.deal()
+        self._deal = deal
+        self._stakes = []
+        self._settlements = []
+        self._shuffled_since_deal = False
+        self._restaked_since_deal = False
+        self._phase = "staking"
+        self._actions.append(["deal"])
+        return deal
+
+    def stake(self, player: str, tableau: int, amount: int) -> Stake:
+        """Places ``amount`` chips of ``player`` on tableau 2, 3 or 4."""
+        self._require("staking", "stake")
+        self._check_player(player)
+        if player == self.banker:
+            raise TableError(f"{player!r} holds the bank and cannot stake")
+        if not _whole(tableau) or tableau not in (1, *PUNTER_TABLEAUX):
+            raise InvalidStakeError(f"tableau must be 2, 3 or 4, got {tableau!r}")
+        if tableau == 1:
+            raise InvalidStakeError("T1 is the banker's tableau: stake on 2, 3 or 4")
+        if not _whole(amount):
+            raise InvalidStakeError(f"a stake is a whole number of chips, got {amount!r}")
+        if amount <= 0:
+            raise InvalidStakeError(f"a stake must be positive, got {amount}")
+        if self._mode == "banking" and tableau in (2, 3) and amount != self._fixed_stake:
+            raise InvalidStakeError(
+                f"banking mode: the stake on T{tableau} is the fixed stake {self._fixed_stake}, got {amount}"
+            )
+        if self._mode == "banking" and tableau == 4 and not self._responsible:
+            on_t4 = sum(s.amount for s in self._stakes if s.tableau == 4)
+            if on_t4 + amount > self._bank:
+                raise InvalidStakeError(
+                    f"banking mode: stakes on T4 may total at most the bank ({self._bank}); "
+                    f"{on_t4} already staked, got {amount}"
+                )
+        committed = sum(s.amount for s in self._stakes if s.player == player)
+        free = self._chips[player] - committed
+        if amount > free:
+            raise InvalidStakeError(f"{player!r} has {free} free chips, cannot stake {amount}")
+        placed = Stake(player, tableau, amount)
+        self._stakes.append(placed)
+        self._actions.append(["stake", player, tableau, amount])
+        return placed
+
+    def reveal(self) -> list[Resolution]:
+        """Ends staking and turns the tableaux up: T2, T3, T4 each against T1."""
+        self._require("staking", "reveal")
+        self._phase = "revealed"
+        self._actions.append(["reveal"])
+        return self._current_deal().results()
+
+    def settle(self) -> list[Settlement]:
+        """Settles every stake: T2, then T3, then T4, each tableau in placing order."""
+        self._require("revealed", "settle")
+        deal = self._current_deal()
+        results = deal.results()
+        limited = self._mode == "banking" and not self._responsible
+        banker = self.banker
+        broken = False
+        settlements: list[Settlement] = []
+        for stake in sorted(self._stakes, key=lambda s: s.tableau):  # stable: placing order
+            outcome = results[stake.tableau - 2].outcome
+            if broken:
+                result: SettlementResult = "returned"
+                paid = 0
+            elif outcome == "en_carte":
+                result, paid = "en_carte", 0
+            elif outcome == "banker":
+                result, paid = "lost", -stake.amount
+                if limited:
+                    self._bank += stake.amount
+                else:
+                    self._chips[banker] += stake.amount
+            else:
+                result = "won"
+                if limited and stake.amount >= self._bank:
+                    paid, self._bank, broken = self._bank, 0, True
+                elif limited:
+                    paid = stake.amount
+                    self._bank -= stake.amount
+                else:
+                    paid = stake.amount
+                    self._chips[banker] -= stake.amount
+            self._chips[stake.player] += paid
+            settlements.append(Settlement(stake.player, stake.tableau, stake.amount, result, paid))
+        self._settlements = settlements
+        self._deals_played += 1
+        self._actions.append(["settle"])
+        record = self._deal_record(deal, results, settlements, broken)
+        passed = False
+        if self.banker_run_outs >= 2:
+            self._pass_bank()  # RULES.md: after the shoe has run out twice
+            passed = True
+        elif broken:
+            self._phase = "broken"
+        else:
+            self._phase = "ready"
+        record["bank_passed"] = passed
+        record["ledger"] = self._ledger_entry()
+        self._deal_records.append(record)
+        self._ledger.append(self._ledger_entry())
+        return list(settlements)
+
+    def shuffle_rest(self, player: str, seed: int | None = None) -> int:
+        """A punter's right after a deal: shuffles the undealt rest of the shoe (the discard
+        pile stays aside). Returns the seed used (derived from the table seed if ``None``)."""
+        self._require("ready", "shuffle_rest")
+        self._check_player(player)
+        if player == self.banker:
+            raise TableError(f"{player!r} holds the bank: only a punter may shuffle")
+        if self._deals_played == 0:
+            raise TableError("shuffle_rest: the shoe may be shuffled only after a deal")
+        if self._shuffled_since_deal:
+            raise TableError("shuffle_rest: the shoe was already shuffled since the last deal")
+        if self._restaked_since_deal:
+            raise TableError("shuffle_rest: the bank was restaked, which is done without shuffling")
+        if seed is None:
+            seed = _derived_seed(self._seed, self._deals_played)
+        if not _whole(seed) or not 0 <= seed <= _MASK64:
+            raise TableError(f"seed must be a whole number 0 to 2**64-1, got {seed!r}")
+        self._shoe.shuffle_rest(seed)
+        self._shuffled_since_deal = True
+        self._actions.append(["shuffle_rest", player, seed])
+        return seed
+
+    def restake_bank(self, amount: int | None = None) -> int:
+        """After the first break, the banker stakes a second bank (default: the original
+        bank size) without shuffling. Returns the new bank."""
+        self._require("broken", "restake_bank")
+        if self._bank_number != 1:
+            raise TableError(
+                "restake_bank: the second bank is broken too; declare_responsible() or pass_bank()"
+            )
+        amount = self._bank_size if amount is None else amount
+        banker = self.banker
+        if not _whole(amount) or amount <= 0:
+            raise InvalidStakeError(f"a bank is a positive whole number of chips, got {amount!r}")
+        if amount > self._chips[banker]:
+            raise InvalidStakeError(
+                f"{banker!r} has {self._chips[banker]} chips, cannot stake a bank of {amount}"
+            )
+        self._fund_bank(banker, amount, strict=True)
+        self._bank_number = 2
+        self._restaked_since_deal = True
+        self._phase = "ready"
+        self._actions.append(["restake_bank", amount])
+        return amount
+
+    def declare_responsible(self) -> None:
+        """After the second break, the banker keeps the bank with unlimited liability: wins
+        are paid from the banker's own chips (which may go negative); T2/T3 keep the fixed
+        stake and T4 has no limit."""
+        self._require("broken", "declare_responsible")
+        if self._bank_number != 2:
+            raise TableError("declare_responsible: only after the second bank is broken; restake_bank() first")
+        self._responsible = True
+        self._phase = "ready"
+        self._actions.append(["declare_responsible"])
+
+    def pass_bank(self) -> str:
+        """After a break, the banker gives up the bank to the next player in seat order.
+        Returns the new banker."""
+        self._require("broken", "pass_bank")
+        self._pass_bank()
+        self._actions.append(["pass_bank"])
+        return self.banker
+
+    # ------------------------------------------------------------- records
+    def record(self) -> dict[str, Any]:
+        """The session as a small versioned JSON-ready record: the configuration, every
+        action in order and, per deal, the cards, stakes, settlements and ledger."""
+        return json.loads(
+            json.dumps(
+                {
+                    "format": RECORD_FORMAT,
+                    "version": RECORD_VERSION,
+                    "config": self._config,
+                    "actions": self._actions,
+                    "deals": self._deal_records,
+                }
+            )
+        )
+
+    def to_json(self) -> str:
+        return json.dumps(self.record(), separators=(",", ":"))
+
+    @classmethod
+    def replay(cls, record: Union[str, Mapping[str, Any]]) -> Table:
+        """Rebuilds a session from :meth:`record` or :meth:`to_json`, checking every deal
+        against the record; raises ``InvalidRecordError`` on any mismatch."""
+        try:
+            data = json.loads(record) if isinstance(record, str) else dict(record)
+        except (TypeError, ValueError) as e:
+            raise InvalidRecordError(f"not a JSON record: {e}") from None
+        if data.get("format") != RECORD_FORMAT or data.get("version") != RECORD_VERSION:
+            raise InvalidRecordError(
+                f"expected format {RECORD_FORMAT!r} version {RECORD_VERSION}, "
+                f"got {data.get('format')!r} version {data.get('version')!r}"
+            )
+        config = data.get("config")
+        actions = data.get("actions")
+        if not isinstance(config, dict) or not isinstance(actions, list):
+            raise InvalidRecordError("a record needs a 'config' object and an 'actions' list")
+        try:
+            table = cls(**config)
+            for action in actions:
+                table._apply(action)
+        except InvalidRecordError:
+            raise
+        except (EcarteError, TypeError) as e:
+            raise InvalidRecordError(f"the record does not replay: {e}") from None
+        if table._deal_records != data.get("deals"):
+            raise InvalidRecordError("the replayed deals differ from the recorded ones")
+        return table
+
+    # ------------------------------------------------------------ internals
+    def _apply(self, action: object) -> None:
+        if not isinstance(action, list) or not action or not isinstance(action[0], str):
+            raise InvalidRecordError(f"malformed action {action!r}")
+        name, args = action[0], action[1:]
+        methods: dict[str, Callable[..., object]] = {
+            "deal": self.deal,
+            "stake": self.stake,
+            "reveal": self.reveal,
+            "settle": self.settle,
+            "shuffle_rest": self.shuffle_rest,
+            "restake_bank": self.restake_bank,
+            "declare_responsible": self.declare_responsible,
+            "pass_bank": self.pass_bank,
+        }
+        if name not in methods:
+            raise InvalidRecordError(f"unknown action {name!r}")
+        methods[name](*args)
+
+    def _require(self, phase: Phase, action: str) -> None:
+        if self._phase == phase:
+            return
+        hints = {
+            "ready": "deal() next",
+            "staking": "stake() or reveal() next",
+            "revealed": "settle() next",
+            "broken": "the bank is broken: restake_bank(), declare_responsible() or pass_bank() next",
+            "over": "no player can hold the bank; the session is over",
+        }
+        raise TableError(f"{action}: not allowed in phase {self._phase!r} ({hints[self._phase]})")
+
+    def _check_player(self, player: object) -> None:
+        if player not in self._players:
+            raise TableError(f"unknown player {player!r}; players are {self._players!r}")
+
+    def _current_deal(self) -> Deal:
+        if self._deal is None:  # unreachable through the phase machine
+            raise TableError("no deal in play")
+        return self._deal
+
+    def _fund_bank(self, banker: str, amount: int, strict: bool) -> None:
+        if amount > self._chips[banker]:
+            if strict:
+                raise InvalidRulesError(
+                    f"{banker!r} has {self._chips[banker]} chips, cannot fund a bank of {amount}"
+                )
+            amount = self._chips[banker]
+        self._chips[banker] -= amount
+        self._bank += amount
+
+    def _pass_bank(self) -> None:
+        """The bank's chips go back to the old banker; the next player in seat order with
+        chips takes the bank and funds it (the bank size, or all their chips if fewer)."""
+        self._chips[self.banker] += self._bank
+        self._bank = 0
+        self._bank_number = 1
+        self._responsible = False
+        self._tenure_start_run_outs = self._shoe.run_outs
+        n = len(self._players)
+        for step in range(1, n + 1):
+            seat = (self._banker + step) % n
+            if self._mode == "open" or self._chips[self._players[seat]] > 0:
+                self._banker = seat
+                if self._mode == "banking":
+                    self._fund_bank(self.banker, self._bank_size, strict=False)
+                self._phase = "ready"
+                return
+        self._phase = "over"
+
+    def _ledger_entry(self) -> dict[str, Any]:
+        return {
+            "deal": self._deals_played,
+            "banker": self.banker,
+            "bank": self._bank,
+            "chips": dict(self._chips),
+        }
+
+    def _deal_record(
+        self,
+        deal: Deal,
+        results: Sequence[Resolution],
+        settlements: Sequence[Settlement],
+        broken: bool,
+    ) -> dict[str, Any]:
+        return {
+            "deal": self._deals_played,
+            "banker": self.banker,
+            "tableaux": [[str(c) for c in t] for t in deal.tableaux],
+            "trump_card": str(deal.trump_card),
+            "stakes": [asdict(s) for s in self._stakes],
+            "results": [
+                {
+                    "tableau": t,
+                    "banker_tricks": r.banker_tricks,
+                    "punter_tricks": r.punter_tricks,
+                    "outcome": r.outcome,
+                }
+                for t, r in zip(PUNTER_TABLEAUX, results)
+            ],
+            "settlements": [asdict(s) for s in settlements],
+            "bank_broken": broken,
+            "run_outs": self._shoe.run_outs,
+        }
+
+    def __repr__(self) -> str:
+        return (
+            f"Table(players={self._players!r}, banker={self.banker!r}, mode={self._mode!r}, "
+            f"bank={self._bank}, phase={self._phase!r}, deals_played={self._deals_played})"
+        )

@@ -1,0 +1,28 @@
+//! Errors of the bank engine: impossible shoes and compositions.
+
+use std::fmt;
+
+/// A shoe or composition that cannot exist, or too few cards for what was asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BankError {
+    /// The cards are not a legal (part of a) two-pack shoe; the text says why.
+    InvalidShoe(String),
+    /// Fewer cards than the operation needs.
+    TooFewCards { needed: usize, left: usize },
+    /// A parameter out of range (e.g. zero threads).
+    InvalidArgument(String),
+}
+
+impl fmt::Display for BankError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BankError::InvalidShoe(msg) | BankError::InvalidArgument(msg) => f.write_str(msg),
+            BankError::TooFewCards { needed, left } => write!(
+                f,
+                "impossible shoe state: {left} cards left, at least {needed} are needed"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BankError {}

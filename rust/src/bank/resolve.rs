@@ -1,0 +1,104 @@
+//! Resolving one punter tableau against the banker's (RULES.md, "Resolving one punter
+//! tableau"): only trumps count, equal ranks cancel pairwise first, then the side holding
+//! the highest remaining trump leads it and takes a trick while the other side gives up its
+//! lowest trump.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::card::{Card, Suit};
+
+/// Who wins one tableau against the banker's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Banker = 0,
+    /// Equal tricks (0–0 included): nobody pays.
+    EnCarte = 1,
+    Punter = 2,
+}
+
+impl Outcome {
+    pub const ALL: [Outcome; 3] = [Outcome::Banker, Outcome::EnCarte, Outcome::Punter];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// `"banker"`, `"en_carte"` or `"punter"`.
+    pub fn name(self) -> &'static str {
+        ["banker", "en_carte", "punter"][self.index()]
+    }
+
+    /// The outcome of a trick score.
+    pub fn from_tricks(banker: u8, punter: u8) -> Outcome {
+        match banker.cmp(&punter) {
+            std::cmp::Ordering::Greater => Outcome::Banker,
+            std::cmp::Ordering::Equal => Outcome::EnCarte,
+            std::cmp::Ordering::Less => Outcome::Punter,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The tricks each side takes and the outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Resolution {
+    pub banker_tricks: u8,
+    pub punter_tricks: u8,
+    pub outcome: Outcome,
+}
+
+/// Trumps held per rank (index 0 = deuce … 12 = ace).
+pub type TrumpCounts = [u8; 13];
+
+/// The trumps of `cards` counted per rank.
+pub fn trump_counts(cards: &[Card], trump: Suit) -> TrumpCounts {
+    let mut counts = [0u8; 13];
+    for c in cards.iter().filter(|c| c.suit() == trump) {
+        counts[c.rank().index()] = counts[c.rank().index()].saturating_add(1);
+    }
+    counts
+}
+
+/// Resolves the banker's tableau against a punter's; cards of other suits are ignored.
+/// Any number of cards per side is accepted (a tableau holds 4); counts saturate at 255.
+pub fn resolve(banker: &[Card], punter: &[Card], trump: Suit) -> Resolution {
+    resolve_counts(trump_counts(banker, trump), trump_counts(punter, trump))
+}
+
+/// [`resolve`] on trump counts per rank: the form the odds enumeration uses.
+pub fn resolve_counts(mut banker: TrumpCounts, mut punter: TrumpCounts) -> Resolution {
+    // 1. Cancel equal ranks pairwise, before any lead.
+    for (b, p) in banker.iter_mut().zip(punter.iter_mut()) {
+        let pairs = (*b).min(*p);
+        *b -= pairs;
+        *p -= pairs;
+    }
+    // 2. After cancelling no rank is held by both sides, so the highest remaining trump
+    //    belongs to exactly one side.
+    let (mut banker_tricks, mut punter_tricks) = (0u8, 0u8);
+    while let Some(rank) = (0..13).rev().find(|&r| banker[r] + punter[r] > 0) {
+        let (leader, other, tricks) = if banker[rank] > 0 {
+            (&mut banker, &mut punter, &mut banker_tricks)
+        } else {
+            (&mut punter, &mut banker, &mut punter_tricks)
+        };
+        leader[rank] -= 1;
+        *tricks += 1;
+        if let Some(low) = other.iter_mut().find(|n| **n > 0) {
+            *low -= 1;
+        }
+    }
+    Resolution {
+        banker_tricks,
+        punter_tricks,
+        outcome: Outcome::from_tricks(banker_tricks, punter_tricks),
+    }
+}

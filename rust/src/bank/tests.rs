@@ -1,0 +1,255 @@
+//! Unit tests of the bank engine: the seed's worked examples, resolution properties, the
+//! shoe, exact odds against brute force, and deterministic simulation.
+
+use super::*;
+use crate::card::{shoe_pack, shuffle_with_seed, Card, Suit};
+
+fn cards(text: &str) -> Vec<Card> {
+    text.split_whitespace()
+        .map(|t| t.parse().unwrap())
+        .collect()
+}
+
+fn check(banker: &str, punter: &str, tricks: (u8, u8), outcome: Outcome) {
+    let r = resolve(&cards(banker), &cards(punter), Suit::Hearts);
+    assert_eq!(
+        (r.banker_tricks, r.punter_tricks),
+        tricks,
+        "{banker} vs {punter}"
+    );
+    assert_eq!(r.outcome, outcome, "{banker} vs {punter}");
+}
+
+#[test]
+fn seed_examples() {
+    // RULES.md table, trump hearts, banker first; non-trumps pad the tableaux.
+    check("KH 8H 2C 3S", "KH 7H AS AD", (1, 0), Outcome::Banker);
+    check("QH AC AD AS", "8H 7H KC KD", (1, 1), Outcome::EnCarte);
+    // The seed's "queen takes the nine" is a misprint: the banker holds the ten.
+    check("KH JH TH 9C", "QH JH 2H AS", (1, 1), Outcome::EnCarte);
+    check("KH 7H 5C 5D", "AH QH 4S 4C", (1, 1), Outcome::EnCarte);
+}
+
+#[test]
+fn further_cases() {
+    check("", "", (0, 0), Outcome::EnCarte);
+    check("2C 3C", "AS AD", (0, 0), Outcome::EnCarte);
+    check("AH AH", "AH AH", (0, 0), Outcome::EnCarte);
+    check("AH AH KH", "AH 2H", (2, 0), Outcome::Banker);
+    check("2H", "AH KH", (0, 2), Outcome::Punter);
+    check("3H", "2H", (1, 0), Outcome::Banker);
+    check("AH 2H 3H 4H", "KH QH JH TH", (1, 3), Outcome::Punter);
+}
+
+fn random_tableaux(seed: u64) -> (Vec<Card>, Vec<Card>, Suit) {
+    let mut shoe = shoe_pack();
+    shuffle_with_seed(&mut shoe, seed);
+    let trump = shoe[8].suit();
+    (shoe[..4].to_vec(), shoe[4..8].to_vec(), trump)
+}
+
+#[test]
+fn swapping_sides_mirrors() {
+    for seed in 0..2000 {
+        let (banker, punter, trump) = random_tableaux(seed);
+        let r = resolve(&banker, &punter, trump);
+        let mirrored = resolve(&punter, &banker, trump);
+        assert_eq!(
+            (r.banker_tricks, r.punter_tricks),
+            (mirrored.punter_tricks, mirrored.banker_tricks)
+        );
+        assert_eq!(r.outcome.index(), 2 - mirrored.outcome.index());
+    }
+}
+
+#[test]
+fn non_trumps_are_ignored_and_tricks_bounded() {
+    for seed in 0..2000 {
+        let (banker, punter, trump) = random_tableaux(seed);
+        let trumps = |v: &[Card]| {
+            v.iter()
+                .copied()
+                .filter(|c| c.suit() == trump)
+                .collect::<Vec<_>>()
+        };
+        let r = resolve(&banker, &punter, trump);
+        assert_eq!(r, resolve(&trumps(&banker), &trumps(&punter), trump));
+        assert!(r.banker_tricks as usize <= trumps(&banker).len());
+        assert!(r.punter_tricks as usize <= trumps(&punter).len());
+    }
+}
+
+#[test]
+fn deal_order_is_one_card_at_a_time() {
+    let order = shoe_pack();
+    let deal = Deal::from_order(&order).unwrap();
+    for t in 0..4 {
+        for k in 0..4 {
+            assert_eq!(deal.tableaux[t][k], order[4 * k + t]);
+        }
+    }
+    assert_eq!(deal.trump_card, order[16]);
+    assert_eq!(deal.cards(), order[..17].to_vec());
+    assert!(Deal::from_order(&order[..16]).is_err());
+    let mut triple = order[..17].to_vec();
+    triple[1] = triple[0];
+    triple[2] = triple[0];
+    assert!(Deal::from_order(&triple).is_err());
+}
+
+#[test]
+fn shoe_deals_in_order_and_keeps_every_card() {
+    let mut order = shoe_pack();
+    shuffle_with_seed(&mut order, 3);
+    let mut shoe = Shoe::from_order(order.clone(), 9).unwrap();
+    for k in 0..6 {
+        let deal = shoe.deal();
+        assert_eq!(deal.cards(), order[17 * k..17 * (k + 1)].to_vec());
+        assert_eq!(
+            shoe.remaining() + shoe.discards().len() + shoe.on_table().len(),
+            SHOE_SIZE
+        );
+    }
+    assert_eq!((shoe.remaining(), shoe.run_outs()), (2, 0));
+    // The seventh deal runs out: the 2 undealt cards stay on top, the pile goes under them.
+    let deal = shoe.deal();
+    assert_eq!(shoe.run_outs(), 1);
+    assert_eq!(deal.tableaux[0][0], order[102]);
+    assert_eq!(deal.tableaux[1][0], order[103]);
+    assert!(shoe.discards().is_empty());
+    assert_eq!(shoe.remaining(), 104 - 17);
+    let mut all: Vec<Card> = shoe.undealt().to_vec();
+    all.extend(shoe.on_table());
+    all.sort();
+    let mut full = shoe_pack();
+    full.sort();
+    assert_eq!(all, full);
+}
+
+#[test]
+fn shoe_runs_out_every_six_deals_and_is_seeded() {
+    let mut a = Shoe::new(11);
+    let mut b = Shoe::new(11);
+    for _ in 0..40 {
+        assert_eq!(a.deal(), b.deal());
+        assert_eq!(
+            a.remaining() + a.discards().len() + a.on_table().len(),
+            SHOE_SIZE
+        );
+    }
+    assert!(a.run_outs() >= 5);
+    assert!(Shoe::from_order(shoe_pack()[..103].to_vec(), 0).is_err());
+}
+
+#[test]
+fn shuffle_rest_keeps_discards_aside() {
+    let mut shoe = Shoe::new(1);
+    shoe.deal();
+    shoe.clear_table();
+    let before_discards = shoe.discards().to_vec();
+    let mut before: Vec<Card> = shoe.undealt().to_vec();
+    shoe.shuffle_rest(77);
+    let mut after: Vec<Card> = shoe.undealt().to_vec();
+    assert_ne!(before, after);
+    before.sort();
+    after.sort();
+    assert_eq!(before, after);
+    assert_eq!(shoe.discards(), &before_discards[..]);
+}
+
+/// Every ordered pair of disjoint 4-card sets of `cards`, resolved directly.
+fn brute_force(trump: Suit, cards: &[Card]) -> ([u128; 3], u128) {
+    let n = cards.len();
+    let mut numerators = [0u128; 3];
+    let mut total = 0;
+    let quads = |mask: u32| -> Vec<u32> {
+        (0u32..1 << n)
+            .filter(|&s| s.count_ones() == 4 && s & mask == 0)
+            .collect()
+    };
+    let pick = |s: u32| -> Vec<Card> {
+        (0..n)
+            .filter(|i| s >> i & 1 == 1)
+            .map(|i| cards[i])
+            .collect()
+    };
+    for b in quads(0) {
+        for p in quads(b) {
+            let r = resolve(&pick(b), &pick(p), trump);
+            numerators[r.outcome.index()] += 1;
+            total += 1;
+        }
+    }
+    (numerators, total)
+}
+
+#[test]
+fn odds_match_brute_force_on_small_shoes() {
+    let shoes = [
+        "AH AH KH 7H 7H 2C 3C 4D 5S 6S",
+        "QH JH JH TH 2H 2H 9C 9C 8D 7S KS",
+        "AH KH QH JH TH 9H 8H 7H",
+        "2C 3C 4C 5C 6C 7C 8C 9C 2D",
+        "AH AH KH KH QH QH 2S 3S 4S 5S 6S 7D",
+    ];
+    for text in shoes {
+        let cs = cards(text);
+        let comp = Composition::from_cards(&cs).unwrap();
+        let o = odds(Suit::Hearts, &comp).unwrap();
+        let (nums, total) = brute_force(Suit::Hearts, &cs);
+        assert_eq!(o.denominator, total, "{text}");
+        assert_eq!(o.numerators, nums, "{text}");
+        assert_eq!(o.scores.iter().flatten().sum::<u128>(), o.denominator);
+    }
+}
+
+#[test]
+fn odds_of_the_full_shoe() {
+    let mut comp = Composition::full();
+    comp.remove(&cards("7H")).unwrap();
+    let o = odds(Suit::Hearts, &comp).unwrap();
+    assert_eq!(o.cards_left, 103);
+    assert_eq!(o.trumps_left, 25);
+    assert_eq!(o.numerators.iter().sum::<u128>(), o.denominator);
+    // Symmetry: the banker and the punter draw alike.
+    assert_eq!(o.numerators[0], o.numerators[2]);
+    let (num, den) = o.exact(Outcome::EnCarte);
+    assert_eq!(num * o.denominator, o.numerators[1] * den);
+}
+
+#[test]
+fn impossible_states_are_errors() {
+    let mut comp = Composition::full();
+    let before = comp.clone();
+    assert!(comp.remove(&cards("7H 7H 7H")).is_err());
+    assert_eq!(comp, before, "a failed removal changes nothing");
+    assert!(Composition::from_cards(&cards("7H 7H 7H")).is_err());
+    let small = Composition::from_cards(&cards("AH KH QH JH TH 9H 8H")).unwrap();
+    assert_eq!(
+        odds(Suit::Hearts, &small),
+        Err(BankError::TooFewCards { needed: 8, left: 7 })
+    );
+}
+
+#[test]
+fn simulate_is_deterministic_across_threads() {
+    let n = 3 * simulate::CHUNK + 123;
+    let one = simulate(n, 42, None, Some(1)).unwrap();
+    let two = simulate(n, 42, None, Some(2)).unwrap();
+    assert_eq!(one, two);
+    assert_eq!(one.joint.iter().sum::<u64>(), n);
+    for t in 0..3 {
+        assert_eq!(one.counts[t].iter().sum::<u64>(), n);
+    }
+    assert_ne!(one, simulate(n, 43, None, Some(2)).unwrap());
+    assert!(simulate(10, 0, Some(&cards("AH KH")), None).is_err());
+    assert!(simulate(10, 0, None, Some(0)).is_err());
+}
+
+#[test]
+fn wilson_interval_contains_the_estimate() {
+    let (lo, hi) = simulate::wilson(30, 100);
+    assert!(lo < 0.3 && 0.3 < hi);
+    assert!((hi - lo - 0.18).abs() < 0.01);
+    assert_eq!(simulate::wilson(0, 0), (0.0, 1.0));
+}

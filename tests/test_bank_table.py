@@ -1,0 +1,293 @@
+"""The banking table: settlement rules, limits, the second bank, passing, run-outs, records."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from ecarte import (
+    EcarteError,
+    InvalidRecordError,
+    InvalidRulesError,
+    InvalidStakeError,
+    TableError,
+    bank,
+)
+from ecarte._core import shoe_pack
+
+# A rigged deal names only the trumps of each tableau (ranks); the rest is filled with
+# non-trumps. T1 holds the king of trumps in most deals.
+BANKER = "K"
+PUNTER_WINS = "A"  # the ace takes the king: 0-1
+BANKER_WINS = ""  # no trump: the king takes a trick alone: 1-0
+EN_CARTE = "K"  # the kings cancel: 0-0
+SUITS = "HSDC"
+# Padding cards: never a rank the rigged trumps use.
+FILLERS = [r + s for r in "345689TJ" for s in "CDHS"]
+
+
+def order_for(deals: list[tuple[str, str, str, str]]) -> list[str]:
+    """A 104-card shoe whose first deals are `deals` (trump ranks of T1..T4). Deal i turns up
+    the seven of suit SUITS[i % 4]; tableaux are padded with non-trumps; the rest of the
+    shoe follows in pack order."""
+    left = Counter(str(c) for c in shoe_pack())
+    top: list[str] = []
+
+    def take(card: str) -> str:
+        assert left[card] > 0, f"a rigged shoe uses {card} more than twice"
+        left[card] -= 1
+        return card
+
+    for i, ranks in enumerate(deals):
+        trump = SUITS[i % 4]
+        cols = []
+        for r in ranks:
+            col = [take(x + trump) for x in r]
+            while len(col) < 4:
+                col.append(take(next(c for c in FILLERS if left[c] > 0 and c[1] != trump)))
+            cols.append(col)
+        top += [cols[t][k] for k in range(4) for t in range(4)]
+        top.append(take("7" + trump))
+    return top + [c for c, n in sorted(left.items()) for _ in range(n)]
+
+
+def table(deals: list[tuple[str, str, str, str]], **kw: Any) -> bank.Table:
+    kw.setdefault("bank", 50)
+    kw.setdefault("fixed_stake", 10)
+    kw.setdefault("chips", 100)
+    return bank.Table(["ann", "bob", "cy", "dee"], shoe=order_for(deals), **kw)
+
+
+def test_settlement_order_is_t2_t3_t4_then_placing_order() -> None:
+    t = table([(BANKER, PUNTER_WINS, BANKER_WINS, PUNTER_WINS)])
+    t.deal()
+    t.stake("dee", 4, 5)
+    t.stake("cy", 3, 10)
+    t.stake("bob", 4, 7)
+    t.stake("bob", 2, 10)
+    assert [r.outcome for r in t.reveal()] == ["punter", "banker", "punter"]
+    s = t.settle()
+    assert [(x.player, x.tableau) for x in s] == [("bob", 2), ("cy", 3), ("dee", 4), ("bob", 4)]
+    assert [x.result for x in s] == ["won", "lost", "won", "won"]
+    assert t.chips == {"ann": 50, "bob": 117, "cy": 90, "dee": 105}
+    assert t.bank == 50 - 10 + 10 - 5 - 7
+
+
+def test_losses_feed_the_bank_before_the_next_stake() -> None:
+    # Bank 50: T3 loses 10 first, so the 50 on T4 is covered (50 < 60) and nothing breaks.
+    t = table([(BANKER, BANKER_WINS, BANKER_WINS, PUNTER_WINS)])
+    t.deal()
+    t.stake("bob", 3, 10)
+    t.stake("cy", 4, 50)
+    t.reveal()
+    s = t.settle()
+    assert [x.result for x in s] == ["lost", "won"]
+    assert (t.bank, t.phase) == (10, "ready")
+    assert t.chips["cy"] == 150
+
+
+def test_a_break_voids_later_stakes() -> None:
+    t = table([(BANKER, PUNTER_WINS, BANKER_WINS, PUNTER_WINS)], bank=10)
+    t.deal()
+    t.stake("bob", 2, 10)
+    t.stake("cy", 3, 10)
+    t.stake("dee", 4, 10)
+    t.reveal()
+    s = t.settle()
+    assert [(x.result, x.paid) for x in s] == [("won", 10), ("returned", 0), ("returned", 0)]
+    assert (t.bank, t.phase) == (0, "broken")
+    assert t.chips == {"ann": 90, "bob": 110, "cy": 100, "dee": 100}
+    with pytest.raises(TableError, match="broken"):
+        t.deal()
+
+
+def test_a_win_above_the_bank_takes_only_the_bank() -> None:
+    # The fixed stake 30 exceeds the bank 20: the winner takes the bank, 20, and breaks it.
+    t = table([(BANKER, PUNTER_WINS, BANKER_WINS, PUNTER_WINS)], bank=20, fixed_stake=30)
+    t.deal()
+    t.stake("bob", 2, 30)
+    t.reveal()
+    assert [(x.result, x.paid) for x in t.settle()] == [("won", 20)]
+    assert t.phase == "broken" and t.chips["bob"] == 120 and t.bank == 0
+
+
+def test_en_carte_returns_the_stake() -> None:
+    t = table([(BANKER, EN_CARTE, BANKER_WINS, "Q2")])  # KH vs QH 2H: 1-1
+    t.deal()
+    t.stake("bob", 2, 10)
+    t.stake("dee", 4, 40)
+    t.reveal()
+    assert [x.result for x in t.settle()] == ["en_carte", "en_carte"]
+    assert t.chips == {"ann": 50, "bob": 100, "cy": 100, "dee": 100} and t.bank == 50
+
+
+def test_banking_mode_limits_and_bad_stakes_change_nothing() -> None:
+    t = table([(BANKER, PUNTER_WINS, BANKER_WINS, PUNTER_WINS)])
+    t.deal()
+    t.stake("dee", 4, 30)
+    before = (t.stakes, t.chips, t.bank, t.phase)
+    bad: list[tuple[Any, Any, Any, type[EcarteError], str]] = [
+        ("bob", 2, 11, InvalidStakeError, "fixed stake 10"),
+        ("bob", 3, 5, InvalidStakeError, "fixed stake 10"),
+        ("bob", 4, 21, InvalidStakeError, "at most the bank"),
+        ("bob", 1, 10, InvalidStakeError, "T1"),
+        ("bob", 5, 10, InvalidStakeError, "2, 3 or 4"),
+        ("bob", 4, 0, InvalidStakeError, "positive"),
+        ("bob", 4, -3, InvalidStakeError, "positive"),
+        ("bob", 4, 2.5, InvalidStakeError, "whole"),
+        ("bob", 4, 2.0, InvalidStakeError, "whole"),
+        ("bob", 4, True, InvalidStakeError, "whole"),
+        ("zed", 4, 5, TableError, "unknown player"),
+        ("ann", 4, 5, TableError, "holds the bank"),
+    ]
+    for player, tab, amount, error, text in bad:
+        with pytest.raises(error, match=text):
+            t.stake(player, tab, amount)
+        assert (t.stakes, t.chips, t.bank, t.phase) == before
+    t.stake("bob", 4, 20)  # exactly up to the bank
+    t.reveal()
+    with pytest.raises(TableError, match="revealed"):
+        t.stake("cy", 2, 10)
+    with pytest.raises(TableError, match="revealed"):
+        t.reveal()
+
+
+def test_a_stake_beyond_the_players_chips_is_refused() -> None:
+    t = table([(BANKER, PUNTER_WINS, BANKER_WINS, PUNTER_WINS)], chips={"ann": 100, "bob": 15, "cy": 0, "dee": 9})
+    t.deal()
+    t.stake("bob", 2, 10)
+    with pytest.raises(InvalidStakeError, match="5 free chips"):
+        t.stake("bob", 3, 10)
+    with pytest.raises(InvalidStakeError, match="0 free chips"):
+        t.stake("cy", 4, 1)
+
+
+def test_open_mode_pays_without_limit() -> None:
+    t = table([(BANKER, PUNTER_WINS, BANKER_WINS, PUNTER_WINS)], mode="open", chips=100)
+    assert t.bank == 0
+    t.deal()
+    t.stake("bob", 2, 7)
+    t.stake("cy", 3, 13)
+    t.stake("dee", 4, 100)
+    t.reveal()
+    assert [x.result for x in t.settle()] == ["won", "lost", "won"]
+    assert t.chips == {"ann": 100 - 7 + 13 - 100, "bob": 107, "cy": 87, "dee": 200}
+    assert t.phase == "ready" and t.total_chips == 400
+
+
+def _break(t: bank.Table) -> None:
+    t.deal()
+    t.stake("bob", 2, 10)
+    t.reveal()
+    t.settle()
+
+
+def test_the_second_bank_and_the_responsible_bank() -> None:
+    win = (BANKER, PUNTER_WINS, BANKER_WINS, BANKER_WINS)
+    t = table([win, win, win, win], bank=10)
+    _break(t)
+    assert t.phase == "broken" and t.bank_number == 1
+    with pytest.raises(TableError, match="second bank"):
+        t.declare_responsible()
+    with pytest.raises(InvalidStakeError, match="cannot stake a bank of 1000"):
+        t.restake_bank(1000)
+    assert t.restake_bank() == 10
+    with pytest.raises(TableError, match="without shuffling"):
+        t.shuffle_rest("bob")
+    _break(t)
+    assert t.phase == "broken" and t.bank_number == 2
+    with pytest.raises(TableError, match="broken too"):
+        t.restake_bank()
+    t.declare_responsible()
+    assert t.responsible and t.banker == "ann"
+    t.deal()
+    t.stake("bob", 2, 10)
+    t.stake("cy", 4, 500 // 10)  # no bank limit on T4 for a responsible bank
+    t.reveal()
+    t.settle()
+    assert t.phase == "ready" and t.chips["ann"] == 80 - 10 + 50
+    assert t.total_chips == 400
+
+
+def test_passing_the_bank_after_the_second_break() -> None:
+    win = (BANKER, PUNTER_WINS, BANKER_WINS, BANKER_WINS)
+    t = table([win, win, win], bank=10)
+    _break(t)
+    t.restake_bank()
+    _break(t)
+    assert t.pass_bank() == "bob"
+    assert t.bank == 10 and t.chips["bob"] == 120 - 10 and t.chips["ann"] == 80
+    assert t.bank_number == 1 and t.phase == "ready"
+    with pytest.raises(TableError, match="holds the bank"):
+        t.deal() and t.stake("bob", 2, 10)
+
+
+def test_passing_the_bank_after_two_run_outs_and_the_run_out_count() -> None:
+    t = bank.Table(["ann", "bob", "cy"], seed=5)
+    seen: list[tuple[int, int, str]] = []
+    for _ in range(13):
+        t.deal()
+        t.reveal()
+        t.settle()
+        seen.append((t.deals_played, t.run_outs, t.banker))
+    # 104 = 6 x 17 + 2: the 7th and the 13th deal each run the shoe out.
+    assert [r for _, r, _ in seen] == [0] * 6 + [1] * 6 + [2]
+    assert [b for _, _, b in seen] == ["ann"] * 12 + ["bob"]
+    assert t.banker_run_outs == 0 and t.chips["ann"] == 1000 and t.bank == 100
+
+
+def test_shuffle_rest_rules() -> None:
+    t = bank.Table(["ann", "bob"], seed=1)
+    with pytest.raises(TableError, match="after a deal"):
+        t.shuffle_rest("bob")
+    t.deal()
+    with pytest.raises(TableError, match="staking"):
+        t.shuffle_rest("bob")
+    t.reveal()
+    t.settle()
+    with pytest.raises(TableError, match="holds the bank"):
+        t.shuffle_rest("ann")
+    with pytest.raises(TableError, match="unknown player"):
+        t.shuffle_rest("zed")
+    discards = t.discards
+    assert t.shuffle_rest("bob", seed=99) == 99
+    assert t.discards == discards
+    with pytest.raises(TableError, match="already shuffled"):
+        t.shuffle_rest("bob")
+
+
+def test_bad_configurations() -> None:
+    for kw in (
+        {"players": ["solo"]},
+        {"players": ["a", "a"]},
+        {"players": ["a", "b"], "mode": "closed"},
+        {"players": ["a", "b"], "bank": 0},
+        {"players": ["a", "b"], "banker": 2},
+        {"players": ["a", "b"], "bank": 2000},
+    ):
+        with pytest.raises(InvalidRulesError):
+            bank.Table(**kw)
+
+
+def test_record_is_versioned_json_and_replays() -> None:
+    t = table([(BANKER, PUNTER_WINS, BANKER_WINS, PUNTER_WINS)])
+    t.deal()
+    t.stake("bob", 2, 10)
+    t.reveal()
+    t.settle()
+    t.shuffle_rest("cy")
+    rec = t.record()
+    assert rec["format"] == "ecarte.bank.session" and rec["version"] == 1
+    assert rec["deals"][0]["trump_card"] == "7H"
+    assert rec["deals"][0]["tableaux"][0][0] == "KH"
+    again = bank.Table.replay(t.to_json())
+    assert again.ledger == t.ledger and again.record() == rec
+    rec["deals"][0]["settlements"][0]["paid"] = 999
+    with pytest.raises(InvalidRecordError, match="differ"):
+        bank.Table.replay(rec)
+    with pytest.raises(InvalidRecordError):
+        bank.Table.replay('{"format": "ecarte.bank.session", "version": 2}')
+    with pytest.raises(InvalidRecordError):
+        bank.Table.replay("not json")
