@@ -10,7 +10,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ecarte.bench import cycle, mid_game_states, openspiel_mid_state
+from ecarte.bench import (
+    PLAYOUT_GAMES,
+    TENSOR_GAMES,
+    cycle,
+    mid_game_states,
+    openspiel_tensor_fns,
+)
 from ecarte.duel import Deal
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -52,7 +58,7 @@ def test_playout_actions_ecarte(benchmark: Any) -> None:
 
 
 @pytest.mark.benchmark(group="playout actions (vs OpenSpiel)")
-@pytest.mark.parametrize("name", ["euchre", "hearts"])
+@pytest.mark.parametrize("name", PLAYOUT_GAMES)
 def test_playout_actions_openspiel(benchmark: Any, name: str) -> None:
     benchmark(os_steps(pyspiel.load_game(name), random.Random(2)))
 
@@ -63,31 +69,13 @@ def test_observation_tensor_ecarte(benchmark: Any) -> None:
     assert benchmark(lambda: next(it).observation_tensor(0)).shape == (214,)
 
 
-def os_state(name: str) -> tuple[Any, int]:
-    game = pyspiel.load_game(name)
-    if not game.get_type().provides_observation_tensor:
-        pytest.skip(f"OpenSpiel {name} has no observation tensor")
-    state = openspiel_mid_state(game, random.Random(3), 30)
-    return state, max(state.current_player(), 0)
-
-
 @pytest.mark.benchmark(group="observation tensor (vs OpenSpiel)")
-@pytest.mark.parametrize("name", ["euchre", "hearts"])
-def test_observation_tensor_list_openspiel(benchmark: Any, name: str) -> None:
-    state, player = os_state(name)
-    assert len(benchmark(lambda: state.observation_tensor(player))) > 0
-
-
-@pytest.mark.benchmark(group="observation tensor (vs OpenSpiel)")
-@pytest.mark.parametrize("name", ["euchre", "hearts"])
-def test_observation_tensor_observer_openspiel(benchmark: Any, name: str) -> None:
-    state, player = os_state(name)
-    observer = pyspiel.make_observation(
-        state.get_game(), pyspiel.IIGObservationType(perfect_recall=False)
-    )
-
-    def fill() -> Any:
-        observer.set_from(state, player)
-        return np.asarray(observer.tensor)
-
-    assert benchmark(fill).size > 0
+@pytest.mark.parametrize(("name", "kind"), TENSOR_GAMES)
+@pytest.mark.parametrize("form", ["list", "observer"])
+def test_observation_tensor_openspiel(benchmark: Any, name: str, kind: str, form: str) -> None:
+    """``list``: ``state.<kind>_tensor(p)``; ``observer``: ``make_observation`` then
+    ``set_from`` and the NumPy buffer. Euchre and hearts only have an information-state
+    tensor; bridge and skat have an observation tensor."""
+    list_form, buffer_form = openspiel_tensor_fns(pyspiel, name, kind)
+    result = benchmark(list_form if form == "list" else buffer_form)
+    assert np.asarray(result).size > 0

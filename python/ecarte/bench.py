@@ -9,6 +9,7 @@ Absolute times depend on the machine; quote the ratios, which are measured side 
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -350,19 +351,57 @@ def _bank_rows(min_time: float) -> list[Row]:
     return rows
 
 
+PLAYOUT_GAMES = ("euchre", "hearts", "skat")
+# (game, tensor kind): euchre and hearts only have an information-state tensor; bridge and
+# skat (3 players, the 32-card pack) have an observation tensor like ecarte's.
+TENSOR_GAMES = (
+    ("euchre", "information_state"),
+    ("hearts", "information_state"),
+    ("bridge", "observation"),
+    ("skat", "observation"),
+)
+
+
+def openspiel_tensor_fns(
+    pyspiel: Any, name: str, kind: str, seed: int = 3
+) -> tuple[Callable[[], object], Callable[[], object]]:
+    """For a mid-game state of OpenSpiel game ``name``: the list form
+    (``state.observation_tensor(p)`` or ``information_state_tensor(p)``) and the buffer form
+    (``make_observation(...)``, ``set_from``, then the NumPy ``tensor``)."""
+    from open_spiel.python.observation import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
+        make_observation,
+    )
+
+    game = pyspiel.load_game(name)
+    state = openspiel_mid_state(game, random.Random(seed), 30)
+    player = max(state.current_player(), 0)
+    list_form = functools.partial(getattr(state, f"{kind}_tensor"), player)
+    observer = make_observation(
+        game, pyspiel.IIGObservationType(perfect_recall=kind == "information_state")
+    )
+
+    def buffer_form() -> object:
+        observer.set_from(state, player)
+        return observer.tensor
+
+    return list_form, buffer_form
+
+
 def _openspiel_rows(min_time: float) -> list[Row]:
     try:
         import pyspiel  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         return [
             Row(f"random playout vs {g}", "action", None, f"open_spiel {g}", None, NOT_INSTALLED)
-            for g in ("euchre", "hearts")
+            for g in PLAYOUT_GAMES
         ] + [Row("observation tensor", "call", None, "open_spiel", None, NOT_INSTALLED)]
     rows = []
     rng = random.Random(6)
     counter = iter(range(1 << 62))
-    ecarte_action = _per_action(lambda: native_playout(ecarte.duel.Deal(seed=next(counter)), rng), min_time)
-    for name in ("euchre", "hearts"):
+    ecarte_action = _per_action(
+        lambda: native_playout(ecarte.duel.Deal(seed=next(counter)), rng), min_time
+    )
+    for name in PLAYOUT_GAMES:
         game = pyspiel.load_game(name)
         rows.append(
             Row(
@@ -370,52 +409,25 @@ def _openspiel_rows(min_time: float) -> list[Row]:
                 "action",
                 ecarte_action,
                 f"open_spiel {name}",
-                _per_action(lambda g=game: openspiel_playout(g, rng), min_time),
+                _per_action(functools.partial(openspiel_playout, game, rng), min_time),
             )
         )
-    natives, _ = mid_game_states(50)
-    nat_it = cycle(natives)
+    nat_it = cycle(mid_game_states(50)[0])
     ecarte_obs = time_per_call(lambda: next(nat_it).observation_tensor(0), min_time)
-    for name, state, player in _openspiel_observation_states(pyspiel, rng):
-        rows.append(
-            Row(
-                f"observation tensor (list) vs {name}",
-                "call",
-                ecarte_obs,
-                f"open_spiel {name}",
-                time_per_call(lambda s=state, p=player: s.observation_tensor(p), min_time),
+    for name, kind in TENSOR_GAMES:
+        list_form, buffer_form = openspiel_tensor_fns(pyspiel, name, kind)
+        label = "info-state" if kind == "information_state" else "observation"
+        for form, fn in (("list", list_form), ("observer", buffer_form)):
+            rows.append(
+                Row(
+                    f"obs tensor vs {name} {label} ({form})",
+                    "call",
+                    ecarte_obs,
+                    f"open_spiel {name}",
+                    time_per_call(fn, min_time),
+                )
             )
-        )
-        game = state.get_game()
-        observer = pyspiel.make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
-
-        def buffer_form(s: Any = state, p: int = player, o: Any = observer) -> object:
-            o.set_from(s, p)
-            return np.asarray(o.tensor)
-
-        rows.append(
-            Row(
-                f"observation tensor (observer) vs {name}",
-                "call",
-                ecarte_obs,
-                f"open_spiel {name}",
-                time_per_call(buffer_form, min_time),
-            )
-        )
     return rows
-
-
-def _openspiel_observation_states(pyspiel: Any, rng: random.Random) -> list[tuple[str, Any, int]]:
-    """A mid-game state of each OpenSpiel game that has an observation tensor."""
-    out = []
-    for name in ("euchre", "hearts"):
-        game = pyspiel.load_game(name)
-        if not game.get_type().provides_observation_tensor:
-            continue
-        state = openspiel_mid_state(game, rng, 30)
-        player = state.current_player() if state.current_player() >= 0 else 0
-        out.append((name, state, player))
-    return out
 
 
 def _per_action(playout: Callable[[], int], min_time: float) -> float:
