@@ -180,9 +180,11 @@ def openspiel_mid_state(game: Any, rng: random.Random, moves: int) -> Any:
 # -- the table ---------------------------------------------------------------------------
 
 
-def run_benchmarks(full: bool = False) -> list[Row]:
-    """Measures every comparison once; ``full`` runs each longer (steadier figures)."""
-    min_time = 0.5 if full else 0.05
+def run_benchmarks(full: bool = False, min_time: float | None = None) -> list[Row]:
+    """Measures every comparison once; ``full`` runs each longer (steadier figures).
+    ``min_time`` (seconds per measurement loop) overrides the choice of ``full``."""
+    if min_time is None:
+        min_time = 0.5 if full else 0.05
     rows: list[Row] = []
     rows += _duel_rows(min_time, full)
     rows += _bank_rows(min_time)
