@@ -1,0 +1,480 @@
+"""Side-by-side speed comparisons: the engine against the pure-Python reference
+(:mod:`ecarte.reference`) and, when installed, OpenSpiel, all measured in one run.
+
+:func:`run_benchmarks` returns one :class:`Row` per comparison; :func:`format_table` prints
+them. Features that are not built yet (batch simulation, the vectorised environment, the
+bank, the solver) and a missing ``open_spiel`` give rows marked "n/a" instead of errors.
+Absolute times depend on the machine; quote the ratios, which are measured side by side.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import ecarte
+from ecarte import reference as ref
+
+__all__ = ["Row", "format_table", "run_benchmarks", "time_per_call"]
+
+NOT_BUILT = "n/a (not built)"
+NOT_INSTALLED = "n/a (open_spiel not installed)"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One comparison. Times are seconds per ``unit``; ``ratio`` is how many times faster
+    ecarte is than the baseline (above 1: ecarte is faster)."""
+
+    group: str
+    unit: str
+    ecarte: float | None
+    baseline_name: str
+    baseline: float | None
+    note: str = ""
+
+    @property
+    def ratio(self) -> float | None:
+        if self.ecarte is None or self.baseline is None or self.ecarte <= 0:
+            return None
+        return self.baseline / self.ecarte
+
+
+def time_per_call(fn: Callable[[], object], min_time: float, repeats: int = 3) -> float:
+    """Best of ``repeats`` runs of ``fn`` looped for at least ``min_time`` seconds each:
+    seconds per call. The best run is the least disturbed by other load."""
+    number = 1
+    while True:  # calibrate the loop count
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_time / 4:
+            break
+        number *= 4 if elapsed < min_time / 40 else 2
+    best = elapsed / number
+    for _ in range(repeats - 1):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        best = min(best, (time.perf_counter() - start) / number)
+    return best
+
+
+# -- the workloads, shared with the pytest-benchmark suite in benches/ -------------------
+
+
+def feature(path: str) -> Any:
+    """``ecarte.duel.simulate``-style attribute lookup; ``None`` when not built."""
+    obj: Any = ecarte
+    for part in path.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            if obj is ecarte:
+                try:
+                    obj = __import__(f"ecarte.{part}", fromlist=["_"])
+                    continue
+                except ImportError:
+                    return None
+            return None
+    return obj
+
+
+def cycle(items: list[Any]) -> Iterator[Any]:
+    while True:
+        yield from items
+
+
+def native_playout(deal: Any, rng: random.Random) -> int:
+    """One deal to the end by random legal actions through the Python step API."""
+    steps = 0
+    while not deal.is_over():
+        deal.apply(rng.choice(deal.legal_actions()))
+        steps += 1
+    return steps
+
+
+def reference_playout(deal: ref.RefDeal, rng: random.Random) -> int:
+    steps = 0
+    while deal.phase != "over":
+        deal.apply(rng.choice(deal.legal_actions()))
+        steps += 1
+    return steps
+
+
+def mid_game_states(count: int, seed: int = 1) -> tuple[list[Any], list[ref.RefDeal]]:
+    """The same ``count`` unfinished states on the engine and the reference, reached by
+    random play from seeded deals (every phase occurs)."""
+    rng = random.Random(seed)
+    natives: list[Any] = []
+    models: list[ref.RefDeal] = []
+    while len(natives) < count:
+        deal = ecarte.duel.Deal(seed=rng.getrandbits(32), dealer=rng.randint(0, 1))
+        model = ref.RefDeal([ref.card_index(str(c)) for c in deal.deck], deal.dealer)
+        for _ in range(rng.randint(0, 40)):
+            if deal.is_over():
+                break
+            action = rng.choice(deal.legal_actions()).id
+            deal.apply(action)
+            model.apply(action)
+        if not deal.is_over():
+            natives.append(deal)
+            models.append(model)
+    return natives, models
+
+
+def resolution_inputs(count: int, seed: int = 2) -> list[tuple[list[str], list[str], str]]:
+    """Random tableau pairs from the shoe, half of them trump-heavy."""
+    rng = random.Random(seed)
+    shoe = ref.shoe()
+    out = []
+    for _ in range(count):
+        trump = rng.choice("CDHS")
+        pool = shoe if rng.random() < 0.5 else [c for c in shoe if c[1] == trump] * 2 + shoe
+        drawn = rng.sample(pool, 8)
+        out.append((drawn[:4], drawn[4:], trump))
+    return out
+
+
+def random_actions_from_mask(mask: Any, rng: np.random.Generator) -> Any:
+    """One uniformly random legal action per row of a boolean ``(n, 68)`` mask."""
+    noise = rng.random(mask.shape)
+    return np.argmax(np.where(mask, noise, -1.0), axis=1)
+
+
+def openspiel_playout(game: Any, rng: random.Random) -> int:
+    """A random playout of an OpenSpiel game through the same Python loop; returns the
+    number of actions applied, chance outcomes included."""
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        steps += 1
+    return steps
+
+
+def openspiel_mid_state(game: Any, rng: random.Random, moves: int) -> Any:
+    state = game.new_initial_state()
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(actions, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+# -- the table ---------------------------------------------------------------------------
+
+
+def run_benchmarks(full: bool = False, min_time: float | None = None) -> list[Row]:
+    """Measures every comparison once; ``full`` runs each longer (steadier figures).
+    ``min_time`` (seconds per measurement loop) overrides the choice of ``full``."""
+    if min_time is None:
+        min_time = 0.5 if full else 0.05
+    rows: list[Row] = []
+    rows += _duel_rows(min_time, full)
+    rows += _bank_rows(min_time)
+    rows += _openspiel_rows(min_time)
+    return rows
+
+
+def _duel_rows(min_time: float, full: bool) -> list[Row]:
+    rows = []
+    # Shuffle the 32-card pack.
+    pack = ecarte.duel_pack()
+    seeds = iter(range(1 << 62))
+    rpack, rrng = ref.duel_pack(), random.Random(0)
+    rows.append(
+        Row(
+            "shuffle 32 cards",
+            "shuffle",
+            time_per_call(lambda: ecarte.shuffled(pack, next(seeds)), min_time),
+            "reference",
+            time_per_call(lambda: ref.shuffle(rpack, rrng), min_time),
+        )
+    )
+    # A new deal: shuffle and lay out.
+    rows.append(
+        Row(
+            "new deal (shuffle + deal)",
+            "deal",
+            time_per_call(lambda: ecarte.duel.Deal(seed=next(seeds)), min_time),
+            "reference",
+            time_per_call(lambda: ref.RefDeal(ref.shuffle(rpack, rrng)), min_time),
+        )
+    )
+    # Legal actions on mid-game states.
+    natives, models = mid_game_states(200)
+    nat_it, mod_it = cycle(natives), cycle(models)
+    rows.append(
+        Row(
+            "legal actions (list)",
+            "call",
+            time_per_call(lambda: next(nat_it).legal_actions(), min_time),
+            "reference",
+            time_per_call(lambda: next(mod_it).legal_actions(), min_time),
+        )
+    )
+    rows.append(
+        Row(
+            "legal actions (mask)",
+            "call",
+            time_per_call(lambda: next(nat_it).legal_action_mask(), min_time),
+            "reference",
+            time_per_call(lambda: next(mod_it).legal_actions(), min_time),
+        )
+    )
+    # One random deal through the Python step API.
+    rng = random.Random(3)
+    ref_deal_time = time_per_call(
+        lambda: reference_playout(ref.RefDeal(ref.shuffle(rpack, rng)), rng), min_time
+    )
+    rows.append(
+        Row(
+            "random deal, Python step API",
+            "deal",
+            time_per_call(
+                lambda: native_playout(ecarte.duel.Deal(seed=next(seeds)), rng), min_time
+            ),
+            "reference",
+            ref_deal_time,
+        )
+    )
+    # Batch simulation in Rust.
+    simulate = feature("duel.simulate")
+    batch = 20_000 if full else 2_000
+    sim_time = (
+        time_per_call(
+            lambda: simulate(batch, seed=next(seeds), agents=("random", "random")),
+            min_time,
+            repeats=2,
+        )
+        / batch
+        if simulate is not None
+        else None
+    )
+    rows.append(
+        Row(
+            "random deal, native batch simulate",
+            "deal",
+            sim_time,
+            "reference",
+            ref_deal_time,
+            "" if simulate is not None else NOT_BUILT,
+        )
+    )
+    # Vectorised environment: steps of single games per second.
+    rows.append(_vecenv_row(min_time, rpack))
+    # Double-dummy solve from the start of play.
+    solve = feature("duel.solve")
+    if solve is None:
+        rows.append(Row("double-dummy solve", "solve", None, "-", None, NOT_BUILT))
+    else:
+        deals = []
+        srng = random.Random(5)
+        for _ in range(20):
+            deal = ecarte.duel.Deal(seed=srng.getrandbits(32), rules=ecarte.duel.Rules(max_exchanges=0))
+            deals.append(deal)
+        it = cycle(deals)
+        rows.append(
+            Row("double-dummy solve", "solve", time_per_call(lambda: solve(next(it)), min_time, 2), "-", None)
+        )
+    return rows
+
+
+def _vecenv_row(min_time: float, rpack: list[int]) -> Row:
+    vec_env = feature("duel.VecEnv")
+    rng = random.Random(4)
+    deal: list[ref.RefDeal] = [ref.RefDeal(ref.shuffle(rpack, rng))]
+
+    def reference_step() -> None:
+        d = deal[0]
+        if d.phase == "over":
+            d = deal[0] = ref.RefDeal(ref.shuffle(rpack, rng))
+        d.apply(rng.choice(d.legal_actions()))
+
+    ref_step = time_per_call(reference_step, min_time)
+    if vec_env is None:
+        return Row("VecEnv step (per game-step)", "step", None, "reference step", ref_step, NOT_BUILT)
+    n = 256
+    env = vec_env(n, seed=1)
+    _obs, mask = env.reset()
+    nrng = np.random.default_rng(0)
+    state = {"mask": mask}
+
+    def vec_step() -> None:
+        result = env.step(random_actions_from_mask(state["mask"], nrng))
+        state["mask"] = result[1]
+
+    return Row(
+        "VecEnv step (per game-step)",
+        "step",
+        time_per_call(vec_step, min_time) / n,
+        "reference step",
+        ref_step,
+    )
+
+
+def _bank_rows(min_time: float) -> list[Row]:
+    rows = []
+    inputs = resolution_inputs(500)
+    ref_it = cycle(inputs)
+    ref_time = time_per_call(lambda: ref.resolve(*next(ref_it)), min_time)
+    resolve = feature("bank.resolve")
+    if resolve is None:
+        rows.append(Row("tableau resolution", "call", None, "reference", ref_time, NOT_BUILT))
+    else:
+        it = cycle(inputs)
+        rows.append(
+            Row("tableau resolution", "call", time_per_call(lambda: resolve(*next(it)), min_time), "reference", ref_time)
+        )
+    odds = feature("bank.odds")
+    if odds is None:
+        rows.append(Row("bank exact odds (full shoe)", "call", None, "-", None, NOT_BUILT))
+    else:
+        trumps = cycle(["C", "D", "H", "S"])
+        rows.append(
+            Row("bank exact odds (full shoe)", "call", time_per_call(lambda: odds(next(trumps)), min_time, 2), "-", None)
+        )
+    return rows
+
+
+PLAYOUT_GAMES = ("euchre", "hearts", "skat")
+# (game, tensor kind): euchre and hearts only have an information-state tensor; bridge and
+# skat (3 players, the 32-card pack) have an observation tensor like ecarte's.
+TENSOR_GAMES = (
+    ("euchre", "information_state"),
+    ("hearts", "information_state"),
+    ("bridge", "observation"),
+    ("skat", "observation"),
+)
+
+
+def openspiel_tensor_fns(
+    pyspiel: Any, name: str, kind: str, seed: int = 3
+) -> tuple[Callable[[], object], Callable[[], object]]:
+    """For a mid-game state of OpenSpiel game ``name``: the list form
+    (``state.observation_tensor(p)`` or ``information_state_tensor(p)``) and the buffer form
+    (``make_observation(...)``, ``set_from``, then the NumPy ``tensor``)."""
+    from open_spiel.python.observation import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
+        make_observation,
+    )
+
+    game = pyspiel.load_game(name)
+    state = openspiel_mid_state(game, random.Random(seed), 30)
+    player = max(state.current_player(), 0)
+    list_form = functools.partial(getattr(state, f"{kind}_tensor"), player)
+    observer = make_observation(
+        game, pyspiel.IIGObservationType(perfect_recall=kind == "information_state")
+    )
+
+    def buffer_form() -> object:
+        observer.set_from(state, player)
+        return observer.tensor
+
+    return list_form, buffer_form
+
+
+def _openspiel_rows(min_time: float) -> list[Row]:
+    try:
+        import pyspiel  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        return [
+            Row(f"random playout vs {g}", "action", None, f"open_spiel {g}", None, NOT_INSTALLED)
+            for g in PLAYOUT_GAMES
+        ] + [Row("observation tensor", "call", None, "open_spiel", None, NOT_INSTALLED)]
+    rows = []
+    rng = random.Random(6)
+    counter = iter(range(1 << 62))
+    ecarte_action = _per_action(
+        lambda: native_playout(ecarte.duel.Deal(seed=next(counter)), rng), min_time
+    )
+    for name in PLAYOUT_GAMES:
+        game = pyspiel.load_game(name)
+        rows.append(
+            Row(
+                f"random playout vs {name}",
+                "action",
+                ecarte_action,
+                f"open_spiel {name}",
+                _per_action(functools.partial(openspiel_playout, game, rng), min_time),
+            )
+        )
+    nat_it = cycle(mid_game_states(50)[0])
+    ecarte_obs = time_per_call(lambda: next(nat_it).observation_tensor(0), min_time)
+    for name, kind in TENSOR_GAMES:
+        list_form, buffer_form = openspiel_tensor_fns(pyspiel, name, kind)
+        label = "info-state" if kind == "information_state" else "observation"
+        for form, fn in (("list", list_form), ("observer", buffer_form)):
+            rows.append(
+                Row(
+                    f"obs tensor vs {name} {label} ({form})",
+                    "call",
+                    ecarte_obs,
+                    f"open_spiel {name}",
+                    time_per_call(fn, min_time),
+                )
+            )
+    return rows
+
+
+def _per_action(playout: Callable[[], int], min_time: float) -> float:
+    """Seconds per action of ``playout``, which plays one game and returns its action
+    count: time per game over the mean actions per game of the same calls."""
+    calls, actions = [0], [0]
+
+    def counted() -> None:
+        calls[0] += 1
+        actions[0] += playout()
+
+    per_game = time_per_call(counted, min_time)
+    return per_game / (actions[0] / calls[0])
+
+
+# -- printing ----------------------------------------------------------------------------
+
+
+def _fmt_time(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
+def format_table(rows: list[Row]) -> str:
+    """A plain-text table: ecarte, the baseline, and how many times faster ecarte is."""
+    header = ("benchmark", "per", "ecarte", "baseline", "baseline time", "ecarte speed-up")
+    lines = [header]
+    for r in rows:
+        if r.ratio is not None:
+            ratio = f"{r.ratio:.1f}x"
+        elif r.note:
+            ratio = r.note
+        else:
+            ratio = "-"
+        lines.append(
+            (r.group, r.unit, _fmt_time(r.ecarte), r.baseline_name, _fmt_time(r.baseline), ratio)
+        )
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    out = []
+    for i, line in enumerate(lines):
+        out.append("  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip())
+        if i == 0:
+            out.append("  ".join("-" * w for w in widths))
+    return "\n".join(out)
