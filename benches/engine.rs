@@ -37,7 +37,9 @@ fn engine(c: &mut Criterion) {
         let mut out = vec![0f32; OBSERVATION_SIZE];
         b.iter(|| black_box(&play).encode_observation(0, [0, 0], &mut out));
     });
-    c.bench_function("heuristic view", |b| b.iter(|| View::of_state(black_box(&play))));
+    c.bench_function("heuristic view", |b| {
+        b.iter(|| View::of_state(black_box(&play)));
+    });
 }
 
 criterion_group!(benches, engine);

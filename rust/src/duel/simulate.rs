@@ -149,11 +149,19 @@ mod tests {
     #[test]
     fn results_do_not_depend_on_thread_count() {
         let p = [Policy::Random, Policy::Heuristic];
-        let one = in_pool(1, || simulate_deals(0, 300, 7, Rules::default(), p).unwrap());
-        let two = in_pool(2, || simulate_deals(0, 300, 7, Rules::default(), p).unwrap());
+        let one = in_pool(1, || {
+            simulate_deals(0, 300, 7, Rules::default(), p).unwrap()
+        });
+        let two = in_pool(2, || {
+            simulate_deals(0, 300, 7, Rules::default(), p).unwrap()
+        });
         assert_eq!(one, two);
-        let one = in_pool(1, || simulate_matches(0, 20, 7, Rules::default(), p).unwrap());
-        let two = in_pool(2, || simulate_matches(0, 20, 7, Rules::default(), p).unwrap());
+        let one = in_pool(1, || {
+            simulate_matches(0, 20, 7, Rules::default(), p).unwrap()
+        });
+        let two = in_pool(2, || {
+            simulate_matches(0, 20, 7, Rules::default(), p).unwrap()
+        });
         assert_eq!(one, two);
     }
 
@@ -184,6 +192,7 @@ mod tests {
     #[test]
     fn heuristic_beats_random_natively() {
         let deals = simulate_deals(
+            0,
             2000,
             3,
             Rules::default(),

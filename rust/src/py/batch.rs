@@ -40,6 +40,7 @@ type Columns<'py> = Vec<(&'static str, Bound<'py, PyAny>)>;
 /// Plays `n` deals (or matches) natively between two built-in agents; returns columns of
 /// arrays. See `ecarte.duel.simulate`.
 #[pyfunction]
+#[allow(clippy::too_many_arguments)] // the Python keyword signature
 #[pyo3(signature = (n, seed, agents, rules = None, threads = None, matches = false, start = 0))]
 fn duel_simulate(
     py: Python<'_>,
@@ -55,7 +56,11 @@ fn duel_simulate(
     let rules = rules.map_or_else(Rules::default, |r| r.0);
     if matches {
         let result = py
-            .detach(|| with_threads(threads, || simulate_matches(start, n, seed, rules, policies)))
+            .detach(|| {
+                with_threads(threads, || {
+                    simulate_matches(start, n, seed, rules, policies)
+                })
+            })
             .map_err(EcarteError::new_err)??;
         let winner: Vec<u8> = result.iter().map(|m| m.winner).collect();
         let score: Vec<[u8; 2]> = result.iter().map(|m| m.score).collect();
