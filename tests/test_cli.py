@@ -50,3 +50,54 @@ def test_bad_arguments_exit_2() -> None:
 def test_help_lists_commands() -> None:
     proc = ecarte("--help")
     assert proc.returncode == 0 and "match" in proc.stdout
+
+
+def test_replay_match_and_deal(tmp_path: Path) -> None:
+    out = tmp_path / "match.json"
+    assert ecarte("match", "--seed", "2", "--target", "2", "--quiet", "--out", str(out)).returncode == 0
+    proc = ecarte("replay", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "Deal 1" in proc.stdout and "wins the match" in proc.stdout
+    deal_file = tmp_path / "deal.json"
+    deal_file.write_text(Match.from_json(out.read_text()).deals[0].to_json())
+    proc = ecarte("replay", str(deal_file))
+    assert proc.returncode == 0 and "trick  1:" in proc.stdout
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "chess"}')
+    proc = ecarte("replay", str(bad))
+    assert proc.returncode == 2 and "unknown record format" in proc.stderr
+    assert ecarte("replay", str(tmp_path / "missing.json")).returncode == 2
+
+
+def test_simulate_command() -> None:
+    proc = ecarte("simulate", "--deals", "3000", "--agents", "heuristic", "random", "--threads", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert "3000 deals" in proc.stdout and "win rate" in proc.stdout
+    again = ecarte("simulate", "--deals", "3000", "--agents", "heuristic", "random")
+    assert again.stdout == proc.stdout
+    proc = ecarte("simulate", "--deals", "20", "--matches")
+    assert proc.returncode == 0 and "20 matches" in proc.stdout
+    assert ecarte("simulate", "--deals", "0").returncode == 2
+
+
+def test_odds_command() -> None:
+    proc = ecarte("odds", "--trump", "H", "--seen", "5H,KS")
+    assert proc.returncode == 0, proc.stderr
+    assert "102 cards left" in proc.stdout and "en carte" in proc.stdout and "0-0" in proc.stdout
+    proc = ecarte("odds", "--trump", "H", "--seen", "5H,XX")
+    assert proc.returncode == 2 and "XX" in proc.stderr
+    assert ecarte("odds").returncode == 2
+
+
+def test_bank_command(tmp_path: Path) -> None:
+    chart = tmp_path / "bank.png"
+    record = tmp_path / "session.json"
+    proc = ecarte("bank", "--players", "3", "--deals", "6", "--plot", str(chart), "--out", str(record))
+    assert proc.returncode == 0, proc.stderr
+    assert "Banking session" in proc.stdout and "Chips + bank: 3000 (start 3000)" in proc.stdout
+    assert chart.read_bytes()[:4] == b"\x89PNG"
+    from ecarte import bank
+
+    table = bank.Table.replay(record.read_text())
+    assert table.deals_played == 6
+    assert ecarte("bank", "--players", "1").returncode == 2

@@ -315,3 +315,15 @@ def test_observation_history_hides_only_the_opponents_discards() -> None:
     assert deal.observation(1).draws == [Card("AC")]
     assert deal.observation(0).talon_drawers == [0, 1]
     assert deal.observation(0).initial_hand == [Card(t) for t in "KH 7C 8C 9C TC".split()]
+
+
+def test_observation_tensor_into_a_buffer() -> None:
+    deal = Deal(seed=6)
+    buffer = np.full(OBSERVATION_SIZE, 7.0, dtype=np.float32)
+    result = deal.observation_tensor(1, out=buffer)
+    assert result is buffer
+    assert np.array_equal(buffer, deal.observation_tensor(1))
+    with pytest.raises(ecarte.EcarteError, match="214"):
+        deal.observation_tensor(1, out=np.zeros(10, dtype=np.float32))
+    with pytest.raises(TypeError):
+        deal.observation_tensor(1, out=np.zeros(OBSERVATION_SIZE, dtype=np.float64))  # type: ignore[arg-type]

@@ -383,10 +383,14 @@ class DuelDeal:
     def observation(self, player: int, score: tuple[int, int] | None = None) -> DuelObservation:
         """What ``player`` may know, with the match ``score`` (zeros outside a match)."""
     def observation_tensor(
-        self, player: int, score: tuple[int, int] | None = None
+        self,
+        player: int,
+        score: tuple[int, int] | None = None,
+        out: npt.NDArray[np.float32] | None = None,
     ) -> npt.NDArray[np.float32]:
         """``player``'s observation as a float32 vector of length 214 (layout in the
-        docs)."""
+        docs). With ``out`` (a contiguous float32 array of that length) it is written there
+        and ``out`` is returned, with no allocation."""
     def perft(self, depth: int | None = None) -> int:
         """Leaf count of the game tree below this state, ``depth`` actions deep (to the end
         when ``None``). Runs without the GIL."""

@@ -1,7 +1,7 @@
 //! The duel for Python: `Rules`, `Action`, `Deal` (with undo and records), `Observation`,
 //! `Trick` and `Outcome`.
 
-use numpy::{PyArray1, PyArrayMethods};
+use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
@@ -658,18 +658,30 @@ impl PyDeal {
     }
 
     /// `player`'s observation as a float32 vector of length 214 (layout in the docs).
-    #[pyo3(signature = (player, score = None))]
+    /// With `out` (a contiguous float32 array of that length) it is written there and `out`
+    /// is returned, with no allocation.
+    #[pyo3(signature = (player, score = None, out = None))]
     fn observation_tensor<'py>(
         &self,
         py: Python<'py>,
         player: i64,
         score: Option<(i64, i64)>,
+        out: Option<Bound<'py, PyArray1<f32>>>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let player = seat(player)?;
         let score = score_pair(score)?;
-        let array = PyArray1::<f32>::zeros(py, OBSERVATION_SIZE, false);
+        let array = match out {
+            Some(array) if PyUntypedArrayMethods::len(&array) == OBSERVATION_SIZE => array,
+            Some(array) => {
+                return Err(EcarteError::new_err(format!(
+                    "out must hold {OBSERVATION_SIZE} float32 values, got {}",
+                    PyUntypedArrayMethods::len(&array)
+                )))
+            }
+            None => PyArray1::<f32>::zeros(py, OBSERVATION_SIZE, false),
+        };
         {
-            let mut view = array.readwrite();
+            let mut view = array.try_readwrite()?;
             let out = view
                 .as_slice_mut()
                 .map_err(|e| EcarteError::new_err(e.to_string()))?;
