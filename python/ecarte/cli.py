@@ -335,6 +335,20 @@ def plot_bankrolls(history: list[Any], names: list[str], path: Path) -> None:
     plt.close(fig)
 
 
+@main.command("bench")
+@click.option("--full", is_flag=True, help="Longer runs, steadier figures.")
+def bench_command(full: bool) -> None:
+    """Time ecarte against the pure-Python reference (and OpenSpiel, when installed), side by
+    side in one run, and print the ratios."""
+    import platform
+
+    from ecarte.bench import format_table, run_benchmarks
+
+    click.echo(f"python {platform.python_version()} on {platform.machine()}, "
+               f"{'full' if full else 'quick'} run")
+    click.echo(format_table(run_benchmarks(full=full)))
+
+
 def run() -> None:
     try:
         main()
