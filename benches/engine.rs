@@ -7,7 +7,8 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use _core::card::{rng_from_seed, shuffle_with_seed};
 use _core::duel::policy::{random_action, Policy, View};
 use _core::duel::simulate::play_deal;
-use _core::duel::{DealState, Rules, OBSERVATION_SIZE};
+use _core::duel::vecenv::{StepBuffers, VecEnv};
+use _core::duel::{DealState, Rules, NUM_ACTIONS, OBSERVATION_SIZE};
 
 fn engine(c: &mut Criterion) {
     let pack = _core::card::piquet_pack();
@@ -42,5 +43,30 @@ fn engine(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, engine);
+fn vecenv(c: &mut Criterion) {
+    let n = 1024;
+    let mut env = VecEnv::new(n, 1, Rules::default()).unwrap();
+    let mut obs = vec![0f32; n * OBSERVATION_SIZE];
+    let mut mask = vec![false; n * NUM_ACTIONS];
+    let mut rewards = vec![0f32; n * 2];
+    let mut terminated = vec![false; n];
+    let mut players = vec![0i64; n];
+    let mut actions = vec![0i64; n];
+    let mut out = StepBuffers {
+        obs: &mut obs,
+        mask: &mut mask,
+        rewards: &mut rewards,
+        terminated: &mut terminated,
+        players: &mut players,
+    };
+    env.reset(&mut out).unwrap();
+    c.bench_function("vecenv step x1024", |b| {
+        b.iter(|| {
+            env.random_actions(&mut actions);
+            env.step(&actions, &mut out).unwrap();
+        });
+    });
+}
+
+criterion_group!(benches, engine, vecenv);
 criterion_main!(benches);

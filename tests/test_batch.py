@@ -112,3 +112,15 @@ def test_vecenv_rejects_illegal_actions_and_changes_nothing() -> None:
     with pytest.raises(EcarteError):
         VecEnv(0, seed=1)
     assert len(VecEnv(2, seed=1, rules=Rules(max_exchanges=0))) == 2
+
+
+def test_vecenv_random_actions_are_legal_and_seeded() -> None:
+    a, b = VecEnv(64, seed=4), VecEnv(64, seed=4)
+    mask = a.reset()[1]
+    b.reset()
+    for _ in range(200):
+        actions = a.random_actions()
+        assert all(mask[i, actions[i]] for i in range(64))
+        assert np.array_equal(actions, b.random_actions())
+        obs, mask, *_ = a.step(actions)
+        assert np.array_equal(obs, b.step(actions)[0])

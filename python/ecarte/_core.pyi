@@ -441,6 +441,9 @@ class DuelVecEnv:
     ]:
         """Applies one action id per env; returns ``(observations, masks, rewards,
         terminated, current_players)``. The arrays are reused by the next call."""
+    def random_actions(self) -> npt.NDArray[np.int64]:
+        """One uniformly random legal action id per env (for baselines and benchmarks),
+        from a generator seeded with the env's seed."""
     def deal(self, i: int) -> DuelDeal:
         """Env ``i``'s current deal as a ``Deal``, for inspection (its ``history`` starts
         empty)."""

@@ -143,12 +143,6 @@ def resolution_inputs(count: int, seed: int = 2) -> list[tuple[list[str], list[s
     return out
 
 
-def random_actions_from_mask(mask: Any, rng: np.random.Generator) -> Any:
-    """One uniformly random legal action per row of a boolean ``(n, 68)`` mask."""
-    noise = rng.random(mask.shape)
-    return np.argmax(np.where(mask, noise, -1.0), axis=1)
-
-
 def openspiel_playout(game: Any, rng: random.Random) -> int:
     """A random playout of an OpenSpiel game through the same Python loop; returns the
     number of actions applied, chance outcomes included."""
@@ -278,7 +272,7 @@ def _duel_rows(min_time: float, full: bool) -> list[Row]:
         )
     )
     # Vectorised environment: steps of single games per second.
-    rows.append(_vecenv_row(min_time, rpack))
+    rows.extend(_vecenv_row(min_time, rpack))
     # Double-dummy solve from the start of play.
     solve = feature("duel.solve")
     if solve is None:
@@ -296,7 +290,10 @@ def _duel_rows(min_time: float, full: bool) -> list[Row]:
     return rows
 
 
-def _vecenv_row(min_time: float, rpack: list[int]) -> Row:
+def _vecenv_row(min_time: float, rpack: list[int]) -> list[Row]:
+    """VecEnv steps against one step of a learning loop through the Python step API
+    (observation tensor into a buffer, legal actions, a random choice, apply), and against
+    the reference's step."""
     vec_env = feature("duel.VecEnv")
     rng = random.Random(4)
     deal: list[ref.RefDeal] = [ref.RefDeal(ref.shuffle(rpack, rng))]
@@ -307,26 +304,30 @@ def _vecenv_row(min_time: float, rpack: list[int]) -> Row:
             d = deal[0] = ref.RefDeal(ref.shuffle(rpack, rng))
         d.apply(rng.choice(d.legal_actions()))
 
+    seeds = iter(range(1 << 62))
+    native = [ecarte.duel.Deal(seed=next(seeds))]
+    buffer = np.zeros(ecarte.duel.OBSERVATION_SIZE, dtype=np.float32)
+
+    def python_api_step() -> None:
+        d = native[0]
+        if d.is_over():
+            d = native[0] = ecarte.duel.Deal(seed=next(seeds))
+        player = d.current_player
+        d.observation_tensor(player, out=buffer)
+        d.apply(rng.choice(d.legal_actions()))
+
     ref_step = time_per_call(reference_step, min_time)
+    api_step = time_per_call(python_api_step, min_time)
+    names = ("VecEnv step vs Python step API", "VecEnv step vs reference step")
     if vec_env is None:
-        return Row("VecEnv step (per game-step)", "step", None, "reference step", ref_step, NOT_BUILT)
-    n = 256
+        return [Row(names[0], "step", None, "Python step API", api_step, NOT_BUILT),
+                Row(names[1], "step", None, "reference step", ref_step, NOT_BUILT)]
+    n = 4096
     env = vec_env(n, seed=1)
-    _obs, mask = env.reset()
-    nrng = np.random.default_rng(0)
-    state = {"mask": mask}
-
-    def vec_step() -> None:
-        result = env.step(random_actions_from_mask(state["mask"], nrng))
-        state["mask"] = result[1]
-
-    return Row(
-        "VecEnv step (per game-step)",
-        "step",
-        time_per_call(vec_step, min_time) / n,
-        "reference step",
-        ref_step,
-    )
+    env.reset()
+    vec_time = time_per_call(lambda: env.step(env.random_actions()), min_time) / n
+    return [Row(names[0], "step", vec_time, "Python step API", api_step),
+            Row(names[1], "step", vec_time, "reference step", ref_step)]
 
 
 def _bank_rows(min_time: float) -> list[Row]:

@@ -44,6 +44,29 @@ pub fn cards_of(mut set: u32) -> impl Iterator<Item = Card> {
     })
 }
 
+/// The eight flags of every byte value, for expanding bit masks a byte at a time.
+const BYTE_FLAGS: [[bool; 8]; 256] = {
+    let mut table = [[false; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            table[byte][bit] = byte >> bit & 1 == 1;
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// Writes the legal-action bit set `legal` as [`NUM_ACTIONS`] booleans into `out`.
+pub fn write_mask(legal: u128, out: &mut [bool]) {
+    let bytes = legal.to_le_bytes();
+    for (chunk, byte) in out[..NUM_ACTIONS].chunks_mut(8).zip(bytes) {
+        chunk.copy_from_slice(&BYTE_FLAGS[byte as usize][..chunk.len()]);
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Action {
     /// A card played to a trick.
@@ -174,6 +197,16 @@ mod tests {
             assert_eq!(a.to_string().parse::<Action>(), Ok(a));
         }
         assert!(Action::from_id(NUM_ACTIONS).is_none());
+    }
+
+    #[test]
+    fn masks_expand_bit_by_bit() {
+        let legal: u128 = (1 << 0) | (1 << 9) | (1 << 64) | (1 << 67);
+        let mut out = [true; NUM_ACTIONS];
+        write_mask(legal, &mut out);
+        for (id, flag) in out.iter().enumerate() {
+            assert_eq!(*flag, legal >> id & 1 == 1, "{id}");
+        }
     }
 
     #[test]

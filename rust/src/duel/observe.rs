@@ -32,6 +32,23 @@ use crate::card::{Card, Suit};
 
 pub const OBSERVATION_SIZE: usize = 214;
 
+/// The eight 0.0/1.0 entries of every byte value.
+const BYTE_FLOATS: [[f32; 8]; 256] = {
+    let mut table = [[0.0; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            if byte >> bit & 1 == 1 {
+                table[byte][bit] = 1.0;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
 /// One player's view of a deal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Observation {
@@ -116,7 +133,6 @@ impl DealState {
     /// overwriting every entry.
     pub fn encode_observation(&self, player: u8, score: [u8; 2], out: &mut [f32]) {
         let out = &mut out[..OBSERVATION_SIZE];
-        out.fill(0.0);
         let me = player as usize;
         let opp = 1 - me;
         let planes = [
@@ -127,12 +143,14 @@ impl DealState {
             self.lead().map_or(0, bit),
             bit(self.turn_up()),
         ];
-        for (plane, mut set) in planes.into_iter().enumerate() {
-            while set != 0 {
-                out[plane * 32 + set.trailing_zeros() as usize] = 1.0;
-                set &= set - 1;
+        // Every plane entry is written, a byte of the card set at a time, so the planes
+        // need no clearing first.
+        for (plane, set) in out[..192].chunks_exact_mut(32).zip(planes) {
+            for (chunk, byte) in plane.chunks_exact_mut(8).zip(set.to_le_bytes()) {
+                chunk.copy_from_slice(&BYTE_FLOATS[byte as usize]);
             }
         }
+        out[192..].fill(0.0);
         out[192 + self.trump().index()] = 1.0;
         let holder = match self.turn_up_holder() {
             None => 0,

@@ -245,11 +245,8 @@ impl DealState {
         self.cards_taken
     }
     pub fn tricks_taken(&self) -> [u8; 2] {
-        let mut t = [0u8; 2];
-        for trick in self.tricks() {
-            t[trick.winner as usize] += 1;
-        }
-        t
+        // Every trick is two cards.
+        self.cards_taken.map(|c| c / 2)
     }
     pub fn tricks(&self) -> impl Iterator<Item = Trick> + '_ {
         self.tricks[..self.trick_count as usize]

@@ -4,11 +4,12 @@
 
 use rayon::prelude::*;
 
-use super::action::{Action, NUM_ACTIONS};
+use super::action::{write_mask, Action, NUM_ACTIONS};
 use super::observe::OBSERVATION_SIZE;
+use super::policy::random_action;
 use super::rules::Rules;
 use super::state::{DealState, DuelError};
-use crate::card::derive_seed;
+use crate::card::{derive_seed, rng_from_seed, GameRng};
 
 /// Env `i`'s `k`-th deal is shuffled with `derive_seed(derive_seed(seed, i), k)`, dealt by
 /// seat `k % 2`.
@@ -18,10 +19,13 @@ pub struct VecEnv {
     deals: Vec<u64>,
     seed: u64,
     rules: Rules,
+    /// For `random_actions`, seeded from the env's seed.
+    sampler: GameRng,
 }
 
-/// Below this many envs a step runs on one thread: splitting costs more than it saves.
-const PARALLEL_MIN: usize = 4096;
+/// Envs per parallel job: smaller batches run on the calling thread, where splitting
+/// would cost more than it saves.
+const PARALLEL_MIN: usize = 2048;
 
 /// Applies a checked action to one env; scores a finished deal and deals the next.
 fn advance(
@@ -30,7 +34,7 @@ fn advance(
     id: i64,
     rewards: &mut [f32],
     terminated: &mut bool,
-    env_seed: u64,
+    (seed, env): (u64, u64),
     rules: Rules,
 ) {
     if let Some(action) = Action::from_id(id as usize) {
@@ -44,7 +48,7 @@ fn advance(
         rewards[1 - outcome.winner as usize] = -points;
         *terminated = true;
         *deals += 1;
-        let next_seed = derive_seed(env_seed, *deals);
+        let next_seed = derive_seed(derive_seed(seed, env), *deals);
         if let Ok(next) = DealState::from_seed(next_seed, (*deals % 2) as u8, rules) {
             *state = next;
         }
@@ -68,6 +72,7 @@ impl VecEnv {
             deals: vec![0; n],
             seed,
             rules,
+            sampler: rng_from_seed(derive_seed(seed, u64::MAX)),
         };
         for i in 0..n {
             env.states.push(env.deal(i, 0)?);
@@ -94,6 +99,13 @@ impl VecEnv {
             (k % 2) as u8,
             self.rules,
         )
+    }
+
+    /// One uniformly random legal action id per env, from the env's own seeded generator.
+    pub fn random_actions(&mut self, out: &mut [i64]) {
+        for (state, a) in self.states.iter().zip(out.iter_mut()) {
+            *a = random_action(state.legal_mask(), &mut self.sampler).id() as i64;
+        }
     }
 
     /// Starts every env on its first deal again and writes the observations.
@@ -131,62 +143,33 @@ impl VecEnv {
             }
         }
         let (seed, rules) = (self.seed, self.rules);
-        let parallel = self.states.len() >= PARALLEL_MIN;
-        let rows = self
-            .states
-            .iter_mut()
-            .zip(self.deals.iter_mut())
-            .zip(
-                actions
-                    .iter()
-                    .zip(out.rewards.chunks_mut(2).zip(out.terminated.iter_mut())),
-            )
-            .enumerate();
-        if parallel {
-            rows.par_bridge()
-                .for_each(|(i, ((state, deals), (&id, (rewards, done))))| {
-                    advance(
-                        state,
-                        deals,
-                        id,
-                        rewards,
-                        done,
-                        derive_seed(seed, i as u64),
-                        rules,
-                    );
-                });
-        } else {
-            rows.for_each(|(i, ((state, deals), (&id, (rewards, done))))| {
-                advance(
-                    state,
-                    deals,
-                    id,
-                    rewards,
-                    done,
-                    derive_seed(seed, i as u64),
-                    rules,
-                );
+        self.states
+            .par_iter_mut()
+            .zip(self.deals.par_iter_mut())
+            .zip(actions.par_iter())
+            .zip(out.rewards.par_chunks_mut(2))
+            .zip(out.terminated.par_iter_mut())
+            .with_min_len(PARALLEL_MIN)
+            .enumerate()
+            .for_each(|(i, ((((state, deals), &id), rewards), done))| {
+                advance(state, deals, id, rewards, done, (seed, i as u64), rules);
             });
-        }
         self.write(out);
         Ok(())
     }
 
     fn write(&self, out: &mut StepBuffers<'_>) {
-        let rows = self
-            .states
-            .iter()
-            .zip(out.obs.chunks_mut(OBSERVATION_SIZE))
-            .zip(out.mask.chunks_mut(NUM_ACTIONS))
-            .zip(out.players.iter_mut());
-        for (((state, obs), mask), player) in rows {
-            let seat = state.current_player().unwrap_or(0);
-            state.encode_observation(seat, [0, 0], obs);
-            let legal = state.legal_mask();
-            for (id, m) in mask.iter_mut().enumerate() {
-                *m = legal >> id & 1 == 1;
-            }
-            *player = i64::from(seat);
-        }
+        self.states
+            .par_iter()
+            .zip(out.obs.par_chunks_mut(OBSERVATION_SIZE))
+            .zip(out.mask.par_chunks_mut(NUM_ACTIONS))
+            .zip(out.players.par_iter_mut())
+            .with_min_len(PARALLEL_MIN)
+            .for_each(|(((state, obs), mask), player)| {
+                let seat = state.current_player().unwrap_or(0);
+                state.encode_observation(seat, [0, 0], obs);
+                write_mask(state.legal_mask(), mask);
+                *player = i64::from(seat);
+            });
     }
 }

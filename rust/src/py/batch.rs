@@ -229,6 +229,14 @@ impl PyVecEnv {
         Ok(self.outputs(py))
     }
 
+    /// One uniformly random legal action id per env (for baselines and benchmarks), from
+    /// a generator seeded with the env's seed.
+    fn random_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let mut out = vec![0i64; self.env.len()];
+        self.env.random_actions(&mut out);
+        PyArray1::from_vec(py, out)
+    }
+
     /// Env `i`'s current deal as a `Deal`, for inspection (its `history` starts empty).
     fn deal(&self, i: usize) -> PyResult<super::duel::PyDeal> {
         self.env

@@ -600,8 +600,8 @@ impl PyDeal {
 
     /// A boolean mask over the 68-action space (see `Action.id`).
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        let mask = self.state.legal_mask();
-        let v: Vec<bool> = (0..NUM_ACTIONS).map(|i| mask & (1 << i) != 0).collect();
+        let mut v = vec![false; NUM_ACTIONS];
+        crate::duel::action::write_mask(self.state.legal_mask(), &mut v);
         PyArray1::from_vec(py, v)
     }
 
