@@ -475,7 +475,7 @@ class BankResolution:
     @property
     def outcome(self) -> _Outcome:
         """``"banker"``, ``"en_carte"`` (equal tricks, 0-0 included) or ``"punter"``."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 @final
@@ -495,7 +495,7 @@ class BankDeal:
         """T2, T3 and T4 each resolved against T1."""
     def cards(self) -> list[Card]:
         """The 17 cards in dealing order."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
 @final
 class BankOdds:
@@ -552,11 +552,12 @@ class BankSimulation:
     def joint_intervals(self) -> npt.NDArray[np.float64]:
         """``(3, 3, 3, 2)`` Wilson intervals of the joint cells."""
 
+@final
 class BankShoe:
     """The shoe across deals (``ecarte.bank.Shoe``): undealt cards, the cards on the table,
     the discard pile and the run-out count."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __new__(cls, seed: int | None = None) -> BankShoe:
         """A full 104-card shoe shuffled with ``seed`` (default 0)."""
     @staticmethod
     def from_order(cards: Iterable[_CardLike], seed: int | None = None) -> BankShoe:

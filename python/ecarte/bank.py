@@ -18,6 +18,7 @@ Between deals ("ready") a punter may ``shuffle_rest`` once, except right after a
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Final, Literal, Mapping, Sequence, Union
@@ -289,7 +290,7 @@ class Table:
     @property
     def ledger(self) -> list[dict[str, Any]]:
         """Chips and bank after each deal: entry 0 is the start, entry k after deal k."""
-        return json.loads(json.dumps(self._ledger))  # a deep copy
+        return copy.deepcopy(self._ledger)
 
     # -------------------------------------------------------------- actions
     def deal(self) -> Deal:
@@ -466,7 +467,7 @@ class Table:
     def record(self) -> dict[str, Any]:
         """The session as a small versioned JSON-ready record: the configuration, every
         action in order and, per deal, the cards, stakes, settlements and ledger."""
-        return json.loads(
+        record: dict[str, Any] = json.loads(
             json.dumps(
                 {
                     "format": RECORD_FORMAT,
@@ -477,6 +478,7 @@ class Table:
                 }
             )
         )
+        return record
 
     def to_json(self) -> str:
         return json.dumps(self.record(), separators=(",", ":"))

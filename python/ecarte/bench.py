@@ -313,6 +313,7 @@ def _vecenv_row(min_time: float, rpack: list[int]) -> list[Row]:
         if d.is_over():
             d = native[0] = ecarte.duel.Deal(seed=next(seeds))
         player = d.current_player
+        assert player is not None
         d.observation_tensor(player, out=buffer)
         d.apply(rng.choice(d.legal_actions()))
 
