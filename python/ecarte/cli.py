@@ -112,8 +112,10 @@ def play_command(
     )
     console.print(f"ecarte: you play {opponent}, match to {target}, seed {match.seed}. "
                   "Type help for the commands.")
+    redraw = True
     while True:
-        console.print(game.screen())
+        if redraw:
+            console.print(game.screen())
         if match.is_over():
             break
         try:
@@ -125,6 +127,7 @@ def play_command(
             console.print(reply.message)
         if reply.quit:
             break
+        redraw = reply.redraw
     _offer_save(match, save_path)
 
 

@@ -65,6 +65,8 @@ class Reply:
 
     message: str = ""
     quit: bool = False
+    #: Whether the table changed and should be drawn again.
+    redraw: bool = False
 
 
 @dataclass
@@ -100,7 +102,9 @@ class Game:
 
     def _describe(self, action: Action) -> str:
         # The opponent's discards are face down.
-        return "discards a card" if action.kind == "discard" else str(action)
+        if action.kind == "discard":
+            return "discards a card"
+        return action.card.pretty() if action.card is not None else str(action)
 
     def _note_end_of_deal(self, deal: Deal) -> None:
         outcome = deal.outcome()
@@ -145,10 +149,10 @@ class Game:
             return Reply(f"{exc}. Legal: {choices}")
         deal = self.match.deal
         self.match.apply(action)
-        self.log.append(f"You: {action}")
+        self.log.append(f"You: {action_text(action)}")
         self._note_end_of_deal(deal)
         self.advance()
-        return Reply("")
+        return Reply("", redraw=True)
 
     def undo(self) -> Reply:
         """Takes back the human's last decision in this deal, and the opponent's replies."""
@@ -161,7 +165,7 @@ class Game:
             if seats.pop() == self.seat:
                 break
         self.log.append("You take back your last move.")
-        return Reply("Move taken back.")
+        return Reply("Move taken back.", redraw=True)
 
     # -- screen --------------------------------------------------------------------------
 
@@ -175,7 +179,7 @@ class Game:
             Text(f"Score: {self.score_text()} (to {self.match.target})"),
             Text("You deal" if deal.dealer == me else "Opponent deals"),
         )
-        trump = Text("Trump ") + card_text(deal.turn_up).append(f"  {deal.trump.symbol}")
+        trump = Text(f"Trump {deal.trump.symbol} (turn-up ") + card_text(deal.turn_up) + Text(")")
         holder = obs.turn_up_holder
         if holder is not None:
             trump.append(f" (turn-up drawn by {'you' if holder == me else 'the opponent'})")
