@@ -327,3 +327,28 @@ def test_observation_tensor_into_a_buffer() -> None:
         deal.observation_tensor(1, out=np.zeros(10, dtype=np.float32))
     with pytest.raises(TypeError):
         deal.observation_tensor(1, out=np.zeros(OBSERVATION_SIZE, dtype=np.float64))  # type: ignore[arg-type]
+
+
+def card_index(card: Card) -> int:
+    """The documented card index: suit * 8 + (rank - 7), suits C D H S."""
+    return "CDHS".index(str(card)[1]) * 8 + "789TJQKA".index(str(card)[0])
+
+
+def test_tensor_layout_matches_the_documentation() -> None:
+    deal = Deal(seed=13)
+    for _ in range(9):
+        deal.apply(deal.legal_actions()[-1])
+    p = deal.current_player
+    assert p is not None
+    t = deal.observation_tensor(p, score=(2, 5))
+    obs = deal.observation(p)
+    planes = {0: obs.hand, 32: obs.discards, 160: [obs.turn_up]}
+    for offset, cards in planes.items():
+        assert sorted(np.flatnonzero(t[offset:offset + 32])) == sorted(card_index(c) for c in cards)
+    mine = [c for tr in obs.tricks for c, who in zip(tr.cards, (tr.leader, 1 - tr.leader)) if who == p]
+    assert sorted(np.flatnonzero(t[64:96])) == sorted(card_index(c) for c in mine)
+    assert t[192 + "CDHS".index(str(obs.trump))] == 1 and t[192:196].sum() == 1
+    assert t[199 + ["proposal", "response", "discard", "play", "over"].index(obs.phase)] == 1
+    assert t[204] == (deal.dealer == p) and t[205] == 1
+    assert np.isclose(t[212], (2, 5)[p] / 7) and np.isclose(t[213], (2, 5)[1 - p] / 7)
+    assert all(Action.from_id(card_index(c)) == Action(str(c)) for c in ecarte.duel_pack())
