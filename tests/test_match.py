@@ -111,3 +111,13 @@ def test_heuristic_beats_random() -> None:
         result = Match(seed=seed, rules=Rules(target=3)).play(*seats)
         wins += result.winner == (0 if seed % 2 else 1)
     assert wins >= 14, wins
+
+
+def test_match_undo_within_the_current_deal() -> None:
+    m = Match(seed=15)
+    with pytest.raises(EcarteError, match="nothing to undo"):
+        m.undo()
+    before = m.deal.copy()
+    m.apply(m.legal_actions()[0])
+    assert str(m.undo()) in ("propose", "decline")
+    assert m.deal == before
