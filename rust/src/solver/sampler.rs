@@ -1,0 +1,1 @@
+//! Sampling worlds consistent with an observation.
