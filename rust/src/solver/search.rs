@@ -46,12 +46,13 @@ struct Entry {
     /// Bounds on the leader's metric.
     lower: u8,
     upper: u8,
-    /// The lead that last proved a lower bound, for move ordering.
+    /// The lead that last proved a lower bound (relative index), for move ordering.
     best: u8,
+    talon: u8,
     generation: u16,
 }
 
-const TT_BITS: u32 = 20;
+const TT_BITS: u32 = 18;
 
 /// A search context: the transposition table (reused across solves, invalidated by a
 /// generation stamp rather than cleared) and the talon of the current solve.
@@ -165,12 +166,17 @@ impl Search {
             let reply = b.trailing_zeros() as u8;
             return !self.beats(reply, lead) && k <= 3;
         }
-        let key = u64::from(a) | u64::from(b) << 32;
-        let slot = Self::slot(key);
+        let live = self.live(a, b, t);
+        // Key on ranks relative to the live cards: positions that differ only in which
+        // equivalent cards were played transpose.
+        let key = u64::from(relative(a, live)) | u64::from(relative(b, live)) << 32;
+        let slot = Self::slot(key ^ (t as u64) << 58);
         let entry = self.table[slot];
         let (mut lower, mut upper, mut best) = (0u8, (2 * r + 1) as u8, 0xff);
-        if entry.key == key && entry.generation == self.generation {
-            (lower, upper, best) = (entry.lower, entry.upper, entry.best);
+        if entry.key == key && entry.talon == t as u8 && entry.generation == self.generation {
+            lower = entry.lower;
+            upper = entry.upper;
+            best = absolute(entry.best, live);
             if i32::from(lower) >= k {
                 return true;
             }
@@ -178,15 +184,13 @@ impl Search {
                 return false;
             }
         }
-        if let Some(quick) = self.quick_bounds(a, b, t, r) {
-            if quick.0 >= k {
-                return true;
-            }
-            if quick.1 < k {
-                return false;
-            }
+        let (sure_lower, sure_upper) = self.quick_bounds(a, b, t, r);
+        if sure_lower >= k {
+            return true;
         }
-        let live = self.live(a, b, t);
+        if sure_upper < k {
+            return false;
+        }
         let mut moves = Moves::new();
         self.order_leads(a, b, live, best, &mut moves);
         let mut proved = None;
@@ -207,7 +211,8 @@ impl Search {
             key,
             lower,
             upper,
-            best,
+            best: relative_card(best, live),
+            talon: t as u8,
             generation: self.generation,
         };
         proved.is_some()
@@ -258,22 +263,47 @@ impl Search {
         }
     }
 
-    /// Cheap bounds on the leader's metric once the talon is gone: the follower surely
-    /// takes a trick for each trump above all of the leader's trumps... kept simple: sure
-    /// tricks from top trumps on each side.
-    fn quick_bounds(&self, a: u32, b: u32, t: usize, r: i32) -> Option<(i32, i32)> {
-        if t < self.talon_len {
-            return None;
+    /// Cheap bounds on the leader's metric: a trump above every other live trump (the
+    /// other hand's and the talon's still to come) takes a trick whenever it is played, so
+    /// it is a sure trick for its holder.
+    #[inline]
+    fn quick_bounds(&self, a: u32, b: u32, t: usize, r: i32) -> (i32, i32) {
+        let live_trumps = self.live(a, b, t) & self.trump_bits;
+        let sure_a = sure_top(a & self.trump_bits, live_trumps & !a);
+        let sure_b = sure_top(b & self.trump_bits, live_trumps & !b);
+        let lower = if t >= self.talon_len {
+            self.quick_tricks(a, b).max(sure_a)
+        } else {
+            sure_a
+        };
+        let lower = if lower >= r { 2 * r + 1 } else { 2 * lower };
+        (lower, 2 * (r - sure_b) + 1)
+    }
+
+    /// Tricks the leader can cash in a row once the talon is gone: in each suit, the cards
+    /// above all the follower's cards win while the follower follows; if the follower has
+    /// no trump, a suit whose top cards outlast the follower's length wins entirely.
+    fn quick_tricks(&self, a: u32, b: u32) -> i32 {
+        let b_trumps = b & self.trump_bits != 0;
+        let mut total = 0;
+        for suit in 0..4u8 {
+            let bits = 0xffu32 << (suit * 8);
+            let (sa, sb) = (a & bits, b & bits);
+            if sa == 0 {
+                continue;
+            }
+            let top = sure_top(sa, sb);
+            let b_len = sb.count_ones() as i32;
+            let can_ruff = b_trumps && bits != self.trump_bits;
+            total += if can_ruff {
+                top.min(b_len)
+            } else if top >= b_len {
+                sa.count_ones() as i32
+            } else {
+                top
+            };
         }
-        // Trumps held by one side above every trump of the other side are sure tricks for
-        // their holder whoever leads: a trump can only be beaten by a higher trump.
-        let ta = a & self.trump_bits;
-        let tb = b & self.trump_bits;
-        let sure_a = sure_top(ta, tb);
-        let sure_b = sure_top(tb, ta);
-        let lower = 2 * sure_a;
-        let upper = 2 * (r - sure_b) + 1;
-        Some((lower, upper))
+        total
     }
 
     fn order_leads(&self, a: u32, b: u32, live: u32, best: u8, moves: &mut Moves) {
@@ -333,6 +363,71 @@ impl Search {
             moves.push(c, score);
         }
         moves.sort();
+    }
+}
+
+/// `PEXT[live][x]`: the bits of `x` gathered at the positions of the set bits of `live`
+/// (one suit's byte), i.e. the relative ranks among the live cards.
+static PEXT: [[u8; 256]; 256] = build_pext();
+
+const fn build_pext() -> [[u8; 256]; 256] {
+    let mut table = [[0u8; 256]; 256];
+    let mut live = 0;
+    while live < 256 {
+        let mut x = 0;
+        while x < 256 {
+            let (mut out, mut pos, mut bit) = (0u8, 0, 0);
+            while bit < 8 {
+                if live & (1 << bit) != 0 {
+                    if x & (1 << bit) != 0 {
+                        out |= 1 << pos;
+                    }
+                    pos += 1;
+                }
+                bit += 1;
+            }
+            table[live][x] = out;
+            x += 1;
+        }
+        live += 1;
+    }
+    table
+}
+
+/// A card set re-expressed as ranks relative to the `live` cards, suit by suit.
+#[inline]
+fn relative(set: u32, live: u32) -> u32 {
+    let mut out = 0;
+    for shift in [0, 8, 16, 24] {
+        let l = ((live >> shift) & 0xff) as usize;
+        let x = ((set >> shift) & 0xff) as usize;
+        out |= u32::from(PEXT[l][x]) << shift;
+    }
+    out
+}
+
+/// One card's relative index (`0xff` stays "none").
+fn relative_card(card: u8, live: u32) -> u8 {
+    if card >= 32 {
+        return card;
+    }
+    relative(1 << card, live).trailing_zeros() as u8
+}
+
+/// The live card at relative index `rel` (`0xff` when none).
+fn absolute(rel: u8, live: u32) -> u8 {
+    if rel >= 32 {
+        return 0xff;
+    }
+    let suit = rel & !7;
+    let mut l = (live >> suit) & 0xff;
+    for _ in 0..(rel & 7) {
+        l &= l.wrapping_sub(1);
+    }
+    if l == 0 {
+        0xff
+    } else {
+        suit + l.trailing_zeros() as u8
     }
 }
 
