@@ -13,6 +13,10 @@
 //! keeps lower and upper bounds on the leader's metric; within one solve the talon order is
 //! fixed, and the talon position follows from the hands, so the hands are a complete key.
 
+// `a`, `b`, `t`, `r`, `k` follow the notation above: the leader's and the follower's
+// hands, the talon index, the tricks left and the threshold.
+#![allow(clippy::many_single_char_names)]
+
 use crate::card::Card;
 use crate::duel::action::pack_card;
 use crate::duel::rules::Order;
@@ -370,6 +374,8 @@ impl Search {
 /// (one suit's byte), i.e. the relative ranks among the live cards.
 static PEXT: [[u8; 256]; 256] = build_pext();
 
+// Evaluated at compile time into a static, so the array never lives on a stack.
+#[allow(clippy::large_stack_arrays)]
 const fn build_pext() -> [[u8; 256]; 256] {
     let mut table = [[0u8; 256]; 256];
     let mut live = 0;
@@ -439,7 +445,7 @@ fn sure_top(mine: u32, theirs: u32) -> i32 {
     let above = if theirs == 0 {
         mine
     } else {
-        let top = 31 - theirs.leading_zeros();
+        let top = theirs.ilog2();
         mine & !((2u32 << top).wrapping_sub(1))
     };
     above.count_ones() as i32
@@ -455,7 +461,7 @@ pub(crate) fn reduce_equivalent(cards: u32, live: u32) -> u32 {
         set &= set - 1;
         let below = live & suit_bits(c) & ((1u32 << c) - 1);
         if below != 0 {
-            let next_lower = 31 - below.leading_zeros();
+            let next_lower = below.ilog2();
             if cards & (1 << next_lower) != 0 {
                 out &= !(1 << c);
             }

@@ -188,3 +188,49 @@ fn solver_timing() {
         );
     }
 }
+
+/// A state after `steps` random actions from the deal of `seed`.
+fn random_state(seed: u64, steps: usize) -> DealState {
+    let mut s = DealState::from_seed(seed, (seed % 2) as u8, Rules::default()).unwrap();
+    let mut pick = seed ^ 0x5555;
+    for _ in 0..steps {
+        if s.is_over() {
+            break;
+        }
+        let legal = s.legal_actions();
+        pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        s.apply(legal[(pick >> 33) as usize % legal.len()]).unwrap();
+    }
+    s
+}
+
+#[test]
+fn sampled_worlds_reproduce_the_observation() {
+    for seed in 0..150 {
+        let s = random_state(seed, (seed as usize * 7) % 60);
+        let Some(me) = s.current_player() else {
+            continue;
+        };
+        let obs = s.observation(me, [0, 0]);
+        let worlds = sampler::sample_worlds(&obs, 8, seed).unwrap();
+        for w in &worlds {
+            assert_eq!(w.observation(me, [0, 0]), obs, "seed {seed}");
+        }
+        // Reproducible for a seed.
+        assert_eq!(sampler::sample_worlds(&obs, 8, seed).unwrap(), worlds);
+    }
+}
+
+#[test]
+fn pimc_values_cover_the_legal_actions() {
+    for steps in [0, 1, 2, 3, 6, 12, 20] {
+        let s = random_state(3, steps);
+        let Some(me) = s.current_player() else {
+            continue;
+        };
+        let values = pimc::pimc_values(&s.observation(me, [0, 0]), 4, 1).unwrap();
+        let actions: Vec<Action> = values.iter().map(|(a, _)| *a).collect();
+        assert_eq!(actions, s.legal_actions());
+        assert!(values.iter().all(|(_, v)| (-2.0..=2.0).contains(v)));
+    }
+}
