@@ -9,12 +9,14 @@ use pyo3::prelude::*;
 mod card;
 mod duel;
 pub mod errors;
+mod solver;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     card::register(m)?;
     duel::register(m)?;
+    solver::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
