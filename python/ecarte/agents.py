@@ -7,7 +7,7 @@ player's :class:`~ecarte.duel.Observation` and the legal actions, never the deal
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from ecarte._core import Card, DuelAction as Action, DuelObservation as Observation
@@ -127,8 +127,14 @@ def _named(legal: list[Action], name: str) -> Action:
 
 
 def make_agent(name: str, seed: int | None = None) -> Agent:
-    """A built-in agent by name: ``"random"`` or ``"heuristic"``."""
-    agents = {"random": RandomAgent, "heuristic": HeuristicAgent}
+    """A built-in agent by name: ``"random"``, ``"heuristic"`` or ``"pimc"``."""
+    from ecarte.pimc import PimcAgent
+
+    agents: dict[str, Callable[[int | None], Agent]] = {
+        "random": RandomAgent,
+        "heuristic": HeuristicAgent,
+        "pimc": lambda s: PimcAgent(seed=s),
+    }
     try:
         return agents[name](seed)
     except KeyError:

@@ -12,7 +12,7 @@ from ecarte.agents import make_agent
 from ecarte.display import deal_report
 from ecarte.duel import Deal, Match, Rules
 
-AGENT_NAMES = ["heuristic", "random"]
+AGENT_NAMES = ["heuristic", "pimc", "random"]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -71,6 +71,40 @@ def match_command(
     if out is not None:
         out.write_text(match.to_json())
         click.echo(f"Record saved to {out}")
+
+
+@main.command("arena")
+@click.argument("agent_a", type=click.Choice(AGENT_NAMES))
+@click.argument("agent_b", type=click.Choice(AGENT_NAMES))
+@click.option("--matches", type=click.IntRange(1), default=100, show_default=True,
+              help="Seeds; each is played twice with seats and cards swapped.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
+              help="Processes playing seeds in parallel.")
+@click.option("--samples", type=click.IntRange(1), default=None,
+              help="Worlds per PIMC decision (default: the agent's default).")
+@click.option("--target", type=click.IntRange(1, 100), default=7, show_default=True)
+@click.option("--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte",
+              show_default=True)
+def arena_command(
+    agent_a: str,
+    agent_b: str,
+    matches: int,
+    seed: int,
+    workers: int,
+    samples: int | None,
+    target: int,
+    order: str,
+) -> None:
+    """Duplicate matches between AGENT_A and AGENT_B, with 95% confidence intervals."""
+    from ecarte.arena import play
+
+    def spec(name: str) -> str:
+        return f"pimc:{samples}" if name == "pimc" and samples else name
+
+    result = play(spec(agent_a), spec(agent_b), matches=matches, seed=seed, workers=workers,
+                  rules=Rules(order=order, target=target), progress=True)
+    click.echo(result.table())
 
 
 def run() -> None:

@@ -19,11 +19,17 @@ from ecarte._core import (
     DuelObservation as Observation,
     DuelOutcome as Outcome,
     DuelRules as Rules,
+    DuelSolution as Solution,
     DuelTrick as Trick,
     EcarteError,
     IllegalActionError,
     InvalidRecordError,
     derive_seed,
+    duel_action_values as action_values,
+    duel_pimc_values as pimc_values,
+    duel_sample_worlds as sample_worlds,
+    duel_solve as solve,
+    duel_solve_many as solve_many,
 )
 from ecarte.agents import Agent
 
@@ -37,7 +43,13 @@ __all__ = [
     "Observation",
     "Outcome",
     "Rules",
+    "Solution",
     "Trick",
+    "action_values",
+    "pimc_values",
+    "sample_worlds",
+    "solve",
+    "solve_many",
 ]
 
 MATCH_FORMAT = "ecarte.duel.match"
