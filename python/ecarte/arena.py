@@ -121,10 +121,19 @@ class _Timed:
         return action
 
 
+RulesArgs = tuple[str, bool, int, int]
+
+
+def _rules_args(rules: Rules) -> RulesArgs:
+    # `Rules` is a native class without pickling; workers get its fields.
+    return (rules.order, rules.allow_trump_discard, rules.max_exchanges, rules.target)
+
+
 def play_pair(
-    agent_a: AgentSpec, agent_b: AgentSpec, seed: int, index: int, rules: Rules
+    agent_a: AgentSpec, agent_b: AgentSpec, seed: int, index: int, rules_args: RulesArgs
 ) -> PairResult:
     """Seed `index` under `seed`, played with A in seat 0 and then in seat 1."""
+    rules = Rules(*rules_args)
     match_seed = derive_seed(seed, index)
     won = deals = deals_won = net = 0
     decisions = [0, 0]
@@ -245,13 +254,14 @@ def play(
     results: list[PairResult] = []
     if workers <= 1:
         for i in range(matches):
-            results.append(play_pair(agent_a, agent_b, seed, i, rules))
+            results.append(play_pair(agent_a, agent_b, seed, i, _rules_args(rules)))
             bar.step()
     else:
         ctx = get_context("spawn")
         with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_single_thread_worker) as pool:
             futures = [
-                pool.submit(play_pair, agent_a, agent_b, seed, i, rules) for i in range(matches)
+                pool.submit(play_pair, agent_a, agent_b, seed, i, _rules_args(rules))
+                for i in range(matches)
             ]
             for future in as_completed(futures):
                 results.append(future.result())
