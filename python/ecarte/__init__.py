@@ -3,7 +3,7 @@
 The engine is native (Rust); this package adds match flow, agents and the command line.
 """
 
-from ecarte import agents, bank, duel
+from ecarte import agents, arena, bank, duel, pimc
 from ecarte._core import (
     Card,
     EcarteError,
@@ -25,6 +25,7 @@ from ecarte._core import (
     shuffled,
 )
 from ecarte.agents import HeuristicAgent, RandomAgent
+from ecarte.pimc import PimcAgent
 
 __all__ = [
     "Card",
@@ -37,17 +38,20 @@ __all__ = [
     "InvalidRulesError",
     "InvalidShoeError",
     "InvalidStakeError",
+    "PimcAgent",
     "RandomAgent",
     "Rank",
     "Suit",
     "TableError",
     "__version__",
     "agents",
+    "arena",
     "bank",
     "derive_seed",
     "duel",
     "duel_pack",
     "full_pack",
+    "pimc",
     "shoe_pack",
     "shuffled",
 ]

@@ -68,10 +68,13 @@ class HeuristicAgent:
 
 
 def make_agent(name: str, seed: int | None = None) -> Agent:
-    """A built-in agent by name: ``"random"`` or ``"heuristic"``."""
+    """A built-in agent by name: ``"random"``, ``"heuristic"`` or ``"pimc"``."""
+    from ecarte.pimc import PimcAgent
+
     agents: dict[str, Callable[[int | None], Agent]] = {
         "random": RandomAgent,
         "heuristic": HeuristicAgent,
+        "pimc": lambda s: PimcAgent(seed=s),
     }
     try:
         return agents[name](seed)

@@ -17,7 +17,7 @@ from ecarte.display import deal_report
 from ecarte.duel import NATIVE_AGENTS, Deal, Match, Rules, simulate
 from ecarte.stats import wilson_interval
 
-AGENT_NAMES = ["heuristic", "random"]
+AGENT_NAMES = ["heuristic", "pimc", "random"]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -79,7 +79,7 @@ def match_command(
 
 
 @main.command("play")
-@click.option("--opponent", type=click.Choice(AGENT_NAMES), default="heuristic",
+@click.option("--opponent", type=click.Choice(AGENT_NAMES), default="pimc",
               show_default=True, help="The built-in agent you play against.")
 @click.option("--seed", type=int, default=None, help="Seed of the match (random if omitted).")
 @click.option("--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte",
@@ -131,7 +131,7 @@ def play_command(
     _offer_save(match, save_path)
 
 
-HINT_AGENT = "heuristic"
+HINT_AGENT = "pimc"
 
 
 def _offer_save(match: Match, save_path: Path | None) -> None:
@@ -350,6 +350,40 @@ def bench_command(full: bool) -> None:
     click.echo(f"python {platform.python_version()} on {platform.machine()}, "
                f"{'full' if full else 'quick'} run")
     click.echo(format_table(run_benchmarks(full=full)))
+
+
+@main.command("arena")
+@click.argument("agent_a", type=click.Choice(AGENT_NAMES))
+@click.argument("agent_b", type=click.Choice(AGENT_NAMES))
+@click.option("--matches", type=click.IntRange(1), default=100, show_default=True,
+              help="Seeds; each is played twice with seats and cards swapped.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
+              help="Processes playing seeds in parallel.")
+@click.option("--samples", type=click.IntRange(1), default=None,
+              help="Worlds per PIMC decision (default: the agent's default).")
+@click.option("--target", type=click.IntRange(1, 100), default=7, show_default=True)
+@click.option("--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte",
+              show_default=True)
+def arena_command(
+    agent_a: str,
+    agent_b: str,
+    matches: int,
+    seed: int,
+    workers: int,
+    samples: int | None,
+    target: int,
+    order: str,
+) -> None:
+    """Duplicate matches between AGENT_A and AGENT_B, with 95% confidence intervals."""
+    from ecarte.arena import play
+
+    def spec(name: str) -> str:
+        return f"pimc:{samples}" if name == "pimc" and samples else name
+
+    result = play(spec(agent_a), spec(agent_b), matches=matches, seed=seed, workers=workers,
+                  rules=Rules(order=order, target=target), progress=True)
+    click.echo(result.table())
 
 
 def run() -> None:

@@ -22,6 +22,7 @@ from ecarte._core import (
     DuelObservation as Observation,
     DuelOutcome as Outcome,
     DuelRules as Rules,
+    DuelSolution as Solution,
     DuelTrick as Trick,
     DuelVecEnv as VecEnv,
     EcarteError,
@@ -29,6 +30,11 @@ from ecarte._core import (
     InvalidRecordError,
     derive_seed,
     duel_simulate,
+    duel_action_values as action_values,
+    duel_pimc_values as pimc_values,
+    duel_sample_worlds as sample_worlds,
+    duel_solve as solve,
+    duel_solve_many as solve_many,
 )
 from ecarte.agents import Agent
 
@@ -42,9 +48,15 @@ __all__ = [
     "Observation",
     "Outcome",
     "Rules",
+    "Solution",
     "Trick",
     "VecEnv",
     "simulate",
+    "action_values",
+    "pimc_values",
+    "sample_worlds",
+    "solve",
+    "solve_many",
 ]
 
 MATCH_FORMAT = "ecarte.duel.match"

@@ -8,3 +8,4 @@ pub mod card;
 pub mod duel;
 #[cfg(feature = "python")]
 mod py;
+pub mod solver;

@@ -11,6 +11,7 @@ mod batch;
 mod card;
 mod duel;
 pub mod errors;
+mod solver;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -19,6 +20,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     duel::register(m)?;
     bank::register(m)?;
     batch::register(m)?;
+    solver::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -1,0 +1,269 @@
+"""Duplicate matches between two agents, with confidence intervals.
+
+Every seed is played twice: once with agent A in seat 0, once with A in seat 1, over the
+same deals (same seeds, same first dealer), so each agent gets the other's cards and the
+luck of the deal cancels. Statistics treat each pair of matches as one sample, which
+accounts for the correlation the duplicate format creates.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from multiprocessing import get_context
+
+from ecarte._core import DuelAction as Action, DuelObservation as Observation, derive_seed
+from ecarte.agents import Agent, make_agent
+from ecarte.duel import Match, Rules
+
+__all__ = ["AgentSpec", "ArenaResult", "Estimate", "build_agent", "play"]
+
+#: An agent name (``"pimc"``, ``"pimc:16"`` for 16 samples, ``"heuristic"``, ``"random"``)
+#: or a picklable factory taking a seed.
+AgentSpec = str | Callable[[int], Agent]
+
+Z95 = 1.959964
+
+
+def build_agent(spec: AgentSpec, seed: int) -> Agent:
+    """The agent of `spec` with `seed`."""
+    if not isinstance(spec, str):
+        return spec(seed)
+    name, _, arg = spec.partition(":")
+    if name == "pimc" and arg:
+        from ecarte.pimc import PimcAgent
+
+        return PimcAgent(samples=int(arg), seed=seed)
+    return make_agent(name, seed)
+
+
+def spec_name(spec: AgentSpec) -> str:
+    return spec if isinstance(spec, str) else getattr(spec, "__name__", repr(spec))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean with its 95% confidence interval."""
+
+    mean: float
+    low: float
+    high: float
+
+    def __str__(self) -> str:
+        return f"{self.mean:.3f} [{self.low:.3f}, {self.high:.3f}]"
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """One seed played twice, from agent A's side."""
+
+    matches_won: int
+    deals: int
+    deals_won: int
+    net_points: int
+    decisions: tuple[int, int]
+    seconds: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class ArenaResult:
+    agent_a: str
+    agent_b: str
+    pairs: int
+    deals: int
+    #: Share of matches won by A (two per seed).
+    match_win_rate: Estimate
+    #: Share of deals won by A.
+    deal_win_rate: Estimate
+    #: A's points won less points lost, per deal.
+    points_per_deal: Estimate
+    #: Mean seconds per decision of A and of B.
+    decision_seconds: tuple[float, float]
+    seconds: float
+
+    def table(self) -> str:
+        rows = [
+            ("agents", f"{self.agent_a} v {self.agent_b}"),
+            ("matches", f"{2 * self.pairs} ({self.pairs} seeds, seats swapped)"),
+            ("deals", str(self.deals)),
+            (f"match win rate of {self.agent_a}", str(self.match_win_rate)),
+            (f"deal win rate of {self.agent_a}", str(self.deal_win_rate)),
+            (f"net points per deal of {self.agent_a}", str(self.points_per_deal)),
+            (
+                "seconds per decision",
+                f"{self.agent_a} {self.decision_seconds[0]:.4f}, "
+                f"{self.agent_b} {self.decision_seconds[1]:.4f}",
+            ),
+            ("wall time", f"{self.seconds:.1f} s"),
+        ]
+        width = max(len(k) for k, _ in rows)
+        return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+
+
+class _Timed:
+    """Counts an agent's decisions and the time they take."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.decisions = 0
+        self.seconds = 0.0
+
+    def __call__(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        start = time.perf_counter()
+        action = self.agent(observation, legal_actions)
+        self.seconds += time.perf_counter() - start
+        self.decisions += 1
+        return action
+
+
+RulesArgs = tuple[str, bool, int, int]
+
+
+def _rules_args(rules: Rules) -> RulesArgs:
+    # `Rules` is a native class without pickling; workers get its fields.
+    return (rules.order, rules.allow_trump_discard, rules.max_exchanges, rules.target)
+
+
+def play_pair(
+    agent_a: AgentSpec, agent_b: AgentSpec, seed: int, index: int, rules_args: RulesArgs
+) -> PairResult:
+    """Seed `index` under `seed`, played with A in seat 0 and then in seat 1."""
+    rules = Rules(*rules_args)
+    match_seed = derive_seed(seed, index)
+    won = deals = deals_won = net = 0
+    decisions = [0, 0]
+    seconds = [0.0, 0.0]
+    for a_seat in (0, 1):
+        a = _Timed(build_agent(agent_a, derive_seed(match_seed, 1 + a_seat)))
+        b = _Timed(build_agent(agent_b, derive_seed(match_seed, 3 + a_seat)))
+        seats = (a, b) if a_seat == 0 else (b, a)
+        result = Match(seed=match_seed, first_dealer=0, rules=rules).play(*seats)
+        won += result.winner == a_seat
+        for outcome in result.outcomes:
+            deals += 1
+            if outcome.winner == a_seat:
+                deals_won += 1
+                net += outcome.points
+            else:
+                net -= outcome.points
+        for i, t in enumerate((a, b)):
+            decisions[i] += t.decisions
+            seconds[i] += t.seconds
+    return PairResult(won, deals, deals_won, net, (decisions[0], decisions[1]),
+                      (seconds[0], seconds[1]))
+
+
+def _mean_ci(values: Sequence[float]) -> Estimate:
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return Estimate(mean, -math.inf, math.inf)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = Z95 * math.sqrt(var / n)
+    return Estimate(mean, mean - half, mean + half)
+
+
+def _ratio_ci(num: Sequence[float], den: Sequence[float]) -> Estimate:
+    """sum(num) / sum(den) with a cluster (per pair) delta-method interval."""
+    n = len(num)
+    ratio = sum(num) / sum(den)
+    if n < 2:
+        return Estimate(ratio, -math.inf, math.inf)
+    mean_den = sum(den) / n
+    resid = sum((x - ratio * d) ** 2 for x, d in zip(num, den)) / (n - 1)
+    half = Z95 * math.sqrt(resid / n) / mean_den
+    return Estimate(ratio, ratio - half, ratio + half)
+
+
+def summarize(
+    agent_a: AgentSpec, agent_b: AgentSpec, pairs: list[PairResult], seconds: float
+) -> ArenaResult:
+    decisions = [sum(p.decisions[i] for p in pairs) for i in (0, 1)]
+    spent = [sum(p.seconds[i] for p in pairs) for i in (0, 1)]
+    return ArenaResult(
+        agent_a=spec_name(agent_a),
+        agent_b=spec_name(agent_b),
+        pairs=len(pairs),
+        deals=sum(p.deals for p in pairs),
+        match_win_rate=_mean_ci([p.matches_won / 2 for p in pairs]),
+        deal_win_rate=_ratio_ci([p.deals_won for p in pairs], [p.deals for p in pairs]),
+        points_per_deal=_ratio_ci([p.net_points for p in pairs], [p.deals for p in pairs]),
+        decision_seconds=(
+            spent[0] / max(decisions[0], 1),
+            spent[1] / max(decisions[1], 1),
+        ),
+        seconds=seconds,
+    )
+
+
+class _Progress:
+    """A one-line progress bar on stderr."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.enabled, self.done = total, enabled, 0
+        self.start = time.perf_counter()
+
+    def step(self) -> None:
+        self.done += 1
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.start
+        eta = elapsed / self.done * (self.total - self.done)
+        filled = 30 * self.done // self.total
+        bar = "#" * filled + "-" * (30 - filled)
+        sys.stderr.write(
+            f"\r[{bar}] {self.done}/{self.total} seeds  {elapsed:.0f}s elapsed, ~{eta:.0f}s left"
+        )
+        if self.done == self.total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def _single_thread_worker() -> None:
+    # Each worker process is one of `workers` cores: keep the solver's pool to one thread.
+    os.environ.setdefault("RAYON_NUM_THREADS", "1")
+
+
+def play(
+    agent_a: AgentSpec,
+    agent_b: AgentSpec,
+    matches: int = 100,
+    seed: int = 0,
+    workers: int = 1,
+    rules: Rules | None = None,
+    progress: bool | None = None,
+) -> ArenaResult:
+    """Plays `matches` seeds twice each (seats and cards swapped) and reports agent A's
+    match win rate, deal win rate and net points per deal with 95% intervals.
+
+    `workers` > 1 plays seeds in that many processes; agents are built in the workers
+    from their names or factories. The progress bar shows on stderr when it is a
+    terminal (or when `progress` is True).
+    """
+    if matches < 1:
+        raise ValueError(f"matches must be at least 1, got {matches}")
+    rules = rules or Rules()
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = _Progress(matches, show)
+    start = time.perf_counter()
+    results: list[PairResult] = []
+    if workers <= 1:
+        for i in range(matches):
+            results.append(play_pair(agent_a, agent_b, seed, i, _rules_args(rules)))
+            bar.step()
+    else:
+        ctx = get_context("spawn")
+        with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_single_thread_worker) as pool:
+            futures = [
+                pool.submit(play_pair, agent_a, agent_b, seed, i, _rules_args(rules))
+                for i in range(matches)
+            ]
+            for future in as_completed(futures):
+                results.append(future.result())
+                bar.step()
+    return summarize(agent_a, agent_b, results, time.perf_counter() - start)

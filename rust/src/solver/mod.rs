@@ -1,0 +1,299 @@
+//! The double-dummy solver of the duel's play phase, and the sampler of worlds consistent
+//! with one player's observation.
+//!
+//! Double-dummy: both sides see every card and the talon order, so the rest of the deal is
+//! a deterministic two-player game. [`solve`] gives its exact value for the player to move,
+//! every action that achieves it and the nodes searched; [`action_values`] gives every legal
+//! action's exact value (what a Monte Carlo player averages).
+
+pub mod pimc;
+pub mod sampler;
+mod search;
+#[cfg(test)]
+mod tests;
+
+use std::cell::RefCell;
+use std::fmt;
+
+use rayon::prelude::*;
+
+use crate::duel::action::Action;
+use crate::duel::state::{DealState, Phase};
+use search::{set_to_internal, to_internal, Search};
+
+/// What the solver maximises for the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Objective {
+    /// Deal points: +2 (a vole won), +1, -1 or -2 (a vole lost).
+    #[default]
+    Points,
+    /// Cards taken by the end of the deal, those already taken included.
+    Cards,
+}
+
+impl Objective {
+    pub fn parse(text: &str) -> Option<Objective> {
+        match text {
+            "points" => Some(Objective::Points),
+            "cards" => Some(Objective::Cards),
+            _ => None,
+        }
+    }
+}
+
+/// The exact result of a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Deal points (or cards, see [`Objective`]) for the player to move.
+    pub value: i32,
+    /// Every legal action that achieves `value`, in action-id order.
+    pub best_actions: Vec<Action>,
+    /// Search nodes visited.
+    pub nodes: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveError {
+    /// Only play-phase positions are solved.
+    NotPlayPhase(Phase),
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveError::NotPlayPhase(phase) => write!(
+                f,
+                "the solver needs a play-phase position, this deal is in the {} phase",
+                phase.name()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+thread_local! {
+    // One table per thread, reused: allocating and clearing it would dominate small solves.
+    static SEARCH: RefCell<Search> = RefCell::new(Search::new());
+}
+
+/// The root of a solve, from the point of view of the player to move.
+struct Root {
+    /// The mover's hand and the other hand (internal indices).
+    mine: u32,
+    theirs: u32,
+    /// The card the other side led to this trick, if any.
+    lead: Option<u8>,
+    /// Tricks left, the current one included.
+    remaining: i32,
+    /// Tricks the mover has taken, and tricks played, so far.
+    taken: i32,
+    played: i32,
+    total: i32,
+    cards_taken: i32,
+    legal: Vec<Action>,
+}
+
+impl Root {
+    fn new(state: &DealState) -> Result<Root, SolveError> {
+        if state.phase() != Phase::Play {
+            return Err(SolveError::NotPlayPhase(state.phase()));
+        }
+        let order = state.rules().order;
+        let me = state.current_player().unwrap_or(0);
+        let mine = set_to_internal(state.hand_set(me), order);
+        Ok(Root {
+            mine,
+            theirs: set_to_internal(state.hand_set(1 - me), order),
+            lead: state.lead().map(|c| to_internal(c, order)),
+            remaining: (mine.count_ones() as usize + state.talon_size() / 2) as i32,
+            taken: i32::from(state.tricks_taken()[me as usize]),
+            played: state.trick_count() as i32,
+            total: state.total_tricks() as i32,
+            cards_taken: i32::from(state.cards_taken()[me as usize]),
+            legal: state.legal_actions(),
+        })
+    }
+
+    /// Can the mover reach a metric of at least `k` over the remaining tricks (this one
+    /// included) after playing `card`?
+    fn action_ge(&self, search: &mut Search, card: u8, k: i32) -> bool {
+        let mine = self.mine & !(1 << card);
+        match self.lead {
+            None => search.lead_card_ge(mine, self.theirs, card, 0, self.remaining, k),
+            // The mover follows: the other side is the trick's leader, whose test is the
+            // complement: leader's m >= 2r + 1 - (k - 1) fails iff mover's m >= k.
+            Some(lead) => {
+                let leader_k = 2 * self.remaining + 1 - k + 1;
+                !search.reply_ge(self.theirs, mine, lead, card, 0, self.remaining, leader_k)
+            }
+        }
+    }
+
+    /// The smallest metric reaching each points level, best level first: vole won, won,
+    /// lost, vole lost. `None` when the level is out of reach whatever happens.
+    fn points_levels(&self) -> [(i32, Option<i32>); 4] {
+        let vole = (self.taken == self.played).then_some(2 * self.remaining + 1);
+        let win = (self.total - 2 * self.taken + 1).max(0);
+        let not_voled = if self.taken == 0 { 2 } else { 0 };
+        [
+            (2, vole),
+            (1, Some(win)),
+            (-1, Some(not_voled)),
+            (-2, Some(0)),
+        ]
+    }
+
+    /// The exact value of playing `card`.
+    fn action_value(&self, search: &mut Search, card: u8, objective: Objective) -> i32 {
+        match objective {
+            Objective::Points => {
+                let levels = self.points_levels();
+                // Win or lose first, then vole or not.
+                let won = self.action_ge(search, card, levels[1].1.unwrap_or(0));
+                let (hi, lo) = if won {
+                    (levels[0], levels[1])
+                } else {
+                    (levels[2], levels[3])
+                };
+                match hi.1 {
+                    Some(k) if self.action_ge(search, card, k) => hi.0,
+                    _ => lo.0,
+                }
+            }
+            Objective::Cards => {
+                // Binary search for the most tricks: metric >= 2t.
+                let (mut lo, mut hi) = (0, self.remaining);
+                while lo < hi {
+                    let mid = (lo + hi + 1) / 2;
+                    if self.action_ge(search, card, 2 * mid) {
+                        lo = mid;
+                    } else {
+                        hi = mid - 1;
+                    }
+                }
+                self.cards_taken + 2 * lo
+            }
+        }
+    }
+}
+
+fn with_search<T>(state: &DealState, f: impl FnOnce(&mut Search, u8) -> T) -> T {
+    let order = state.rules().order;
+    let talon: Vec<u8> = state
+        .talon()
+        .iter()
+        .map(|&c| to_internal(c, order))
+        .collect();
+    let trump = state.trump().index() as u8;
+    SEARCH.with(|cell| {
+        let mut search = cell.borrow_mut();
+        search.reset(&talon, trump);
+        f(&mut search, trump)
+    })
+}
+
+/// Every legal action with its exact value, in action-id order, and the nodes searched.
+pub fn action_values(
+    state: &DealState,
+    objective: Objective,
+) -> Result<(Vec<(Action, i32)>, u64), SolveError> {
+    let root = Root::new(state)?;
+    let order = state.rules().order;
+    Ok(with_search(state, |search, _| {
+        let values = root
+            .legal
+            .iter()
+            .map(|&a| {
+                let card = a.card().map_or(0, |c| to_internal(c, order));
+                (a, root.action_value(search, card, objective))
+            })
+            .collect();
+        (values, search.nodes)
+    }))
+}
+
+/// The exact double-dummy value of a play-phase position for the player to move.
+pub fn solve(state: &DealState, objective: Objective) -> Result<Solution, SolveError> {
+    let root = Root::new(state)?;
+    let order = state.rules().order;
+    Ok(with_search(state, |search, _| {
+        let cards: Vec<(Action, u8)> = root
+            .legal
+            .iter()
+            .map(|&a| (a, a.card().map_or(0, |c| to_internal(c, order))))
+            .collect();
+        let (value, threshold) = match objective {
+            Objective::Points => {
+                let levels = root.points_levels();
+                let reachable = |search: &mut Search, k: Option<i32>| {
+                    k.is_some_and(|k| cards.iter().any(|&(_, c)| root.action_ge(search, c, k)))
+                };
+                let level = if reachable(search, levels[1].1) {
+                    if reachable(search, levels[0].1) {
+                        levels[0]
+                    } else {
+                        levels[1]
+                    }
+                } else if reachable(search, levels[2].1) {
+                    levels[2]
+                } else {
+                    levels[3]
+                };
+                (level.0, level.1.unwrap_or(0))
+            }
+            Objective::Cards => {
+                let (mut lo, mut hi) = (0, root.remaining);
+                while lo < hi {
+                    let mid = (lo + hi + 1) / 2;
+                    if cards
+                        .iter()
+                        .any(|&(_, c)| root.action_ge(search, c, 2 * mid))
+                    {
+                        lo = mid;
+                    } else {
+                        hi = mid - 1;
+                    }
+                }
+                (root.cards_taken + 2 * lo, 2 * lo)
+            }
+        };
+        let best_actions = cards
+            .iter()
+            .filter(|&&(_, c)| root.action_ge(search, c, threshold))
+            .map(|&(a, _)| a)
+            .collect();
+        Solution {
+            value,
+            best_actions,
+            nodes: search.nodes,
+        }
+    }))
+}
+
+/// Solves a batch in parallel on the rayon pool; results are in input order.
+pub fn solve_many(states: &[DealState], objective: Objective) -> Vec<Result<Solution, SolveError>> {
+    states.par_iter().map(|s| solve(s, objective)).collect()
+}
+
+/// The benchmark position of `seed` after `exchanges` exchanges: the deal of `seed` with
+/// dealer 0, each discard the first legal one (lowest in pack order), then play starts.
+/// `benches/` and the Python benchmark script use the same positions.
+pub fn bench_position(seed: u64, exchanges: u8) -> DealState {
+    let mut state = DealState::from_seed(seed, 0, crate::duel::Rules::default())
+        .unwrap_or_else(|_| unreachable!("seat 0 and default rules are valid"));
+    let mut made = 0;
+    while state.phase() != Phase::Play {
+        let legal = state.legal_actions();
+        let action = match legal[0] {
+            Action::Propose if made == exchanges => Action::Decline,
+            Action::Propose => {
+                made += 1;
+                Action::Propose
+            }
+            first => first,
+        };
+        state.apply_unchecked(action);
+    }
+    state
+}

@@ -1,0 +1,510 @@
+//! The double-dummy search proper: null-window alpha-beta over a compact position.
+//!
+//! Cards are re-indexed as `suit * 8 + strength` (strength under the deal's rank order), so
+//! within a suit a higher bit is a stronger card and "beats" is a comparison.
+//!
+//! The searched quantity is the *metric* `m = 2 * tricks + last` of one side over the
+//! tricks still to play, where `last` is 1 when that side takes the last trick. It orders
+//! results first by tricks and then by the last trick, which is exactly what deal points
+//! depend on (more cards wins, equal cards go to the last trick's winner), and the two sides'
+//! metrics add up to `2 * remaining + 1`. Every question a caller asks is a threshold test
+//! "can this side reach `m >= k`?", answered by [`Search::lead_ge`] with a boolean
+//! (null-window) search. A transposition table keyed by the two hands at trick boundaries
+//! keeps lower and upper bounds on the leader's metric; within one solve the talon order is
+//! fixed, and the talon position follows from the hands, so the hands are a complete key.
+
+// `a`, `b`, `t`, `r`, `k` follow the notation above: the leader's and the follower's
+// hands, the talon index, the tricks left and the threshold.
+#![allow(clippy::many_single_char_names)]
+
+use crate::card::Card;
+use crate::duel::action::pack_card;
+use crate::duel::rules::Order;
+use crate::duel::state::TALON_SIZE;
+
+/// Bits of one suit in the internal index.
+fn suit_bits(card: u8) -> u32 {
+    0xff << (card & !7)
+}
+
+/// Internal index of a duel card under `order`.
+pub(crate) fn to_internal(card: Card, order: Order) -> u8 {
+    let suit = card.suit().index() as u8;
+    suit * 8 + order.strength(card.rank())
+}
+
+/// A pack-indexed card set re-indexed internally.
+pub(crate) fn set_to_internal(mut set: u32, order: Order) -> u32 {
+    let mut out = 0;
+    while set != 0 {
+        let i = set.trailing_zeros() as usize;
+        set &= set - 1;
+        out |= 1 << to_internal(pack_card(i), order);
+    }
+    out
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    /// Bounds on the leader's metric.
+    lower: u8,
+    upper: u8,
+    /// The lead that last proved a lower bound (relative index), for move ordering.
+    best: u8,
+    talon: u8,
+    generation: u16,
+}
+
+const TT_BITS: u32 = 18;
+
+/// A search context: the transposition table (reused across solves, invalidated by a
+/// generation stamp rather than cleared) and the talon of the current solve.
+pub(crate) struct Search {
+    table: Vec<Entry>,
+    generation: u16,
+    talon: [u8; TALON_SIZE],
+    talon_len: usize,
+    /// `talon_after[i]`: the set of talon cards from index `i` on.
+    talon_after: [u32; TALON_SIZE + 1],
+    trump_bits: u32,
+    pub nodes: u64,
+}
+
+impl Search {
+    pub fn new() -> Search {
+        Search {
+            table: vec![Entry::default(); 1 << TT_BITS],
+            generation: 0,
+            talon: [0; TALON_SIZE],
+            talon_len: 0,
+            talon_after: [0; TALON_SIZE + 1],
+            trump_bits: 0,
+            nodes: 0,
+        }
+    }
+
+    /// Prepares a new solve: the undrawn talon (internal indices, draw order) and the trump
+    /// suit (0-3).
+    pub fn reset(&mut self, talon: &[u8], trump_suit: u8) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // The stamp wrapped: old entries could look current, so clear them once.
+            self.table.fill(Entry::default());
+            self.generation = 1;
+        }
+        self.talon_len = talon.len();
+        self.talon[..talon.len()].copy_from_slice(talon);
+        self.talon_after = [0; TALON_SIZE + 1];
+        for i in (0..talon.len()).rev() {
+            self.talon_after[i] = self.talon_after[i + 1] | (1 << talon[i]);
+        }
+        self.trump_bits = 0xff << (trump_suit * 8);
+        self.nodes = 0;
+    }
+
+    /// Whether `card`, played second, beats `lead`.
+    #[inline]
+    pub fn beats(&self, card: u8, lead: u8) -> bool {
+        if (card ^ lead) & !7 == 0 {
+            card > lead
+        } else {
+            self.trump_bits & (1 << card) != 0
+        }
+    }
+
+    /// The follower's legal replies to `lead` from `hand`.
+    #[inline]
+    pub fn replies(&self, hand: u32, lead: u8) -> u32 {
+        let follow = hand & suit_bits(lead);
+        if follow != 0 {
+            return follow;
+        }
+        let trumps = hand & self.trump_bits;
+        if trumps != 0 {
+            trumps
+        } else {
+            hand
+        }
+    }
+
+    /// The hands after a trick at talon index `t`: the winner draws first.
+    #[inline]
+    fn draw(&self, winner: u32, loser: u32, t: usize) -> (u32, u32) {
+        if t < self.talon_len {
+            (winner | 1 << self.talon[t], loser | 1 << self.talon[t + 1])
+        } else {
+            (winner, loser)
+        }
+    }
+
+    /// Tricks left at a trick boundary: the hand plus one card per talon pair to come.
+    #[inline]
+    pub fn tricks_left(&self, hand: u32, t: usize) -> i32 {
+        (hand.count_ones() as usize + self.talon_len.saturating_sub(t) / 2) as i32
+    }
+
+    /// The live cards: both hands and the undrawn talon.
+    #[inline]
+    pub fn live(&self, a: u32, b: u32, t: usize) -> u32 {
+        a | b | self.talon_after[t.min(self.talon_len)]
+    }
+
+    fn slot(key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TT_BITS)) as usize
+    }
+
+    /// Can the leader, holding `a` against `b` with the talon at index `t`, reach a metric
+    /// of at least `k` over the remaining tricks?
+    pub fn lead_ge(&mut self, a: u32, b: u32, t: usize, k: i32) -> bool {
+        let r = self.tricks_left(a, t);
+        if k <= 0 {
+            return true;
+        }
+        if k > 2 * r + 1 {
+            return false;
+        }
+        self.nodes += 1;
+        if r == 1 {
+            let lead = a.trailing_zeros() as u8;
+            let reply = b.trailing_zeros() as u8;
+            return !self.beats(reply, lead) && k <= 3;
+        }
+        let live = self.live(a, b, t);
+        // Key on ranks relative to the live cards: positions that differ only in which
+        // equivalent cards were played transpose.
+        let key = u64::from(relative(a, live)) | u64::from(relative(b, live)) << 32;
+        let slot = Self::slot(key ^ (t as u64) << 58);
+        let entry = self.table[slot];
+        let (mut lower, mut upper, mut best) = (0u8, (2 * r + 1) as u8, 0xff);
+        if entry.key == key && entry.talon == t as u8 && entry.generation == self.generation {
+            lower = entry.lower;
+            upper = entry.upper;
+            best = absolute(entry.best, live);
+            if i32::from(lower) >= k {
+                return true;
+            }
+            if i32::from(upper) < k {
+                return false;
+            }
+        }
+        let (sure_lower, sure_upper) = self.quick_bounds(a, b, t, r);
+        if sure_lower >= k {
+            return true;
+        }
+        if sure_upper < k {
+            return false;
+        }
+        let mut moves = Moves::new();
+        self.order_leads(a, b, live, best, &mut moves);
+        let mut proved = None;
+        for &lead in moves.as_slice() {
+            if self.lead_card_ge(a & !(1 << lead), b, lead, t, r, k) {
+                proved = Some(lead);
+                break;
+            }
+        }
+        match proved {
+            Some(lead) => {
+                lower = k as u8;
+                best = lead;
+            }
+            None => upper = (k - 1) as u8,
+        }
+        self.table[slot] = Entry {
+            key,
+            lower,
+            upper,
+            best: relative_card(best, live),
+            talon: t as u8,
+            generation: self.generation,
+        };
+        proved.is_some()
+    }
+
+    /// After the leader (now holding `a`) led `lead` with `r` tricks left counting this
+    /// one: does every reply leave the leader a metric of at least `k`?
+    pub fn lead_card_ge(&mut self, a: u32, b: u32, lead: u8, t: usize, r: i32, k: i32) -> bool {
+        let legal = self.replies(b, lead);
+        let live = self.live(a, b, t) | 1 << lead;
+        let mut moves = Moves::new();
+        self.order_replies(legal, live, lead, &mut moves);
+        for &reply in moves.as_slice() {
+            if !self.reply_ge(a, b & !(1 << reply), lead, reply, t, r, k) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The leader's test `m >= k` once the trick `lead`/`reply` is complete, `a` and `b`
+    /// being the hands left.
+    #[allow(clippy::too_many_arguments)] // the hot path keeps the position unpacked
+    #[inline]
+    pub fn reply_ge(
+        &mut self,
+        a: u32,
+        b: u32,
+        lead: u8,
+        reply: u8,
+        t: usize,
+        r: i32,
+        k: i32,
+    ) -> bool {
+        if self.beats(reply, lead) {
+            if r == 1 {
+                return k <= 0;
+            }
+            let (nb, na) = self.draw(b, a, t);
+            // The follower leads next: leader's m = 2r - 1 - follower's m.
+            !self.lead_ge(nb, na, t + 2, 2 * r - k)
+        } else {
+            if r == 1 {
+                return k <= 3;
+            }
+            let (na, nb) = self.draw(a, b, t);
+            self.lead_ge(na, nb, t + 2, k - 2)
+        }
+    }
+
+    /// Cheap bounds on the leader's metric: a trump above every other live trump (the
+    /// other hand's and the talon's still to come) takes a trick whenever it is played, so
+    /// it is a sure trick for its holder.
+    #[inline]
+    fn quick_bounds(&self, a: u32, b: u32, t: usize, r: i32) -> (i32, i32) {
+        let live_trumps = self.live(a, b, t) & self.trump_bits;
+        let sure_a = sure_top(a & self.trump_bits, live_trumps & !a);
+        let sure_b = sure_top(b & self.trump_bits, live_trumps & !b);
+        let lower = if t >= self.talon_len {
+            self.quick_tricks(a, b).max(sure_a)
+        } else {
+            sure_a
+        };
+        let lower = if lower >= r { 2 * r + 1 } else { 2 * lower };
+        (lower, 2 * (r - sure_b) + 1)
+    }
+
+    /// Tricks the leader can cash in a row once the talon is gone: in each suit, the cards
+    /// above all the follower's cards win while the follower follows; if the follower has
+    /// no trump, a suit whose top cards outlast the follower's length wins entirely.
+    fn quick_tricks(&self, a: u32, b: u32) -> i32 {
+        let b_trumps = b & self.trump_bits != 0;
+        let mut total = 0;
+        for suit in 0..4u8 {
+            let bits = 0xffu32 << (suit * 8);
+            let (sa, sb) = (a & bits, b & bits);
+            if sa == 0 {
+                continue;
+            }
+            let top = sure_top(sa, sb);
+            let b_len = sb.count_ones() as i32;
+            let can_ruff = b_trumps && bits != self.trump_bits;
+            total += if can_ruff {
+                top.min(b_len)
+            } else if top >= b_len {
+                sa.count_ones() as i32
+            } else {
+                top
+            };
+        }
+        total
+    }
+
+    fn order_leads(&self, a: u32, b: u32, live: u32, best: u8, moves: &mut Moves) {
+        let cands = reduce_equivalent(a, live);
+        let mut set = cands;
+        while set != 0 {
+            let c = set.trailing_zeros() as u8;
+            set &= set - 1;
+            let score = if c == best {
+                1000
+            } else {
+                self.lead_score(c, b, live)
+            };
+            moves.push(c, score);
+        }
+        moves.sort();
+    }
+
+    fn lead_score(&self, c: u8, b: u32, live: u32) -> i32 {
+        let suit = suit_bits(c);
+        let is_trump = self.trump_bits & (1 << c) != 0;
+        let higher_live = live & suit & !((2u32 << c) - 1);
+        let strength = i32::from(c & 7);
+        let b_suit = b & suit;
+        if higher_live == 0 {
+            // A top card: it wins unless the follower is void and trumps.
+            if is_trump || b_suit != 0 || b & self.trump_bits == 0 {
+                return 200 + strength;
+            }
+        }
+        if b_suit == 0 && !is_trump && b & self.trump_bits == 0 {
+            // The follower cannot follow or trump: any card of the suit wins.
+            return 150 - strength;
+        }
+        if is_trump {
+            50 + strength
+        } else {
+            // Low cards of long suits are cheap to give up.
+            20 - strength
+        }
+    }
+
+    fn order_replies(&self, legal: u32, live: u32, lead: u8, moves: &mut Moves) {
+        let cands = reduce_equivalent(legal, live);
+        let mut set = cands;
+        while set != 0 {
+            let c = set.trailing_zeros() as u8;
+            set &= set - 1;
+            let trump = self.trump_bits & (1 << c) != 0;
+            let cost = i32::from(c & 7) + if trump { 8 } else { 0 };
+            // The cheapest winning card first, then the cheapest losing card.
+            let score = if self.beats(c, lead) {
+                100 - cost
+            } else {
+                50 - cost
+            };
+            moves.push(c, score);
+        }
+        moves.sort();
+    }
+}
+
+/// `PEXT[live][x]`: the bits of `x` gathered at the positions of the set bits of `live`
+/// (one suit's byte), i.e. the relative ranks among the live cards.
+static PEXT: [[u8; 256]; 256] = build_pext();
+
+// Evaluated at compile time into a static, so the array never lives on a stack.
+#[allow(clippy::large_stack_arrays)]
+const fn build_pext() -> [[u8; 256]; 256] {
+    let mut table = [[0u8; 256]; 256];
+    let mut live = 0;
+    while live < 256 {
+        let mut x = 0;
+        while x < 256 {
+            let (mut out, mut pos, mut bit) = (0u8, 0, 0);
+            while bit < 8 {
+                if live & (1 << bit) != 0 {
+                    if x & (1 << bit) != 0 {
+                        out |= 1 << pos;
+                    }
+                    pos += 1;
+                }
+                bit += 1;
+            }
+            table[live][x] = out;
+            x += 1;
+        }
+        live += 1;
+    }
+    table
+}
+
+/// A card set re-expressed as ranks relative to the `live` cards, suit by suit.
+#[inline]
+fn relative(set: u32, live: u32) -> u32 {
+    let mut out = 0;
+    for shift in [0, 8, 16, 24] {
+        let l = ((live >> shift) & 0xff) as usize;
+        let x = ((set >> shift) & 0xff) as usize;
+        out |= u32::from(PEXT[l][x]) << shift;
+    }
+    out
+}
+
+/// One card's relative index (`0xff` stays "none").
+fn relative_card(card: u8, live: u32) -> u8 {
+    if card >= 32 {
+        return card;
+    }
+    relative(1 << card, live).trailing_zeros() as u8
+}
+
+/// The live card at relative index `rel` (`0xff` when none).
+fn absolute(rel: u8, live: u32) -> u8 {
+    if rel >= 32 {
+        return 0xff;
+    }
+    let suit = rel & !7;
+    let mut l = (live >> suit) & 0xff;
+    for _ in 0..(rel & 7) {
+        l &= l.wrapping_sub(1);
+    }
+    if l == 0 {
+        0xff
+    } else {
+        suit + l.trailing_zeros() as u8
+    }
+}
+
+/// How many of `mine` are above every card of `theirs` (the top of a suit held by one side).
+fn sure_top(mine: u32, theirs: u32) -> i32 {
+    if mine == 0 {
+        return 0;
+    }
+    let above = if theirs == 0 {
+        mine
+    } else {
+        let top = theirs.ilog2();
+        mine & !((2u32 << top).wrapping_sub(1))
+    };
+    above.count_ones() as i32
+}
+
+/// `cards` less the cards equivalent to a lower one: two cards of a suit in the same set
+/// with no live card between them play the same, so only the lowest of each run stays.
+pub(crate) fn reduce_equivalent(cards: u32, live: u32) -> u32 {
+    let mut out = cards;
+    let mut set = cards;
+    while set != 0 {
+        let c = set.trailing_zeros() as u8;
+        set &= set - 1;
+        let below = live & suit_bits(c) & ((1u32 << c) - 1);
+        if below != 0 {
+            let next_lower = below.ilog2();
+            if cards & (1 << next_lower) != 0 {
+                out &= !(1 << c);
+            }
+        }
+    }
+    out
+}
+
+/// At most eight candidate moves with ordering scores, without allocating.
+struct Moves {
+    cards: [u8; 8],
+    scores: [i32; 8],
+    len: usize,
+}
+
+impl Moves {
+    fn new() -> Moves {
+        Moves {
+            cards: [0; 8],
+            scores: [0; 8],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, card: u8, score: i32) {
+        self.cards[self.len] = card;
+        self.scores[self.len] = score;
+        self.len += 1;
+    }
+
+    /// Highest score first (insertion sort: at most eight entries).
+    fn sort(&mut self) {
+        for i in 1..self.len {
+            let mut j = i;
+            while j > 0 && self.scores[j - 1] < self.scores[j] {
+                self.scores.swap(j - 1, j);
+                self.cards.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        &self.cards[..self.len]
+    }
+}

@@ -1,0 +1,236 @@
+//! The solver against a plain minimax over `DealState`.
+
+use super::*;
+use crate::duel::rules::{Order, Rules};
+
+/// Exact points (or cards) for the player to move by exhaustive minimax over the engine.
+fn naive(state: &DealState, objective: Objective) -> i32 {
+    let me = state.current_player().unwrap();
+    let mut best = i32::MIN;
+    for a in state.legal_actions() {
+        let mut child = *state;
+        child.apply_unchecked(a);
+        let v = match child.current_player() {
+            None => final_value(&child, me, objective),
+            Some(p) if p == me => naive(&child, objective),
+            Some(_) => -naive_for(&child, objective, me),
+        };
+        best = best.max(v);
+    }
+    best
+}
+
+/// The opponent-to-move value negated for the cards objective is not zero-sum; keep it
+/// generic: the value of `child` for `me` when the other side moves, returned negated.
+fn naive_for(state: &DealState, objective: Objective, me: u8) -> i32 {
+    // The mover minimises `me`'s value.
+    let mut worst = i32::MAX;
+    for a in state.legal_actions() {
+        let mut child = *state;
+        child.apply_unchecked(a);
+        let v = match child.current_player() {
+            None => final_value(&child, me, objective),
+            Some(p) if p == me => naive(&child, objective),
+            Some(_) => -naive_for(&child, objective, me),
+        };
+        worst = worst.min(v);
+    }
+    -worst
+}
+
+fn final_value(state: &DealState, me: u8, objective: Objective) -> i32 {
+    let o = state.outcome().unwrap();
+    match objective {
+        Objective::Points => {
+            let p = i32::from(o.points);
+            if o.winner == me {
+                p
+            } else {
+                -p
+            }
+        }
+        Objective::Cards => i32::from(o.cards[me as usize]),
+    }
+}
+
+/// A play-phase position: `exchanges` exchanges with the first legal discards, then
+/// `plays` random-ish plays (chosen from the seed).
+fn position(seed: u64, exchanges: u8, plays: usize, order: Order) -> DealState {
+    let rules = Rules {
+        order,
+        ..Rules::default()
+    };
+    let mut s = DealState::from_seed(seed, (seed % 2) as u8, rules).unwrap();
+    let mut done = 0;
+    let mut pick = seed;
+    while s.phase() != Phase::Play {
+        let legal = s.legal_actions();
+        let a = if legal.contains(&Action::Propose) {
+            if done < exchanges {
+                done += 1;
+                Action::Propose
+            } else {
+                Action::Decline
+            }
+        } else if legal.contains(&Action::Accept) {
+            Action::Accept
+        } else {
+            pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            legal[(pick >> 33) as usize % legal.len()]
+        };
+        s.apply(a).unwrap();
+    }
+    for _ in 0..plays {
+        if s.is_over() {
+            break;
+        }
+        let legal = s.legal_actions();
+        pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        s.apply(legal[(pick >> 33) as usize % legal.len()]).unwrap();
+    }
+    s
+}
+
+fn check(state: &DealState, objective: Objective) {
+    let expected = naive(state, objective);
+    let sol = solve(state, objective).unwrap();
+    assert_eq!(sol.value, expected, "value of {state:?}");
+    let me = state.current_player().unwrap();
+    // Every best action achieves the value, and every other action falls short.
+    for a in state.legal_actions() {
+        let mut child = *state;
+        child.apply_unchecked(a);
+        let v = match child.current_player() {
+            None => final_value(&child, me, objective),
+            Some(p) if p == me => naive(&child, objective),
+            Some(_) => -naive_for(&child, objective, me),
+        };
+        assert_eq!(
+            sol.best_actions.contains(&a),
+            v == expected,
+            "action {a} of {state:?}"
+        );
+    }
+    let (values, _) = action_values(state, objective).unwrap();
+    for (a, v) in values {
+        let mut child = *state;
+        child.apply_unchecked(a);
+        let exact = match child.current_player() {
+            None => final_value(&child, me, objective),
+            Some(p) if p == me => naive(&child, objective),
+            Some(_) => -naive_for(&child, objective, me),
+        };
+        assert_eq!(v, exact, "action value of {a}");
+    }
+}
+
+#[test]
+fn matches_naive_minimax_on_late_positions() {
+    for seed in 0..120 {
+        for order in [Order::Ecarte, Order::Traditional] {
+            for objective in [Objective::Points, Objective::Cards] {
+                let exchanges = 10 + (seed % 2) as u8;
+                let plays = (seed % 7) as usize;
+                check(&position(seed, exchanges, plays, order), objective);
+            }
+        }
+    }
+}
+
+#[test]
+fn matches_naive_minimax_with_talon_draws() {
+    // Nine exchanges leave four talon cards: two tricks with draws.
+    for seed in 0..40 {
+        let plays = (seed % 3) as usize;
+        check(&position(seed, 9, plays, Order::Ecarte), Objective::Points);
+    }
+}
+
+#[test]
+fn refuses_positions_outside_play() {
+    let s = DealState::from_seed(1, 0, Rules::default()).unwrap();
+    assert_eq!(
+        solve(&s, Objective::Points),
+        Err(SolveError::NotPlayPhase(Phase::Proposal))
+    );
+}
+
+#[test]
+fn solve_many_agrees_with_solve() {
+    let states: Vec<DealState> = (0..16).map(|s| position(s, 6, 1, Order::Ecarte)).collect();
+    let many = solve_many(&states, Objective::Points);
+    for (s, r) in states.iter().zip(many) {
+        assert_eq!(r.unwrap(), solve(s, Objective::Points).unwrap());
+    }
+}
+
+/// Timing table; run with `cargo test --release solver_timing -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a test"]
+fn solver_timing() {
+    for exchanges in [0u8, 4, 8, 11] {
+        let mut times = Vec::new();
+        let mut nodes = 0;
+        for seed in 0..100 {
+            let s = bench_position(seed, exchanges);
+            let start = std::time::Instant::now();
+            let sol = solve(&s, Objective::Points).unwrap();
+            times.push(start.elapsed().as_secs_f64() * 1e3);
+            nodes += sol.nodes;
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "exchanges {exchanges:2}: median {:.4} ms p90 {:.4} ms max {:.4} ms, mean nodes {}",
+            times[50],
+            times[90],
+            times[99],
+            nodes / 100
+        );
+    }
+}
+
+/// A state after `steps` random actions from the deal of `seed`.
+fn random_state(seed: u64, steps: usize) -> DealState {
+    let mut s = DealState::from_seed(seed, (seed % 2) as u8, Rules::default()).unwrap();
+    let mut pick = seed ^ 0x5555;
+    for _ in 0..steps {
+        if s.is_over() {
+            break;
+        }
+        let legal = s.legal_actions();
+        pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        s.apply(legal[(pick >> 33) as usize % legal.len()]).unwrap();
+    }
+    s
+}
+
+#[test]
+fn sampled_worlds_reproduce_the_observation() {
+    for seed in 0..150 {
+        let s = random_state(seed, (seed as usize * 7) % 60);
+        let Some(me) = s.current_player() else {
+            continue;
+        };
+        let obs = s.observation(me, [0, 0]);
+        let worlds = sampler::sample_worlds(&obs, 8, seed).unwrap();
+        for w in &worlds {
+            assert_eq!(w.observation(me, [0, 0]), obs, "seed {seed}");
+        }
+        // Reproducible for a seed.
+        assert_eq!(sampler::sample_worlds(&obs, 8, seed).unwrap(), worlds);
+    }
+}
+
+#[test]
+fn pimc_values_cover_the_legal_actions() {
+    for steps in [0, 1, 2, 3, 6, 12, 20] {
+        let s = random_state(3, steps);
+        let Some(me) = s.current_player() else {
+            continue;
+        };
+        let values = pimc::pimc_values(&s.observation(me, [0, 0]), 4, 1).unwrap();
+        let actions: Vec<Action> = values.iter().map(|(a, _)| *a).collect();
+        assert_eq!(actions, s.legal_actions());
+        assert!(values.iter().all(|(_, v)| (-2.0..=2.0).contains(v)));
+    }
+}

@@ -1,0 +1,45 @@
+"""The duplicate arena and its command."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from ecarte.agents import HeuristicAgent, RandomAgent
+from ecarte.arena import build_agent, play
+from ecarte.cli import main
+from ecarte.pimc import PimcAgent
+
+
+def test_duplicate_pairs_swap_seats_and_report_intervals() -> None:
+    result = play("heuristic", "random", matches=6, seed=3)
+    assert result.pairs == 6 and result.deals > 12
+    for est in (result.match_win_rate, result.deal_win_rate):
+        assert 0.0 <= est.mean <= 1.0 and est.low <= est.mean <= est.high
+    assert result.points_per_deal.low <= result.points_per_deal.mean
+    # The same agent on both sides of a duplicate pair wins exactly half of the matches.
+    mirror = play("random", "random", matches=3, seed=3)
+    assert 0.0 <= mirror.match_win_rate.mean <= 1.0
+    same = play("heuristic", "heuristic", matches=3, seed=3)
+    assert same.match_win_rate.mean == 0.5 and same.deal_win_rate.mean == 0.5
+    assert same.points_per_deal.mean == 0.0
+
+
+def test_results_do_not_depend_on_workers() -> None:
+    one = play("heuristic", "random", matches=3, seed=8, workers=1)
+    two = play("heuristic", "random", matches=3, seed=8, workers=2)
+    assert one.match_win_rate == two.match_win_rate
+    assert one.deal_win_rate == two.deal_win_rate
+
+
+def test_factories_and_names() -> None:
+    assert isinstance(build_agent("pimc:5", 1), PimcAgent)
+    assert build_agent("pimc:5", 1).samples == 5  # type: ignore[attr-defined]
+    assert isinstance(build_agent(HeuristicAgent, 1), HeuristicAgent)
+    result = play(RandomAgent, "random", matches=2, seed=1)
+    assert result.agent_a == "RandomAgent"
+
+
+def test_cli_arena_prints_a_table() -> None:
+    out = CliRunner().invoke(main, ["arena", "heuristic", "random", "--matches", "2"])
+    assert out.exit_code == 0, out.output
+    assert "deal win rate of heuristic" in out.output
