@@ -34,8 +34,8 @@ def test_match_prints_the_match(tmp_path: Path) -> None:
 
 
 def test_match_is_reproducible() -> None:
-    a = ecarte("match", "--seed", "4", "--quiet")
-    b = ecarte("match", "--seed", "4", "--quiet")
+    a = ecarte("match", "--seed", "4", "--quiet", "--agents", "heuristic", "random")
+    b = ecarte("match", "--seed", "4", "--quiet", "--agents", "heuristic", "random")
     assert a.returncode == 0 and a.stdout == b.stdout
 
 
@@ -54,7 +54,8 @@ def test_help_lists_commands() -> None:
 
 def test_replay_match_and_deal(tmp_path: Path) -> None:
     out = tmp_path / "match.json"
-    assert ecarte("match", "--seed", "2", "--target", "2", "--quiet", "--out", str(out)).returncode == 0
+    assert ecarte("match", "--seed", "2", "--target", "2", "--quiet", "--agents", "heuristic",
+                  "random", "--out", str(out)).returncode == 0
     proc = ecarte("replay", str(out))
     assert proc.returncode == 0, proc.stderr
     assert "Deal 1" in proc.stdout and "wins the match" in proc.stdout
@@ -101,3 +102,25 @@ def test_bank_command(tmp_path: Path) -> None:
     table = bank.Table.replay(record.read_text())
     assert table.deals_played == 6
     assert ecarte("bank", "--players", "1").returncode == 2
+
+
+def test_solve_command(tmp_path: Path) -> None:
+    proc = ecarte("solve", "--seed", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert "Value for seat 1:" in proc.stdout and "Every legal action" in proc.stdout
+    from ecarte.duel import Deal, solve
+
+    deal = Deal(seed=3)
+    deal.apply("decline")
+    assert f"{solve(deal).value:+d} deal points" in proc.stdout
+    for _ in range(5):
+        deal.apply(deal.legal_actions()[0])
+    record = tmp_path / "deal.json"
+    record.write_text(deal.to_json())
+    proc = ecarte("solve", str(record), "--objective", "cards")
+    assert proc.returncode == 0 and "led:" in proc.stdout and "cards" in proc.stdout
+    assert ecarte("solve").returncode == 2
+    fresh = tmp_path / "fresh.json"
+    fresh.write_text(Deal(seed=1).to_json())
+    proc = ecarte("solve", str(fresh))
+    assert proc.returncode == 2 and "play phase" in proc.stderr

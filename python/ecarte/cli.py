@@ -32,7 +32,7 @@ def main() -> None:
     "--agents",
     nargs=2,
     type=click.Choice(AGENT_NAMES),
-    default=("heuristic", "heuristic"),
+    default=("pimc", "pimc"),
     show_default=True,
     help="The agents in seat 0 and seat 1.",
 )
@@ -146,6 +146,61 @@ def _offer_save(match: Match, save_path: Path | None) -> None:
         save_path = Path(answer.strip())
     save_path.write_text(match.to_json())
     click.echo(f"Record saved to {save_path}")
+
+
+@main.command("solve")
+@click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--seed", type=int, default=None,
+              help="Solve the deal of this seed instead, played with no exchange.")
+@click.option("--dealer", type=click.IntRange(0, 1), default=0, show_default=True,
+              help="The dealer, with --seed.")
+@click.option("--objective", type=click.Choice(["points", "cards"]), default="points",
+              show_default=True, help="Deal points, or the most cards the player can take.")
+def solve_command(file: Path | None, seed: int | None, dealer: int, objective: str) -> None:
+    """The double-dummy value of a play-phase position, and of every legal action.
+
+    FILE is a deal record (``deal.to_json()``); its position after the recorded actions is
+    solved. With --seed, the deal of that seed is solved from its first lead.
+    """
+    import time
+
+    from rich.console import Console
+
+    from ecarte.duel import action_values, solve
+
+    if (file is None) == (seed is None):
+        raise click.UsageError("give a deal record FILE or --seed N (one of them)")
+    if file is not None:
+        deal = Deal.from_json(file.read_text())
+    else:
+        deal = Deal(seed=seed, dealer=dealer)
+        deal.apply("decline")
+    if deal.phase != "play":
+        raise EcarteError(f"the position is in the {deal.phase} phase; solve needs the play phase")
+    player = deal.current_player
+    assert player is not None
+    started = time.perf_counter()
+    solution = solve(deal, objective)
+    elapsed = time.perf_counter() - started
+    values = action_values(deal, objective)
+    console = Console(highlight=False)
+    console.print(f"Trump {deal.trump.symbol}, talon {deal.talon_size} "
+                  f"({' '.join(c.pretty() for c in deal.talon)}), seat {player} to play")
+    for seat in (0, 1):
+        console.print(f"  seat {seat}: {' '.join(c.pretty() for c in deal.hand(seat))}")
+    if deal.lead is not None:
+        console.print(f"  led: {deal.lead.pretty()}")
+    unit = "deal points" if objective == "points" else "cards"
+    console.print(f"Value for seat {player}: {solution.value:+d} {unit} "
+                  f"({solution.nodes} nodes, {elapsed * 1000:.2f} ms)")
+    table = Table(title="Every legal action")
+    table.add_column("action")
+    table.add_column(unit, justify="right")
+    table.add_column("best", justify="center")
+    best = set(solution.best_actions)
+    for action, value in values:
+        table.add_row(str(action), f"{value:+d}", "*" if action in best else "")
+    console.print(table)
 
 
 @main.command("replay")
