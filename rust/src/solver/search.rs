@@ -329,7 +329,7 @@ impl Search {
     fn lead_score(&self, c: u8, b: u32, live: u32) -> i32 {
         let suit = suit_bits(c);
         let is_trump = self.trump_bits & (1 << c) != 0;
-        let higher_live = live & suit & !((2u32 << c) - 1);
+        let higher_live = live & suit & !((2u32 << c).wrapping_sub(1));
         let strength = i32::from(c & 7);
         let b_suit = b & suit;
         if higher_live == 0 {
