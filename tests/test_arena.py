@@ -25,8 +25,8 @@ def test_duplicate_pairs_swap_seats_and_report_intervals() -> None:
 
 
 def test_results_do_not_depend_on_workers() -> None:
-    one = play("heuristic", "random", matches=3, seed=8, workers=1)
-    two = play("heuristic", "random", matches=3, seed=8, workers=2)
+    one = play("heuristic", "random", matches=3, seed=8, workers=1, native=False)
+    two = play("heuristic", "random", matches=3, seed=8, workers=2, native=False)
     assert one.match_win_rate == two.match_win_rate
     assert one.deal_win_rate == two.deal_win_rate
 
@@ -43,3 +43,15 @@ def test_cli_arena_prints_a_table() -> None:
     out = CliRunner().invoke(main, ["arena", "heuristic", "random", "--matches", "2"])
     assert out.exit_code == 0, out.output
     assert "deal win rate of heuristic" in out.output
+
+
+def test_native_fast_path_agrees_with_the_python_path() -> None:
+    # The heuristic is deterministic, so both paths play the very same matches.
+    fast = play("heuristic", "heuristic", matches=4, seed=2)
+    slow = play("heuristic", "heuristic", matches=4, seed=2, native=False)
+    assert fast.native and not slow.native
+    assert fast.deals == slow.deals
+    assert (fast.match_win_rate, fast.deal_win_rate) == (slow.match_win_rate, slow.deal_win_rate)
+    strong = play("pimc:4", "random", matches=4, seed=1)
+    assert strong.native and strong.match_win_rate.mean > 0.5
+    assert "n/a (native simulation)" in strong.table()

@@ -124,3 +124,15 @@ def test_vecenv_random_actions_are_legal_and_seeded() -> None:
         assert np.array_equal(actions, b.random_actions())
         obs, mask, *_ = a.step(actions)
         assert np.array_equal(obs, b.step(actions)[0])
+
+
+def test_simulate_with_the_native_pimc_agent() -> None:
+    r = simulate(6, seed=2, agents=("pimc:4", "random"), threads=1)
+    again = simulate(6, seed=2, agents=("pimc:4", "random"), threads=2)
+    assert all(np.array_equal(r[k], again[k]) for k in r)
+    m = simulate(2, seed=2, agents=("pimc:2", "heuristic"), matches=True)
+    assert m["deals_won"].shape == (2, 2)
+    assert np.all(m["deals_won"].sum(axis=1) == m["deals"])
+    for bad in ("pimc:0", "pimc:x", "oracle:3"):
+        with pytest.raises(EcarteError):
+            simulate(1, seed=1, agents=(bad, "random"))

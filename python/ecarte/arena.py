@@ -8,7 +8,7 @@ accounts for the correlation the duplicate format creates.
 
 from __future__ import annotations
 
-import math
+import dataclasses
 import os
 import sys
 import time
@@ -19,16 +19,15 @@ from multiprocessing import get_context
 
 from ecarte._core import DuelAction as Action, DuelObservation as Observation, derive_seed
 from ecarte.agents import Agent, make_agent
-from ecarte.duel import Match, Rules
+from ecarte._core import EcarteError
+from ecarte.duel import Match, Rules, is_native_agent, simulate
+from ecarte.stats import mean_interval, ratio_interval
 
 __all__ = ["AgentSpec", "ArenaResult", "Estimate", "build_agent", "play"]
 
 #: An agent name (``"pimc"``, ``"pimc:16"`` for 16 samples, ``"heuristic"``, ``"random"``)
 #: or a picklable factory taking a seed.
 AgentSpec = str | Callable[[int], Agent]
-
-Z95 = 1.959964
-
 
 def build_agent(spec: AgentSpec, seed: int) -> Agent:
     """The agent of `spec` with `seed`."""
@@ -85,6 +84,8 @@ class ArenaResult:
     #: Mean seconds per decision of A and of B.
     decision_seconds: tuple[float, float]
     seconds: float
+    #: Played by native simulation (no per-decision timing).
+    native: bool = False
 
     def table(self) -> str:
         rows = [
@@ -96,6 +97,7 @@ class ArenaResult:
             (f"net points per deal of {self.agent_a}", str(self.points_per_deal)),
             (
                 "seconds per decision",
+                "n/a (native simulation)" if self.native else
                 f"{self.agent_a} {self.decision_seconds[0]:.4f}, "
                 f"{self.agent_b} {self.decision_seconds[1]:.4f}",
             ),
@@ -142,7 +144,8 @@ def play_pair(
         a = _Timed(build_agent(agent_a, derive_seed(match_seed, 1 + a_seat)))
         b = _Timed(build_agent(agent_b, derive_seed(match_seed, 3 + a_seat)))
         seats = (a, b) if a_seat == 0 else (b, a)
-        result = Match(seed=match_seed, first_dealer=0, rules=rules).play(*seats)
+        # The first dealer alternates by seed, as in `duel.simulate`'s matches.
+        result = Match(seed=match_seed, first_dealer=index % 2, rules=rules).play(*seats)
         won += result.winner == a_seat
         for outcome in result.outcomes:
             deals += 1
@@ -159,25 +162,11 @@ def play_pair(
 
 
 def _mean_ci(values: Sequence[float]) -> Estimate:
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return Estimate(mean, -math.inf, math.inf)
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = Z95 * math.sqrt(var / n)
-    return Estimate(mean, mean - half, mean + half)
+    return Estimate(*mean_interval(values))
 
 
 def _ratio_ci(num: Sequence[float], den: Sequence[float]) -> Estimate:
-    """sum(num) / sum(den) with a cluster (per pair) delta-method interval."""
-    n = len(num)
-    ratio = sum(num) / sum(den)
-    if n < 2:
-        return Estimate(ratio, -math.inf, math.inf)
-    mean_den = sum(den) / n
-    resid = sum((x - ratio * d) ** 2 for x, d in zip(num, den)) / (n - 1)
-    half = Z95 * math.sqrt(resid / n) / mean_den
-    return Estimate(ratio, ratio - half, ratio + half)
+    return Estimate(*ratio_interval(num, den))
 
 
 def summarize(
@@ -224,6 +213,27 @@ class _Progress:
         sys.stderr.flush()
 
 
+def _play_native(
+    agent_a: str, agent_b: str, matches: int, seed: int, rules: Rules
+) -> ArenaResult:
+    """The duplicate matches through native simulation: match `i` is played once with A
+    in seat 0 and once with A in seat 1, over the same deals."""
+    start = time.perf_counter()
+    a_first = simulate(matches, seed, (agent_a, agent_b), rules, matches=True)
+    a_second = simulate(matches, seed, (agent_b, agent_a), rules, matches=True)
+    pairs = []
+    for i in range(matches):
+        won = deals = deals_won = net = 0
+        for a_seat, run in ((0, a_first), (1, a_second)):
+            won += int(run["winner"][i] == a_seat)
+            deals += int(run["deals"][i])
+            deals_won += int(run["deals_won"][i, a_seat])
+            net += int(run["score"][i, a_seat]) - int(run["score"][i, 1 - a_seat])
+        pairs.append(PairResult(won, deals, deals_won, net, (0, 0), (0.0, 0.0)))
+    result = summarize(agent_a, agent_b, pairs, time.perf_counter() - start)
+    return dataclasses.replace(result, native=True)
+
+
 def _single_thread_worker() -> None:
     # Each worker process is one of `workers` cores: keep the solver's pool to one thread.
     os.environ.setdefault("RAYON_NUM_THREADS", "1")
@@ -237,17 +247,23 @@ def play(
     workers: int = 1,
     rules: Rules | None = None,
     progress: bool | None = None,
+    native: bool = True,
 ) -> ArenaResult:
     """Plays `matches` seeds twice each (seats and cards swapped) and reports agent A's
     match win rate, deal win rate and net points per deal with 95% intervals.
 
     `workers` > 1 plays seeds in that many processes; agents are built in the workers
-    from their names or factories. The progress bar shows on stderr when it is a
+    from their names or factories. When both agents are built-in names and `native` is
+    true, the matches are played by `duel.simulate` in Rust instead (all cores, the same
+    duplicate format, its own seeding; no per-decision timing). The progress bar shows on stderr when it is a
     terminal (or when `progress` is True).
     """
     if matches < 1:
-        raise ValueError(f"matches must be at least 1, got {matches}")
+        raise EcarteError(f"matches must be at least 1, got {matches}")
     rules = rules or Rules()
+    if native and isinstance(agent_a, str) and isinstance(agent_b, str):
+        if is_native_agent(agent_a) and is_native_agent(agent_b):
+            return _play_native(agent_a, agent_b, matches, seed, rules)
     show = sys.stderr.isatty() if progress is None else progress
     bar = _Progress(matches, show)
     start = time.perf_counter()

@@ -279,7 +279,18 @@ def _rules_dict(rules: Rules) -> dict[str, Any]:
     }
 
 
-NATIVE_AGENTS = ("random", "heuristic")
+NATIVE_AGENTS = ("random", "heuristic", "pimc")
+
+
+def is_native_agent(name: object) -> bool:
+    """Whether ``name`` is a built-in agent that runs natively: ``"random"``,
+    ``"heuristic"``, ``"pimc"`` or ``"pimc:N"`` (N worlds per decision)."""
+    if not isinstance(name, str):
+        return False
+    base, sep, arg = name.partition(":")
+    if sep:
+        return base == "pimc" and arg.isdigit() and int(arg) > 0
+    return base in NATIVE_AGENTS
 
 
 def simulate(
@@ -292,8 +303,10 @@ def simulate(
     start: int = 0,
 ) -> dict[str, npt.NDArray[Any]]:
     """Plays ``n`` whole deals (or, with ``matches=True``, whole matches) natively between
-    two built-in agents named in ``agents`` (``"random"`` or ``"heuristic"``), in parallel
-    with the GIL released.
+    two built-in agents named in ``agents`` (``"random"``, ``"heuristic"``, ``"pimc"`` or
+    ``"pimc:N"`` for N worlds per decision), in parallel with the GIL released. Each agent
+    sees only its own player's information; the native PIMC is the algorithm of
+    :class:`~ecarte.pimc.PimcAgent` with its worlds drawn from the deal's policy seed.
 
     Deal ``i`` is shuffled with ``derive_seed(seed, i)`` and dealt by seat ``i % 2``; match
     ``i`` has seed ``derive_seed(seed, i)`` and first dealer ``i % 2``, its deals seeded as
@@ -303,14 +316,15 @@ def simulate(
 
     Returns NumPy arrays: for deals ``dealer``, ``winner``, ``points``, ``exchanges`` of
     shape ``(n,)`` and ``cards``, ``tricks`` of shape ``(n, 2)``; for matches ``winner``,
-    ``deals`` of shape ``(n,)`` and ``score`` of shape ``(n, 2)``.
+    ``deals`` of shape ``(n,)`` and ``score``, ``deals_won`` of shape ``(n, 2)``.
     """
     if n < 0 or start < 0:
         raise EcarteError(f"n and start must be at least 0, got n={n}, start={start}")
     for name in agents:
-        if name not in NATIVE_AGENTS:
+        if not is_native_agent(name):
             raise EcarteError(
-                f"unknown native agent {name!r}: choose one of {', '.join(NATIVE_AGENTS)}"
+                f"unknown native agent {name!r}: choose one of {', '.join(NATIVE_AGENTS)} "
+                "or pimc:N"
             )
     columns = duel_simulate(n, seed, (agents[0], agents[1]), rules, threads, matches, start)
     return {name: np.asarray(values) for name, values in columns}

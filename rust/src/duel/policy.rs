@@ -48,27 +48,62 @@ impl View {
     }
 }
 
+/// Worlds per decision of the PIMC policy unless a count is given.
+pub const DEFAULT_PIMC_SAMPLES: u16 = 24;
+
 /// A native policy by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
     Random,
     Heuristic,
+    /// Perfect-information Monte Carlo over this many sampled worlds per decision.
+    Pimc(u16),
 }
 
 impl Policy {
+    /// `"random"`, `"heuristic"`, `"pimc"` or `"pimc:N"` (N worlds per decision).
     pub fn parse(name: &str) -> Option<Policy> {
-        match name {
-            "random" => Some(Policy::Random),
-            "heuristic" => Some(Policy::Heuristic),
-            _ => None,
+        match name.split_once(':') {
+            None => match name {
+                "random" => Some(Policy::Random),
+                "heuristic" => Some(Policy::Heuristic),
+                "pimc" => Some(Policy::Pimc(DEFAULT_PIMC_SAMPLES)),
+                _ => None,
+            },
+            Some(("pimc", n)) => n.parse().ok().filter(|&n| n > 0).map(Policy::Pimc),
+            Some(_) => None,
         }
     }
 
-    pub fn choose(self, view: &View, rng: &mut GameRng) -> Action {
+    /// The action for the player to move in `state`. Every policy reads only what that
+    /// player may know: the view, or for PIMC the player's whole observation.
+    pub fn choose(self, state: &DealState, rng: &mut GameRng) -> Action {
         match self {
-            Policy::Random => random_action(view.legal, rng),
-            Policy::Heuristic => heuristic_action(view),
+            Policy::Random => random_action(state.legal_mask(), rng),
+            Policy::Heuristic => heuristic_action(&View::of_state(state)),
+            Policy::Pimc(samples) => pimc_action(state, samples, rng),
         }
+    }
+}
+
+/// The PIMC choice: the best mean double-dummy value over sampled worlds, ties to the
+/// lowest action id (as `PimcAgent` does); the heuristic's if no world can be sampled.
+fn pimc_action(state: &DealState, samples: u16, rng: &mut GameRng) -> Action {
+    use rand::Rng;
+    let legal = state.legal_mask();
+    if legal.is_power_of_two() {
+        return nth_action(legal, 0);
+    }
+    let player = state.current_player().unwrap_or(0);
+    let obs = state.observation(player, [0, 0]);
+    // The solver and sampler live in `crate::solver`, which builds on this module.
+    match crate::solver::pimc::pimc_values(&obs, usize::from(samples), rng.next_u64()) {
+        Ok(values) => values
+            .iter()
+            .rev()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map_or_else(|| heuristic_action(&View::of_state(state)), |(a, _)| *a),
+        Err(_) => heuristic_action(&View::of_state(state)),
     }
 }
 
@@ -198,11 +233,34 @@ mod tests {
             for policy in [Policy::Random, Policy::Heuristic] {
                 let mut s = DealState::from_seed(seed, (seed % 2) as u8, Rules::default()).unwrap();
                 while !s.is_over() {
-                    let a = policy.choose(&View::of_state(&s), &mut rng);
+                    let a = policy.choose(&s, &mut rng);
                     assert!(s.is_legal(a), "{a} in {:?}", s.legal_actions());
                     s.apply_unchecked(a);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn parses_policy_names() {
+        assert_eq!(
+            Policy::parse("pimc"),
+            Some(Policy::Pimc(DEFAULT_PIMC_SAMPLES))
+        );
+        assert_eq!(Policy::parse("pimc:8"), Some(Policy::Pimc(8)));
+        for bad in ["pimc:0", "pimc:x", "oracle", "random:3", ""] {
+            assert_eq!(Policy::parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn pimc_policy_plays_legal_actions() {
+        let mut rng = rng_from_seed(2);
+        let mut s = DealState::from_seed(4, 0, Rules::default()).unwrap();
+        while !s.is_over() {
+            let a = Policy::Pimc(4).choose(&s, &mut rng);
+            assert!(s.is_legal(a));
+            s.apply_unchecked(a);
         }
     }
 

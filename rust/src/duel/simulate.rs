@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use super::policy::{Policy, View};
+use super::policy::Policy;
 use super::rules::Rules;
 use super::scoring::MatchScore;
 use super::state::{DealState, DuelError};
@@ -27,6 +27,8 @@ pub struct MatchSummary {
     pub winner: u8,
     pub score: [u8; 2],
     pub deals: u32,
+    /// Deals won by each seat.
+    pub deals_won: [u32; 2],
 }
 
 /// Plays one deal to the end, the policies drawing from `rng_seed`.
@@ -40,7 +42,7 @@ pub fn play_deal(
     let mut state = DealState::from_seed(deal_seed, dealer, rules)?;
     let mut rng = rng_from_seed(rng_seed);
     while let Some(player) = state.current_player() {
-        let action = policies[player as usize].choose(&View::of_state(&state), &mut rng);
+        let action = policies[player as usize].choose(&state, &mut rng);
         state.apply_unchecked(action);
     }
     let outcome = state.outcome().ok_or_else(|| {
@@ -93,12 +95,14 @@ pub fn play_match(
     policies: [Policy; 2],
 ) -> Result<MatchSummary, DuelError> {
     let mut score = MatchScore::new(rules.target, first_dealer);
+    let mut deals_won = [0u32; 2];
     loop {
         if let Some(winner) = score.winner() {
             return Ok(MatchSummary {
                 winner,
                 score: score.score,
                 deals: score.deals,
+                deals_won,
             });
         }
         let j = u64::from(score.deals);
@@ -109,6 +113,7 @@ pub fn play_match(
             rules,
             policies,
         )?;
+        deals_won[deal.winner as usize] += 1;
         score.record(&super::state::Outcome {
             winner: deal.winner,
             points: deal.points,

@@ -14,7 +14,7 @@ use crate::duel::{DuelError, Rules, NUM_ACTIONS, OBSERVATION_SIZE};
 fn policy(name: &str) -> PyResult<Policy> {
     Policy::parse(name).ok_or_else(|| {
         EcarteError::new_err(format!(
-            "unknown native agent {name:?}: choose 'random' or 'heuristic'"
+            "unknown native agent {name:?}: choose 'random', 'heuristic', 'pimc' or 'pimc:N'"
         ))
     })
 }
@@ -65,10 +65,17 @@ fn duel_simulate(
         let winner: Vec<u8> = result.iter().map(|m| m.winner).collect();
         let score: Vec<[u8; 2]> = result.iter().map(|m| m.score).collect();
         let deals: Vec<u32> = result.iter().map(|m| m.deals).collect();
+        let deals_won: Vec<u32> = result.iter().flat_map(|m| m.deals_won).collect();
         return Ok(vec![
             ("winner", PyArray1::from_vec(py, winner).into_any()),
             ("score", pairs(py, &score)?),
             ("deals", PyArray1::from_vec(py, deals).into_any()),
+            (
+                "deals_won",
+                PyArray1::from_vec(py, deals_won)
+                    .reshape([result.len(), 2])?
+                    .into_any(),
+            ),
         ]);
     }
     let result = py
