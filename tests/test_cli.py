@@ -124,3 +124,18 @@ def test_solve_command(tmp_path: Path) -> None:
     fresh.write_text(Deal(seed=1).to_json())
     proc = ecarte("solve", str(fresh))
     assert proc.returncode == 2 and "play phase" in proc.stderr
+
+
+def test_arena_command() -> None:
+    proc = ecarte("arena", "heuristic", "random", "--matches", "10", "--seed", "2")
+    assert proc.returncode == 0, proc.stderr
+    assert "match win rate of heuristic" in proc.stdout and "[" in proc.stdout
+    assert ecarte("arena", "heuristic", "oracle").returncode == 2
+    assert ecarte("arena", "heuristic", "random", "--matches", "0").returncode == 2
+
+
+def test_bench_command() -> None:
+    proc = ecarte("bench")
+    assert proc.returncode == 0, proc.stderr
+    assert "quick run" in proc.stdout and "speed-up" in proc.stdout
+    assert "random deal, native batch simulate" in proc.stdout

@@ -16,11 +16,15 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from multiprocessing import get_context
+from typing import Any
 
-from ecarte._core import DuelAction as Action, DuelObservation as Observation, derive_seed
+import numpy as np
+
+from ecarte._core import DuelAction as Action, DuelObservation as Observation, EcarteError
+from ecarte._core import derive_seed
 from ecarte.agents import Agent, make_agent
-from ecarte._core import EcarteError
 from ecarte.duel import Match, Rules, is_native_agent, simulate
+from ecarte.progress import progress_bar
 from ecarte.stats import mean_interval, ratio_interval
 
 __all__ = ["AgentSpec", "ArenaResult", "Estimate", "build_agent", "play"]
@@ -190,37 +194,21 @@ def summarize(
     )
 
 
-class _Progress:
-    """A one-line progress bar on stderr."""
-
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.total, self.enabled, self.done = total, enabled, 0
-        self.start = time.perf_counter()
-
-    def step(self) -> None:
-        self.done += 1
-        if not self.enabled:
-            return
-        elapsed = time.perf_counter() - self.start
-        eta = elapsed / self.done * (self.total - self.done)
-        filled = 30 * self.done // self.total
-        bar = "#" * filled + "-" * (30 - filled)
-        sys.stderr.write(
-            f"\r[{bar}] {self.done}/{self.total} seeds  {elapsed:.0f}s elapsed, ~{eta:.0f}s left"
-        )
-        if self.done == self.total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-
 def _play_native(
-    agent_a: str, agent_b: str, matches: int, seed: int, rules: Rules
+    agent_a: str, agent_b: str, matches: int, seed: int, rules: Rules, show: bool
 ) -> ArenaResult:
     """The duplicate matches through native simulation: match `i` is played once with A
     in seat 0 and once with A in seat 1, over the same deals."""
     start = time.perf_counter()
-    a_first = simulate(matches, seed, (agent_a, agent_b), rules, matches=True)
-    a_second = simulate(matches, seed, (agent_b, agent_a), rules, matches=True)
+    runs: list[list[dict[str, Any]]] = [[], []]
+    chunk = max(1, min(matches, 16))
+    with progress_bar("Seeds", matches, show) as advance:
+        for first in range(0, matches, chunk):
+            size = min(chunk, matches - first)
+            for a_seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
+                runs[a_seat].append(simulate(size, seed, seats, rules, matches=True, start=first))
+            advance(size)
+    a_first, a_second = ({k: np.concatenate([p[k] for p in run]) for k in run[0]} for run in runs)
     pairs = []
     for i in range(matches):
         won = deals = deals_won = net = 0
@@ -261,25 +249,27 @@ def play(
     if matches < 1:
         raise EcarteError(f"matches must be at least 1, got {matches}")
     rules = rules or Rules()
+    show = sys.stderr.isatty() if progress is None else progress
     if native and isinstance(agent_a, str) and isinstance(agent_b, str):
         if is_native_agent(agent_a) and is_native_agent(agent_b):
-            return _play_native(agent_a, agent_b, matches, seed, rules)
-    show = sys.stderr.isatty() if progress is None else progress
-    bar = _Progress(matches, show)
+            return _play_native(agent_a, agent_b, matches, seed, rules, show)
     start = time.perf_counter()
     results: list[PairResult] = []
-    if workers <= 1:
-        for i in range(matches):
-            results.append(play_pair(agent_a, agent_b, seed, i, _rules_args(rules)))
-            bar.step()
-    else:
-        ctx = get_context("spawn")
-        with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_single_thread_worker) as pool:
-            futures = [
-                pool.submit(play_pair, agent_a, agent_b, seed, i, _rules_args(rules))
-                for i in range(matches)
-            ]
-            for future in as_completed(futures):
-                results.append(future.result())
-                bar.step()
+    with progress_bar("Seeds", matches, show) as advance:
+        if workers <= 1:
+            for i in range(matches):
+                results.append(play_pair(agent_a, agent_b, seed, i, _rules_args(rules)))
+                advance(1)
+        else:
+            ctx = get_context("spawn")
+            with ProcessPoolExecutor(
+                workers, mp_context=ctx, initializer=_single_thread_worker
+            ) as pool:
+                futures = [
+                    pool.submit(play_pair, agent_a, agent_b, seed, i, _rules_args(rules))
+                    for i in range(matches)
+                ]
+                for future in as_completed(futures):
+                    results.append(future.result())
+                    advance(1)
     return summarize(agent_a, agent_b, results, time.perf_counter() - start)

@@ -12,12 +12,16 @@ __all__ = ["progress_bar"]
 
 
 @contextmanager
-def progress_bar(label: str, total: int) -> Iterator[Callable[[int], None]]:
-    """Yields ``advance(k)``; draws a bar of ``total`` steps while the block runs."""
+def progress_bar(
+    label: str, total: int, show: bool | None = None
+) -> Iterator[Callable[[int], None]]:
+    """Yields ``advance(k)``; draws a bar of ``total`` steps while the block runs, on
+    stderr when it is a terminal (or as ``show`` says)."""
     console = Console(stderr=True)
+    visible = console.is_terminal if show is None else show
     progress = Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TimeRemainingColumn(), console=console, disable=not console.is_terminal,
+        TimeRemainingColumn(), console=console, disable=not visible,
     )
     with progress:
         task = progress.add_task(label, total=total)
