@@ -10,60 +10,18 @@ use rayon::prelude::*;
 
 use super::sampler::{sample_worlds, SampleError};
 use super::{action_values, solve, Objective};
-use crate::duel::action::{cards_of, Action, PACK_SIZE};
+use crate::duel::action::Action;
+use crate::duel::policy::{heuristic_action, View};
 use crate::duel::observe::Observation;
 use crate::duel::state::{DealState, Phase};
 
-/// Hand value under which the rollout policy proposes or accepts an exchange: trumps
-/// count 1.5 and up, jacks to kings (queens to aces traditionally) 0.5 and up.
-const KEEP_THRESHOLD: f64 = 5.0;
-
-fn hand_value(state: &DealState, player: u8) -> f64 {
-    let order = state.rules().order;
-    cards_of(state.hand_set(player))
-        .map(|c| {
-            let s = f64::from(order.strength(c.rank()));
-            if c.suit() == state.trump() {
-                1.5 + s / 7.0
-            } else if s >= 5.0 {
-                0.5 + (s - 5.0) * 0.3
-            } else {
-                0.0
-            }
-        })
-        .sum()
-}
-
-/// The fixed exchange policy of the rollouts: exchange while the hand is weak, discard the
-/// weakest card (trumps last).
+/// The fixed exchange policy of the rollouts, for both seats: the native heuristic's
+/// (exchange while the hand is weak, discard the weakest card, trumps last).
 pub fn rollout_action(state: &DealState) -> Option<Action> {
-    let me = state.current_player()?;
-    let weak = hand_value(state, me) < KEEP_THRESHOLD;
-    Some(match state.phase() {
-        Phase::Proposal => {
-            if weak {
-                Action::Propose
-            } else {
-                Action::Decline
-            }
-        }
-        Phase::Response => {
-            if weak {
-                Action::Accept
-            } else {
-                Action::Refuse
-            }
-        }
-        Phase::Discard => {
-            let order = state.rules().order;
-            let legal = (state.legal_mask() >> PACK_SIZE) as u32;
-            let card = cards_of(legal).min_by_key(|c| {
-                order.strength(c.rank()) + if c.suit() == state.trump() { 10 } else { 0 }
-            })?;
-            Action::Discard(card)
-        }
-        Phase::Play | Phase::Over => return None,
-    })
+    match state.phase() {
+        Phase::Play | Phase::Over => None,
+        _ => Some(heuristic_action(&View::of_state(state))),
+    }
 }
 
 /// The points `player` gets from `state` when the exchange phase is played out by the
