@@ -4,7 +4,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
-use _core::card::{rng_from_seed, shuffle_with_seed};
+use _core::card::{derive_seed, rng_from_seed, shuffle_with_seed};
 use _core::duel::policy::{random_action, Policy, View};
 use _core::duel::simulate::play_deal;
 use _core::duel::vecenv::{StepBuffers, VecEnv};
@@ -32,11 +32,26 @@ fn engine(c: &mut Criterion) {
         });
     });
     c.bench_function("heuristic deal via play_deal", |b| {
-        b.iter(|| play_deal(black_box(5), 6, 0, Rules::default(), [Policy::Heuristic; 2]));
+        b.iter(|| {
+            play_deal(
+                black_box(5),
+                (6, 0),
+                0,
+                Rules::default(),
+                [Policy::Heuristic; 2],
+            )
+        });
     });
     c.bench_function("observation tensor", |b| {
         let mut out = vec![0f32; OBSERVATION_SIZE];
         b.iter(|| black_box(&play).encode_observation(0, [0, 0], &mut out));
+    });
+    c.bench_function("derive_seed (one ChaCha8 set-up and block)", |b| {
+        let mut i = 0u64;
+        b.iter(|| {
+            i += 1;
+            derive_seed(black_box(7), i)
+        });
     });
     c.bench_function("heuristic view", |b| {
         b.iter(|| View::of_state(black_box(&play)));

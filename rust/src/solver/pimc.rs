@@ -11,8 +11,8 @@ use rayon::prelude::*;
 use super::sampler::{sample_worlds, SampleError};
 use super::{action_values, solve, Objective};
 use crate::duel::action::Action;
-use crate::duel::policy::{heuristic_action, View};
 use crate::duel::observe::Observation;
+use crate::duel::policy::{heuristic_action, View};
 use crate::duel::state::{DealState, Phase};
 
 /// The fixed exchange policy of the rollouts, for both seats: the native heuristic's
