@@ -8,6 +8,7 @@ talon, the exchanges and the cards taken, and at the end on the outcome and ever
 
 from __future__ import annotations
 
+import copy
 import importlib
 import os
 import random
@@ -228,3 +229,29 @@ def test_bank_resolution_small_exhaustive() -> None:
             expected.punter_tricks,
             expected.outcome,
         ), (banker, punter)
+
+
+def _reference_perft(deal: ref.RefDeal) -> int:
+    if deal.is_over():
+        return 1
+    total = 0
+    for action in deal.legal_actions():
+        child = copy.deepcopy(deal)
+        child.apply(action)
+        total += _reference_perft(child)
+    return total
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_pinned_perft_counts_agree_with_the_reference(seed: int) -> None:
+    # The engine's pinned perft positions (all 11 exchanges, the first legal discard each
+    # time), counted again by the pure-Python reference.
+    deal = Deal(seed=seed, dealer=0)
+    while deal.phase != "play":
+        legal = deal.legal_actions()
+        calls = [a for a in legal if str(a) in ("propose", "accept")]
+        deal.apply(calls[0] if calls else legal[0])
+    model = ref.RefDeal([ref.card_index(str(c)) for c in deal.deck], dealer=0)
+    for action in deal.history:
+        model.apply(action.id)
+    assert _reference_perft(model) == deal.perft() == (3456, 2880)[seed]
