@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from click.testing import CliRunner
 
 from ecarte.agents import HeuristicAgent, RandomAgent
@@ -55,3 +56,12 @@ def test_native_fast_path_agrees_with_the_python_path() -> None:
     strong = play("pimc:4", "random", matches=4, seed=1)
     assert strong.native and strong.match_win_rate.mean > 0.5
     assert "n/a (native simulation)" in strong.table()
+
+
+def test_a_clean_sweep_still_has_an_honest_interval() -> None:
+    from ecarte.arena import _match_rate_ci
+
+    sweep = _match_rate_ci([2] * 40)
+    assert sweep.mean == 1.0 and sweep.high == pytest.approx(1.0) and 0.9 < sweep.low < 0.99
+    mixed = _match_rate_ci([2, 1, 0, 2])
+    assert mixed.low < mixed.mean < mixed.high

@@ -91,3 +91,16 @@ def test_shuffle_is_deterministic_and_a_permutation() -> None:
     assert a == ecarte.shuffled(pack, 12345)
     assert a != ecarte.shuffled(pack, 12346)
     assert sorted(a) == sorted(pack)
+
+
+@pytest.mark.parametrize("bad", [-1, 2**64, True, 1.5, "7"])
+def test_seeds_are_checked(bad: object) -> None:
+    for call in (
+        lambda: ecarte.duel.Deal(seed=bad),  # type: ignore[arg-type]
+        lambda: ecarte.shuffled(ecarte.duel_pack(), bad),  # type: ignore[arg-type]
+        lambda: ecarte.derive_seed(bad, 0),  # type: ignore[arg-type]
+        lambda: ecarte.duel.simulate(1, seed=bad),  # type: ignore[arg-type]
+        lambda: ecarte.duel.VecEnv(1, seed=bad),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(EcarteError, match="seed"):
+            call()

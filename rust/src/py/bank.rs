@@ -79,22 +79,6 @@ fn cards_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     extract_cards(obj)
 }
 
-/// A whole number in `0..=u64::MAX`, or an `EcarteError` naming `what`.
-fn extract_count(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
-    if obj.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(EcarteError::new_err(format!(
-            "{what} must be a whole number, got a bool"
-        )));
-    }
-    obj.extract::<u64>().map_err(|_| {
-        EcarteError::new_err(format!(
-            "{what} must be a whole number from 0 to 2**64 - 1, got {}",
-            obj.repr()
-                .map_or_else(|_| "?".to_string(), |r| r.to_string())
-        ))
-    })
-}
-
 /// The result of one punter tableau against the banker's.
 #[pyclass(
     name = "Resolution",
@@ -425,11 +409,11 @@ fn bank_simulate(
     shoe: Option<&Bound<'_, PyAny>>,
     threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyBankSimulation> {
-    let n = extract_count(n, "n")?;
-    let seed = seed.map_or(Ok(0), |s| extract_count(s, "seed"))?;
+    let n = super::errors::extract_u64(n, "n")?;
+    let seed = seed.map_or(Ok(0), |s| super::errors::extract_u64(s, "seed"))?;
     let threads = match threads {
         Some(t) => Some(
-            usize::try_from(extract_count(t, "threads")?)
+            usize::try_from(super::errors::extract_u64(t, "threads")?)
                 .map_err(|_| EcarteError::new_err("threads is too large".to_string()))?,
         ),
         None => None,
@@ -450,7 +434,7 @@ impl PyBankShoe {
     #[new]
     #[pyo3(signature = (seed = None))]
     fn new(seed: Option<&Bound<'_, PyAny>>) -> PyResult<PyBankShoe> {
-        let seed = seed.map_or(Ok(0), |s| extract_count(s, "seed"))?;
+        let seed = seed.map_or(Ok(0), |s| super::errors::extract_u64(s, "seed"))?;
         Ok(PyBankShoe(bank::Shoe::new(seed)))
     }
     /// A shoe in the exact order `cards` (index 0 = top): the 104 cards of two packs.
@@ -461,7 +445,7 @@ impl PyBankShoe {
         cards: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyBankShoe> {
-        let seed = seed.map_or(Ok(0), |s| extract_count(s, "seed"))?;
+        let seed = seed.map_or(Ok(0), |s| super::errors::extract_u64(s, "seed"))?;
         Ok(PyBankShoe(bank::Shoe::from_order(cards_of(cards)?, seed)?))
     }
     /// Deals the next hand; the previous deal goes to the discard pile first, and if fewer
@@ -471,7 +455,7 @@ impl PyBankShoe {
     }
     /// Shuffles the undealt rest with `seed`; the discard pile stays aside.
     fn shuffle_rest(&mut self, seed: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.0.shuffle_rest(extract_count(seed, "seed")?);
+        self.0.shuffle_rest(super::errors::extract_u64(seed, "seed")?);
         Ok(())
     }
     /// Moves the cards on the table to the discard pile.

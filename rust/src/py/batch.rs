@@ -5,7 +5,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 
 use super::duel::{PyAction, PyObservation, PyRules};
-use super::errors::{EcarteError, IllegalActionError};
+use super::errors::{extract_u64, EcarteError, IllegalActionError};
 use crate::duel::policy::{heuristic_action, Policy, View};
 use crate::duel::simulate::{simulate_deals, simulate_matches};
 use crate::duel::vecenv::{StepBuffers, VecEnv};
@@ -42,16 +42,17 @@ type Columns<'py> = Vec<(&'static str, Bound<'py, PyAny>)>;
 #[pyfunction]
 #[allow(clippy::too_many_arguments)] // the Python keyword signature
 #[pyo3(signature = (n, seed, agents, rules = None, threads = None, matches = false, start = 0))]
-fn duel_simulate(
-    py: Python<'_>,
+fn duel_simulate<'py>(
+    py: Python<'py>,
     n: usize,
-    seed: u64,
+    seed: &Bound<'py, PyAny>,
     agents: (String, String),
     rules: Option<PyRules>,
     threads: Option<usize>,
     matches: bool,
     start: u64,
-) -> PyResult<Columns<'_>> {
+) -> PyResult<Columns<'py>> {
+    let seed = extract_u64(seed, "seed")?;
     let policies = [policy(&agents.0)?, policy(&agents.1)?];
     let rules = rules.map_or_else(Rules::default, |r| r.0);
     if matches {
@@ -193,7 +194,13 @@ impl PyVecEnv {
 impl PyVecEnv {
     #[new]
     #[pyo3(signature = (n, seed, rules = None))]
-    fn new(py: Python<'_>, n: usize, seed: u64, rules: Option<PyRules>) -> PyResult<PyVecEnv> {
+    fn new(
+        py: Python<'_>,
+        n: usize,
+        seed: &Bound<'_, PyAny>,
+        rules: Option<PyRules>,
+    ) -> PyResult<PyVecEnv> {
+        let seed = extract_u64(seed, "seed")?;
         if n == 0 {
             return Err(EcarteError::new_err("a VecEnv needs at least one env"));
         }

@@ -3,7 +3,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use super::errors::InvalidCardError;
+use super::errors::{extract_u64, InvalidCardError};
 use crate::card::{self, Card, Rank, Suit};
 
 /// A playing card: frozen, hashable, ordered by suit (C, D, H, S) then rank (2 to A).
@@ -263,7 +263,8 @@ fn shoe_pack() -> Vec<PyCard> {
 
 /// `cards` shuffled with `seed` (`ChaCha8Rng`, see the docs); a new list.
 #[pyfunction]
-fn shuffled(cards: &Bound<'_, PyAny>, seed: u64) -> PyResult<Vec<PyCard>> {
+fn shuffled(cards: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
+    let seed = extract_u64(seed, "seed")?;
     let mut cards = extract_cards(cards)?;
     card::shuffle_with_seed(&mut cards, seed);
     Ok(to_py(cards))
@@ -272,8 +273,11 @@ fn shuffled(cards: &Bound<'_, PyAny>, seed: u64) -> PyResult<Vec<PyCard>> {
 /// The seed of sub-game `index` under `seed` (`ChaCha8Rng` stream `index`, first output): how a
 /// match seeds its deals.
 #[pyfunction]
-fn derive_seed(seed: u64, index: u64) -> u64 {
-    card::derive_seed(seed, index)
+fn derive_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult<u64> {
+    Ok(card::derive_seed(
+        extract_u64(seed, "seed")?,
+        extract_u64(index, "index")?,
+    ))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

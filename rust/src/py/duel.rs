@@ -6,7 +6,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 
 use super::card::{extract_cards, to_py, PyCard, PySuit};
-use super::errors::{EcarteError, IllegalActionError, InvalidDeckError, InvalidRulesError};
+use super::errors::{
+    extract_u64, EcarteError, IllegalActionError, InvalidDeckError, InvalidRulesError,
+};
 use crate::duel::{
     Action, DealRecord, DealState, DuelError, Observation, Order, Outcome, Rules, Trick,
     NUM_ACTIONS, OBSERVATION_SIZE,
@@ -444,8 +446,15 @@ impl PyDeal {
     /// read it back from `.seed`).
     #[new]
     #[pyo3(signature = (seed = None, dealer = 0, rules = None))]
-    fn new(seed: Option<u64>, dealer: i64, rules: Option<PyRules>) -> PyResult<PyDeal> {
-        let seed = seed.unwrap_or_else(entropy_seed);
+    fn new(
+        seed: Option<&Bound<'_, PyAny>>,
+        dealer: i64,
+        rules: Option<PyRules>,
+    ) -> PyResult<PyDeal> {
+        let seed = match seed {
+            Some(s) if !s.is_none() => extract_u64(s, "seed")?,
+            _ => entropy_seed(),
+        };
         let state = DealState::from_seed(seed, dealer_seat(dealer)?, rules_or_default(rules))?;
         Ok(PyDeal::from_state(&state, Some(seed)))
     }

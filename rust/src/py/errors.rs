@@ -67,3 +67,20 @@ impl From<DuelError> for PyErr {
         }
     }
 }
+
+/// A whole number in `0..=u64::MAX` (a seed, a count), or an `EcarteError` naming `what`
+/// and the value: never an `OverflowError` or a silently truncated value.
+pub fn extract_u64(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(EcarteError::new_err(format!(
+            "{what} must be a whole number, got a bool"
+        )));
+    }
+    obj.extract::<u64>().map_err(|_| {
+        EcarteError::new_err(format!(
+            "{what} must be a whole number from 0 to 2**64 - 1, got {}",
+            obj.repr()
+                .map_or_else(|_| "?".to_string(), |r| r.to_string())
+        ))
+    })
+}

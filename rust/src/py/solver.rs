@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyType;
 
 use super::duel::{PyAction, PyDeal, PyObservation};
-use super::errors::EcarteError;
+use super::errors::{extract_u64, EcarteError};
 use crate::duel::{DealRecord, DealState};
 use crate::solver::{self, pimc, sampler, Objective, Solution};
 
@@ -109,8 +109,9 @@ fn sample_worlds(
     py: Python<'_>,
     observation: PyRef<'_, PyObservation>,
     n: usize,
-    seed: u64,
+    seed: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<Py<PyDeal>>> {
+    let seed = extract_u64(seed, "seed")?;
     let obs = observation.0.clone();
     let worlds = py
         .detach(move || sampler::sample_worlds(&obs, n, seed))
@@ -136,8 +137,9 @@ fn pimc_values(
     py: Python<'_>,
     observation: PyRef<'_, PyObservation>,
     samples: usize,
-    seed: u64,
+    seed: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<(PyAction, f64)>> {
+    let seed = extract_u64(seed, "seed")?;
     let obs = observation.0.clone();
     let values = py
         .detach(move || pimc::pimc_values(&obs, samples, seed))
