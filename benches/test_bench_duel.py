@@ -143,5 +143,11 @@ def test_steps_reference(benchmark: Any) -> None:
 def test_double_dummy_solve_ecarte(benchmark: Any) -> None:
     solve = require("duel.solve")
     rng = random.Random(5)
-    deals = cycle([Deal(seed=rng.getrandbits(32)) for _ in range(20)])
+    # The full opening play position: no exchange, 16 tricks, the 22-card talon.
+    positions = []
+    for _ in range(20):
+        deal = Deal(seed=rng.getrandbits(32))
+        deal.apply("decline")
+        positions.append(deal)
+    deals = cycle(positions)
     benchmark(lambda: solve(next(deals)))
