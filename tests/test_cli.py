@@ -139,3 +139,23 @@ def test_bench_command() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "quick run" in proc.stdout and "speed-up" in proc.stdout
     assert "random deal, native batch simulate" in proc.stdout
+
+
+def test_replay_step_by_step(tmp_path: Path) -> None:
+    deal = Match(seed=3).deals[0]
+    while not deal.is_over():
+        deal.apply(deal.legal_actions()[0])
+    record = tmp_path / "deal.json"
+    record.write_text(deal.to_json())
+    proc = subprocess.run(
+        [sys.executable, "-c", "from ecarte.cli import run; run()", "replay", str(record), "--step"],
+        input="\n\nq\n", capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    from ecarte.display import deal_report
+
+    lines = deal_report(deal, ["Seat 0", "Seat 1"])
+    # Enter, Enter, q: three lines shown, then the replay stops.
+    assert all(line in proc.stdout for line in lines[:3])
+    assert lines[3] not in proc.stdout
+    assert proc.stdout.count("(Enter: next, q: quit)") == 3
