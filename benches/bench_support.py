@@ -7,11 +7,14 @@ Without ``--benchmark-enable`` (the project default) every benchmark runs once, 
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from ecarte.bench import feature
+from ecarte.duel import Deal
 
 
 def require(path: str) -> Any:
@@ -20,3 +23,19 @@ def require(path: str) -> Any:
     if obj is None:
         pytest.skip(f"ecarte.{path} is not built yet")
     return obj
+
+
+def ecarte_steps(actions: int) -> Callable[[], None]:
+    """A round of ``actions`` random actions through the Python step API (legal actions,
+    ``random.choice``, apply), dealing new deals as needed."""
+    rng, seeds = random.Random(2), iter(range(1 << 62))
+    deal = [Deal(seed=0)]
+
+    def steps() -> None:
+        d = deal[0]
+        for _ in range(actions):
+            if d.is_over():
+                d = deal[0] = Deal(seed=next(seeds))
+            d.apply(rng.choice(d.legal_actions()))
+
+    return steps

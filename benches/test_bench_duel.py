@@ -5,9 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
 import pytest
-from bench_support import require
+from bench_support import ecarte_steps, require
 
 import ecarte
 from ecarte import reference as ref
@@ -111,17 +110,7 @@ def test_steps_vecenv_ecarte(benchmark: Any) -> None:
 @pytest.mark.benchmark(group="steps")
 def test_steps_python_api_ecarte(benchmark: Any) -> None:
     """``ACTIONS`` random actions through the Python step API, new deals as needed."""
-    rng, seeds = random.Random(2), iter(range(1 << 62))
-    deal = [Deal(seed=0)]
-
-    def steps() -> None:
-        d = deal[0]
-        for _ in range(ACTIONS):
-            if d.is_over():
-                d = deal[0] = Deal(seed=next(seeds))
-            d.apply(rng.choice(d.legal_actions()))
-
-    benchmark(steps)
+    benchmark(ecarte_steps(ACTIONS))
 
 
 @pytest.mark.benchmark(group="steps")

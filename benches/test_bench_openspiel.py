@@ -17,7 +17,8 @@ from ecarte.bench import (
     mid_game_states,
     openspiel_tensor_fns,
 )
-from ecarte.duel import Deal
+from bench_support import ecarte_steps
+
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -44,17 +45,7 @@ def os_steps(game: Any, rng: random.Random) -> Any:
 
 @pytest.mark.benchmark(group="playout actions (vs OpenSpiel)")
 def test_playout_actions_ecarte(benchmark: Any) -> None:
-    rng, seeds = random.Random(2), iter(range(1 << 62))
-    deal = [Deal(seed=0)]
-
-    def steps() -> None:
-        d = deal[0]
-        for _ in range(ACTIONS):
-            if d.is_over():
-                d = deal[0] = Deal(seed=next(seeds))
-            d.apply(rng.choice(d.legal_actions()))
-
-    benchmark(steps)
+    benchmark(ecarte_steps(ACTIONS))
 
 
 @pytest.mark.benchmark(group="playout actions (vs OpenSpiel)")

@@ -455,7 +455,8 @@ impl PyBankShoe {
     }
     /// Shuffles the undealt rest with `seed`; the discard pile stays aside.
     fn shuffle_rest(&mut self, seed: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.0.shuffle_rest(super::errors::extract_u64(seed, "seed")?);
+        self.0
+            .shuffle_rest(super::errors::extract_u64(seed, "seed")?);
         Ok(())
     }
     /// Moves the cards on the table to the discard pile.

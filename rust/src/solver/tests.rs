@@ -3,39 +3,34 @@
 use super::*;
 use crate::duel::rules::{Order, Rules};
 
-/// Exact points (or cards) for the player to move by exhaustive minimax over the engine.
-fn naive(state: &DealState, objective: Objective) -> i32 {
-    let me = state.current_player().unwrap();
-    let mut best = i32::MIN;
-    for a in state.legal_actions() {
-        let mut child = *state;
-        child.apply_unchecked(a);
-        let v = match child.current_player() {
-            None => final_value(&child, me, objective),
-            Some(p) if p == me => naive(&child, objective),
-            Some(_) => -naive_for(&child, objective, me),
-        };
-        best = best.max(v);
-    }
-    best
+/// The exact value for `me` by exhaustive minimax over the engine: `me` maximises, the
+/// other side minimises (for the cards objective too, which is not zero-sum).
+fn naive_value(state: &DealState, objective: Objective, me: u8) -> i32 {
+    let Some(mover) = state.current_player() else {
+        return final_value(state, me, objective);
+    };
+    let values = state
+        .legal_actions()
+        .into_iter()
+        .map(|a| after(state, a, objective, me));
+    let best = if mover == me {
+        values.max()
+    } else {
+        values.min()
+    };
+    best.unwrap_or(i32::MIN)
 }
 
-/// The opponent-to-move value negated for the cards objective is not zero-sum; keep it
-/// generic: the value of `child` for `me` when the other side moves, returned negated.
-fn naive_for(state: &DealState, objective: Objective, me: u8) -> i32 {
-    // The mover minimises `me`'s value.
-    let mut worst = i32::MAX;
-    for a in state.legal_actions() {
-        let mut child = *state;
-        child.apply_unchecked(a);
-        let v = match child.current_player() {
-            None => final_value(&child, me, objective),
-            Some(p) if p == me => naive(&child, objective),
-            Some(_) => -naive_for(&child, objective, me),
-        };
-        worst = worst.min(v);
-    }
-    -worst
+/// `me`'s exact value once `a` is played.
+fn after(state: &DealState, a: Action, objective: Objective, me: u8) -> i32 {
+    let mut child = *state;
+    child.apply_unchecked(a);
+    naive_value(&child, objective, me)
+}
+
+/// The exact value for the player to move.
+fn naive(state: &DealState, objective: Objective) -> i32 {
+    naive_value(state, objective, state.current_player().unwrap())
 }
 
 fn final_value(state: &DealState, me: u8, objective: Objective) -> i32 {
@@ -98,13 +93,7 @@ fn check(state: &DealState, objective: Objective) {
     let me = state.current_player().unwrap();
     // Every best action achieves the value, and every other action falls short.
     for a in state.legal_actions() {
-        let mut child = *state;
-        child.apply_unchecked(a);
-        let v = match child.current_player() {
-            None => final_value(&child, me, objective),
-            Some(p) if p == me => naive(&child, objective),
-            Some(_) => -naive_for(&child, objective, me),
-        };
+        let v = after(state, a, objective, me);
         assert_eq!(
             sol.best_actions.contains(&a),
             v == expected,
@@ -113,14 +102,7 @@ fn check(state: &DealState, objective: Objective) {
     }
     let (values, _) = action_values(state, objective).unwrap();
     for (a, v) in values {
-        let mut child = *state;
-        child.apply_unchecked(a);
-        let exact = match child.current_player() {
-            None => final_value(&child, me, objective),
-            Some(p) if p == me => naive(&child, objective),
-            Some(_) => -naive_for(&child, objective, me),
-        };
-        assert_eq!(v, exact, "action value of {a}");
+        assert_eq!(v, after(state, a, objective, me), "action value of {a}");
     }
 }
 
