@@ -61,8 +61,7 @@ fn extract_trump(obj: &Bound<'_, PyAny>) -> PyResult<(Suit, Option<Card>)> {
     }
     Err(super::errors::InvalidCardError::new_err(format!(
         "invalid trump {}: expected a Suit, a suit letter (C, D, H, S) or symbol, or a Card",
-        obj.repr()
-            .map_or_else(|_| "?".to_string(), |r| r.to_string())
+        super::errors::describe(obj)
     )))
 }
 
@@ -72,8 +71,7 @@ fn cards_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     if obj.try_iter().is_err() {
         return Err(super::errors::InvalidCardError::new_err(format!(
             "expected an iterable of cards, got {}",
-            obj.repr()
-                .map_or_else(|_| "?".to_string(), |r| r.to_string())
+            super::errors::describe(obj)
         )));
     }
     extract_cards(obj)

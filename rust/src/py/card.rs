@@ -162,8 +162,7 @@ pub fn extract_card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
     }
     Err(InvalidCardError::new_err(format!(
         "expected a Card or a card's text such as 'QH', got {}",
-        obj.repr()
-            .map_or_else(|_| "?".to_string(), |r| r.to_string())
+        super::errors::describe(obj)
     )))
 }
 

@@ -136,8 +136,7 @@ fn extract_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     }
     Err(IllegalActionError::new_err(format!(
         "expected an Action, its text or its id, got {}",
-        obj.repr()
-            .map_or_else(|_| "?".to_string(), |r| r.to_string())
+        super::errors::describe(obj)
     )))
 }
 

@@ -79,8 +79,13 @@ pub fn extract_u64(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
     obj.extract::<u64>().map_err(|_| {
         EcarteError::new_err(format!(
             "{what} must be a whole number from 0 to 2**64 - 1, got {}",
-            obj.repr()
-                .map_or_else(|_| "?".to_string(), |r| r.to_string())
+            describe(obj)
         ))
     })
+}
+
+/// `repr(obj)` for an error message (`?` if even that fails).
+pub fn describe(obj: &Bound<'_, PyAny>) -> String {
+    obj.repr()
+        .map_or_else(|_| "?".to_string(), |r| r.to_string())
 }
