@@ -10,10 +10,10 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from ecarte._core import Card, DuelAction as Action, DuelObservation as Observation
+from ecarte._core import DuelAction as Action, DuelObservation as Observation
 from ecarte._core import duel_heuristic_action
 
-__all__ = ["Agent", "HeuristicAgent", "RandomAgent", "card_strength", "make_agent"]
+__all__ = ["Agent", "HeuristicAgent", "RandomAgent", "make_agent"]
 
 
 class Agent(Protocol):
@@ -35,16 +35,6 @@ class RandomAgent:
 
     def __repr__(self) -> str:
         return f"RandomAgent(seed={self.seed!r})"
-
-
-_ECARTE_ORDER = "789TAJQK"
-_TRADITIONAL_ORDER = "789TJQKA"
-
-
-def card_strength(card: Card, order: str) -> int:
-    """Rank strength 0 (seven) to 7 (top card) under the rank order ``order``."""
-    ranks = _ECARTE_ORDER if order == "ecarte" else _TRADITIONAL_ORDER
-    return ranks.index(str(card)[0])
 
 
 class HeuristicAgent:

@@ -6,16 +6,12 @@ from collections.abc import Iterable, Sequence
 
 from ecarte._core import Card, DuelDeal as Deal
 
-__all__ = ["cards_text", "deal_report", "seat_name"]
+__all__ = ["cards_text", "deal_report"]
 
 
 def cards_text(cards: Iterable[Card]) -> str:
     """Cards with suit symbols, e.g. ``Q♥ 7♣``."""
     return " ".join(c.pretty() for c in cards)
-
-
-def seat_name(seat: int, names: Sequence[str]) -> str:
-    return names[seat]
 
 
 def deal_report(deal: Deal, names: Sequence[str]) -> list[str]:
