@@ -352,3 +352,17 @@ def test_tensor_layout_matches_the_documentation() -> None:
     assert t[204] == (deal.dealer == p) and t[205] == 1
     assert np.isclose(t[212], (2, 5)[p] / 7) and np.isclose(t[213], (2, 5)[1 - p] / 7)
     assert all(Action.from_id(card_index(c)) == Action(str(c)) for c in ecarte.duel_pack())
+
+
+def test_who_drew_the_turn_up_is_public() -> None:
+    deal = Deal(seed=5, dealer=0)
+    while deal.phase != "play":
+        legal = deal.legal_actions()
+        calls = [a for a in legal if str(a) in ("propose", "accept")]
+        deal.apply(calls[0] if calls else legal[0])
+    assert deal.talon_size == 0 and deal.turn_up_holder == 0  # the dealer drew it last
+    for seat in (0, 1):
+        assert deal.observation(seat).turn_up_holder == 0
+        t = deal.observation_tensor(seat)
+        assert t[196 + (1 if seat == 0 else 2)] == 1 and t[196:199].sum() == 1
+    assert deal.observation(1).talon_size % 2 == 0
