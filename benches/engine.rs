@@ -5,10 +5,10 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion};
 
 use _core::card::{derive_seed, rng_from_seed, shuffle_with_seed};
-use _core::duel::policy::{random_action, Policy, View};
-use _core::duel::simulate::play_deal;
-use _core::duel::vecenv::{StepBuffers, VecEnv};
 use _core::duel::{DealState, Rules, NUM_ACTIONS, OBSERVATION_SIZE};
+use _core::play::policy::{random_action, Policy, View};
+use _core::play::simulate::play_deal;
+use _core::play::vecenv::{StepBuffers, VecEnv};
 
 fn engine(c: &mut Criterion) {
     let pack = _core::card::piquet_pack();
@@ -33,13 +33,8 @@ fn engine(c: &mut Criterion) {
     });
     c.bench_function("heuristic deal via play_deal", |b| {
         b.iter(|| {
-            play_deal(
-                black_box(5),
-                (6, 0),
-                0,
-                Rules::default(),
-                [Policy::Heuristic; 2],
-            )
+            let state = DealState::from_seed(black_box(5), 0, Rules::default());
+            play_deal(state.unwrap(), (6, 0), [Policy::Heuristic; 2])
         });
     });
     c.bench_function("observation tensor", |b| {

@@ -1,11 +1,13 @@
 //! ecarte: a fast, faithful engine for the card game écarté.
 //!
-//! The engine modules know nothing of Python; the bindings live in `py` behind the
-//! `python` feature, which maturin turns on.
+//! Layers, each using only those above it: the rules (`card`, `duel`, `bank`); the search
+//! (`solver`); agents and batch play (`play`). The engine knows nothing of Python; the
+//! bindings live in `py` behind the `python` feature, which maturin turns on.
 
 pub mod bank;
 pub mod card;
 pub mod duel;
+pub mod play;
 #[cfg(feature = "python")]
 mod py;
 pub mod solver;

@@ -22,14 +22,15 @@ pub struct DealRecord {
 }
 
 impl DealRecord {
-    pub fn new(initial: &DealState, actions: Vec<Action>) -> DealRecord {
+    /// The record of `state`: its deck, dealer and rules, and the actions in its log.
+    pub fn of(state: &DealState) -> DealRecord {
         DealRecord {
             format: RECORD_FORMAT.to_string(),
             version: RECORD_VERSION,
-            deck: initial.deck().to_vec(),
-            dealer: initial.dealer(),
-            rules: initial.rules(),
-            actions,
+            deck: state.deck().to_vec(),
+            dealer: state.dealer(),
+            rules: state.rules(),
+            actions: state.actions().collect(),
         }
     }
 
@@ -56,18 +57,15 @@ impl DealRecord {
         Ok(record)
     }
 
-    /// The initial state and every state after each action, in order.
-    pub fn replay(&self) -> Result<Vec<DealState>, DuelError> {
+    /// The state after every action, each checked (its log is the record's actions).
+    pub fn replay(&self) -> Result<DealState, DuelError> {
         let wrap = |e: DuelError| DuelError::InvalidRecord(e.to_string());
         let mut state = DealState::from_deck(&self.deck, self.dealer, self.rules).map_err(wrap)?;
-        let mut states = Vec::with_capacity(self.actions.len() + 1);
-        states.push(state);
         for (i, &action) in self.actions.iter().enumerate() {
             state
                 .apply(action)
                 .map_err(|e| DuelError::InvalidRecord(format!("action {i}: {e}")))?;
-            states.push(state);
         }
-        Ok(states)
+        Ok(state)
     }
 }

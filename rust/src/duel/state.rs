@@ -275,6 +275,36 @@ impl DealState {
             .filter_map(|&id| Action::from_id(id as usize))
     }
 
+    /// Each action so far with the seat that took it, oldest first.
+    pub fn moves(&self) -> Vec<(u8, Action)> {
+        let Some(mut state) = self.restart() else {
+            return Vec::new();
+        };
+        self.actions()
+            .map(|a| {
+                let player = state.current_player().unwrap_or(0);
+                state.apply_unchecked(a);
+                (player, a)
+            })
+            .collect()
+    }
+
+    /// The state before the last action, and that action; `None` before any action.
+    pub fn before_last(&self) -> Option<(DealState, Action)> {
+        let n = (self.log_len as usize).checked_sub(1)?;
+        let last = Action::from_id(self.log[n] as usize)?;
+        let mut state = self.restart()?;
+        for a in self.actions().take(n) {
+            state.apply_unchecked(a);
+        }
+        Some((state, last))
+    }
+
+    /// The same deal before any action.
+    fn restart(&self) -> Option<DealState> {
+        DealState::from_deck(&self.deck, self.dealer, self.rules).ok()
+    }
+
     /// Who drew each talon card drawn so far, in draw order.
     pub fn talon_drawers(&self) -> impl Iterator<Item = u8> + '_ {
         (0..self.talon_next).map(|i| ((self.drawn_by_one >> i) & 1) as u8)

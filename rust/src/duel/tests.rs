@@ -391,7 +391,6 @@ fn illegal_actions_change_nothing() {
 #[test]
 fn record_round_trip_and_tampering() {
     let mut s = DealState::from_seed(3, 1, Rules::default()).unwrap();
-    let initial = s;
     let mut actions = vec![];
     while !s.is_over() {
         let legal = s.legal_actions();
@@ -399,10 +398,11 @@ fn record_round_trip_and_tampering() {
         s.apply(a).unwrap();
         actions.push(a);
     }
-    let record = DealRecord::new(&initial, actions);
+    let record = DealRecord::of(&s);
+    assert_eq!(record.actions, actions);
     let parsed = DealRecord::from_json(&record.to_json()).unwrap();
     assert_eq!(parsed, record);
-    assert_eq!(*parsed.replay().unwrap().last().unwrap(), s);
+    assert_eq!(parsed.replay().unwrap(), s);
 
     let mut tampered = record.clone();
     tampered.actions[0] = Action::Accept;
@@ -454,3 +454,29 @@ fn perft_after_nine_exchanges() {
 const PERFT_ELEVEN: [u64; 4] = [3456, 2880, 3456, 3312];
 const PERFT_ELEVEN_DEPTH2: u64 = 25;
 const PERFT_NINE: u64 = 1_188_384;
+
+#[test]
+fn undo_and_moves_derive_from_the_log() {
+    let mut s = DealState::from_seed(8, 0, Rules::default()).unwrap();
+    assert!(s.before_last().is_none());
+    let mut states = vec![s];
+    while !s.is_over() {
+        let legal = s.legal_actions();
+        s.apply(legal[states.len() % legal.len()]).unwrap();
+        states.push(s);
+    }
+    let moves = s.moves();
+    assert_eq!(moves.len(), states.len() - 1);
+    for (i, (player, action)) in moves.iter().enumerate() {
+        assert_eq!(states[i].current_player(), Some(*player));
+        let mut next = states[i];
+        next.apply(*action).unwrap();
+        assert_eq!(next, states[i + 1]);
+    }
+    let mut back = s;
+    for expected in states.iter().rev().skip(1) {
+        let (before, _) = back.before_last().unwrap();
+        assert_eq!(before, *expected);
+        back = before;
+    }
+}

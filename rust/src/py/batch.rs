@@ -6,10 +6,10 @@ use pyo3::prelude::*;
 
 use super::duel::{PyAction, PyObservation, PyRules};
 use super::errors::{extract_u64, EcarteError, IllegalActionError};
-use crate::duel::policy::{heuristic_action, Policy, View};
-use crate::duel::simulate::{simulate_deals, simulate_matches};
-use crate::duel::vecenv::{StepBuffers, VecEnv};
 use crate::duel::{DuelError, Rules, NUM_ACTIONS, OBSERVATION_SIZE};
+use crate::play::policy::{heuristic_action, Policy, View};
+use crate::play::simulate::{simulate_deals, simulate_matches};
+use crate::play::vecenv::{StepBuffers, VecEnv};
 
 fn policy(name: &str) -> PyResult<Policy> {
     Policy::parse(name).ok_or_else(|| {
@@ -82,7 +82,7 @@ fn duel_simulate<'py>(
     let result = py
         .detach(|| with_threads(threads, || simulate_deals(start, n, seed, rules, policies)))
         .map_err(EcarteError::new_err)??;
-    let column = |f: fn(&crate::duel::simulate::DealSummary) -> u8| -> Vec<u8> {
+    let column = |f: fn(&crate::play::simulate::DealSummary) -> u8| -> Vec<u8> {
         result.iter().map(f).collect()
     };
     let cards: Vec<[u8; 2]> = result.iter().map(|d| d.cards).collect();

@@ -403,10 +403,8 @@ fn score_pair(score: Option<(i64, i64)>) -> PyResult<[u8; 2]> {
 #[pyclass(name = "Deal", module = "ecarte.duel")]
 #[derive(Clone)]
 pub struct PyDeal {
+    /// The whole deal: its deck and its action log are the record, history and undo.
     state: DealState,
-    initial: DealState,
-    /// Each action with the state before it, for `undo`.
-    history: Vec<(Action, DealState)>,
     seed: Option<u64>,
 }
 
@@ -414,8 +412,6 @@ impl PyDeal {
     pub fn from_state(state: &DealState, seed: Option<u64>) -> PyDeal {
         PyDeal {
             state: *state,
-            initial: *state,
-            history: Vec::new(),
             seed,
         }
     }
@@ -476,23 +472,13 @@ impl PyDeal {
     /// `InvalidRecordError`.
     #[staticmethod]
     fn from_json(text: &str) -> PyResult<PyDeal> {
-        let record = DealRecord::from_json(text)?;
-        let states = record.replay()?;
-        let mut deal = PyDeal::from_state(&states[0], None);
-        for (action, before) in record.actions.iter().zip(&states) {
-            deal.history.push((*action, *before));
-        }
-        deal.state = states[states.len() - 1];
-        Ok(deal)
+        let state = DealRecord::from_json(text)?.replay()?;
+        Ok(PyDeal::from_state(&state, None))
     }
 
     /// The versioned JSON record: initial deck, dealer, rules and actions.
     fn to_json(&self) -> String {
-        DealRecord::new(
-            &self.initial,
-            self.history.iter().map(|(a, _)| *a).collect(),
-        )
-        .to_json()
+        DealRecord::of(&self.state).to_json()
     }
 
     /// The seed this deal was shuffled with, or `None` for a deal from a deck or record.
@@ -581,7 +567,17 @@ impl PyDeal {
     /// The actions applied so far, oldest first.
     #[getter]
     fn history(&self) -> Vec<PyAction> {
-        self.history.iter().map(|(a, _)| PyAction(*a)).collect()
+        self.state.actions().map(PyAction).collect()
+    }
+
+    /// Each action of the history with the seat that took it: `(player, action)`.
+    #[getter]
+    fn moves(&self) -> Vec<(u8, PyAction)> {
+        self.state
+            .moves()
+            .into_iter()
+            .map(|(p, a)| (p, PyAction(a)))
+            .collect()
     }
     /// `player`'s hand in suit-then-rank order.
     fn hand(&self, player: i64) -> PyResult<Vec<PyCard>> {
@@ -636,17 +632,15 @@ impl PyDeal {
                 )));
             }
         };
-        let before = self.state;
         self.state.apply(action)?;
-        self.history.push((action, before));
         Ok(())
     }
 
     /// Takes back the last action and returns it.
     fn undo(&mut self) -> PyResult<PyAction> {
-        let (action, before) = self
-            .history
-            .pop()
+        let (before, action) = self
+            .state
+            .before_last()
             .ok_or_else(|| EcarteError::new_err("nothing to undo: no action has been applied"))?;
         self.state = before;
         Ok(PyAction(action))
@@ -723,7 +717,7 @@ impl PyDeal {
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other
             .extract::<PyRef<'_, PyDeal>>()
-            .is_ok_and(|o| o.state == self.state && o.history == self.history)
+            .is_ok_and(|o| o.state == self.state)
     }
     fn __repr__(&self) -> String {
         format!(

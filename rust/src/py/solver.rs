@@ -2,11 +2,11 @@
 //! search runs with the GIL released.
 
 use pyo3::prelude::*;
-use pyo3::types::PyType;
 
 use super::duel::{PyAction, PyDeal, PyObservation};
 use super::errors::{extract_u64, EcarteError};
-use crate::duel::{DealRecord, DealState};
+use crate::duel::DealState;
+use crate::play::policy::heuristic_rollout;
 use crate::solver::{self, pimc, sampler, Objective, Solution};
 
 /// The exact double-dummy result of a play-phase position, for the player to move.
@@ -116,18 +116,10 @@ fn sample_worlds(
     let worlds = py
         .detach(move || sampler::sample_worlds(&obs, n, seed))
         .map_err(|e| EcarteError::new_err(e.to_string()))?;
-    // Rebuilt through the deal record, so each world carries its history (and undo).
-    let deal_type = py.get_type::<PyDeal>();
-    worlds.iter().map(|w| world_deal(&deal_type, w)).collect()
-}
-
-fn world_deal(deal_type: &Bound<'_, PyType>, world: &DealState) -> PyResult<Py<PyDeal>> {
-    let initial = DealState::from_deck(world.deck(), world.dealer(), world.rules())?;
-    let record = DealRecord::new(&initial, world.actions().collect()).to_json();
-    Ok(deal_type
-        .call_method1("from_json", (record,))?
-        .cast_into::<PyDeal>()?
-        .unbind())
+    Ok(worlds
+        .iter()
+        .map(|w| Py::new(py, PyDeal::from_state(w, None)))
+        .collect::<PyResult<_>>()?)
 }
 
 /// Each legal action with its mean double-dummy points over `samples` worlds sampled from
@@ -142,7 +134,7 @@ fn pimc_values(
     let seed = extract_u64(seed, "seed")?;
     let obs = observation.0.clone();
     let values = py
-        .detach(move || pimc::pimc_values(&obs, samples, seed))
+        .detach(move || pimc::pimc_values(&obs, samples, seed, heuristic_rollout))
         .map_err(|e| EcarteError::new_err(e.to_string()))?;
     Ok(values.into_iter().map(|(a, v)| (PyAction(a), v)).collect())
 }

@@ -2,6 +2,12 @@
 
 use super::*;
 use crate::duel::rules::{Order, Rules};
+use crate::duel::Action;
+
+/// A rollout policy for the tests that needs no agent layer: the first legal action.
+fn first_legal(state: &DealState) -> Action {
+    state.legal_actions()[0]
+}
 
 /// The exact value for `me` by exhaustive minimax over the engine: `me` maximises, the
 /// other side minimises (for the cards objective too, which is not zero-sum).
@@ -210,7 +216,7 @@ fn pimc_values_cover_the_legal_actions() {
         let Some(me) = s.current_player() else {
             continue;
         };
-        let values = pimc::pimc_values(&s.observation(me, [0, 0]), 4, 1).unwrap();
+        let values = pimc::pimc_values(&s.observation(me, [0, 0]), 4, 1, first_legal).unwrap();
         let actions: Vec<Action> = values.iter().map(|(a, _)| *a).collect();
         assert_eq!(actions, s.legal_actions());
         assert!(values.iter().all(|(_, v)| (-2.0..=2.0).contains(v)));

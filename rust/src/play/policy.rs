@@ -4,11 +4,12 @@
 
 use rand::RngExt;
 
-use super::action::{cards_of, Action};
-use super::observe::Observation;
-use super::rules::Order;
-use super::state::{DealState, Phase};
 use crate::card::{Card, GameRng, Suit};
+use crate::duel::action::{bit, cards_of, Action};
+use crate::duel::observe::Observation;
+use crate::duel::rules::Order;
+use crate::duel::state::{DealState, Phase};
+use crate::solver::pimc::pimc_values;
 
 /// What a native policy sees when it acts: a subset of the player's observation.
 #[derive(Clone, Copy, Debug)]
@@ -39,7 +40,7 @@ impl View {
     pub fn of_observation(obs: &Observation, legal: u128) -> View {
         View {
             phase: obs.phase,
-            hand: obs.hand.iter().map(|&c| super::action::bit(c)).sum(),
+            hand: obs.hand.iter().map(|&c| bit(c)).sum(),
             trump: obs.trump,
             lead: obs.lead,
             order: obs.rules.order,
@@ -96,8 +97,12 @@ fn pimc_action(state: &DealState, samples: u16, rng: &mut GameRng) -> Action {
     }
     let player = state.current_player().unwrap_or(0);
     let obs = state.observation(player, [0, 0]);
-    // The solver and sampler live in `crate::solver`, which builds on this module.
-    match crate::solver::pimc::pimc_values(&obs, usize::from(samples), rng.next_u64()) {
+    match pimc_values(
+        &obs,
+        usize::from(samples),
+        rng.next_u64(),
+        heuristic_rollout,
+    ) {
         Ok(values) => values
             .iter()
             .rev()
@@ -143,6 +148,11 @@ pub fn hand_value(view: &View) -> f32 {
             }
         })
         .sum()
+}
+
+/// The heuristic as PIMC's exchange-phase rollout policy (see [`crate::solver::pimc`]).
+pub fn heuristic_rollout(state: &DealState) -> Action {
+    heuristic_action(&View::of_state(state))
 }
 
 /// The rule-based policy: exchange while the hand is weak, discard the lowest non-trump,
@@ -269,10 +279,7 @@ mod tests {
         let c = |t: &str| t.parse::<Card>().unwrap();
         let view = View {
             phase: Phase::Play,
-            hand: [c("KH"), c("8H"), c("9H")]
-                .iter()
-                .map(|&x| super::super::action::bit(x))
-                .sum(),
+            hand: [c("KH"), c("8H"), c("9H")].iter().map(|&x| bit(x)).sum(),
             trump: Suit::Spades,
             lead: Some(c("7H")),
             order: Order::Ecarte,

@@ -4,15 +4,17 @@
 
 use rayon::prelude::*;
 
-use super::action::{write_mask, Action, NUM_ACTIONS};
-use super::observe::OBSERVATION_SIZE;
 use super::policy::random_action;
-use super::rules::Rules;
-use super::state::{DealState, DuelError};
 use crate::card::{derive_seed, rng_from_seed, GameRng};
+use crate::duel::action::{write_mask, Action, NUM_ACTIONS};
+use crate::duel::matches::match_deal;
+use crate::duel::observe::OBSERVATION_SIZE;
+use crate::duel::rules::Rules;
+use crate::duel::state::{DealState, DuelError};
 
-/// Env `i`'s `k`-th deal is shuffled with `derive_seed(derive_seed(seed, i), k)`, dealt by
-/// seat `k % 2`.
+/// Env `i` plays the deals of a match with seed `derive_seed(seed, i)` and first dealer 0
+/// ([`match_deal`]), without end: its `k`-th deal is shuffled with
+/// `derive_seed(derive_seed(seed, i), k)` and dealt by seat `k % 2`.
 #[derive(Clone, Debug)]
 pub struct VecEnv {
     states: Vec<DealState>,
@@ -48,8 +50,7 @@ fn advance(
         rewards[1 - outcome.winner as usize] = -points;
         *terminated = true;
         *deals += 1;
-        let next_seed = derive_seed(derive_seed(seed, env), *deals);
-        if let Ok(next) = DealState::from_seed(next_seed, (*deals % 2) as u8, rules) {
+        if let Ok(next) = match_deal(derive_seed(seed, env), 0, *deals, rules) {
             *state = next;
         }
     }
@@ -92,13 +93,9 @@ impl VecEnv {
         &self.states
     }
 
-    /// A new deal for env `i` (must agree with `advance`'s next deal).
+    /// Deal `k` of env `i`.
     fn deal(&self, i: usize, k: u64) -> Result<DealState, DuelError> {
-        DealState::from_seed(
-            derive_seed(derive_seed(self.seed, i as u64), k),
-            (k % 2) as u8,
-            self.rules,
-        )
+        match_deal(derive_seed(self.seed, i as u64), 0, k, self.rules)
     }
 
     /// One uniformly random legal action id per env, from the env's own seeded generator.

@@ -5,10 +5,10 @@
 use rayon::prelude::*;
 
 use super::policy::Policy;
-use super::rules::Rules;
-use super::scoring::MatchScore;
-use super::state::{DealState, DuelError};
 use crate::card::{derive_seed, rng_from_seed};
+use crate::duel::matches::{match_deal, MatchScore};
+use crate::duel::rules::Rules;
+use crate::duel::state::{DealState, DuelError, Outcome};
 
 /// One finished deal of a batch.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,16 +31,14 @@ pub struct MatchSummary {
     pub deals_won: [u32; 2],
 }
 
-/// Plays one deal to the end, the policies drawing from stream `policy_stream` of the
+/// Plays `state` to the end, the policies drawing from stream `policy_stream` of the
 /// generator seeded with `policy_seed`.
 pub fn play_deal(
-    deal_seed: u64,
+    mut state: DealState,
     (policy_seed, policy_stream): (u64, u64),
-    dealer: u8,
-    rules: Rules,
     policies: [Policy; 2],
 ) -> Result<DealSummary, DuelError> {
-    let mut state = DealState::from_seed(deal_seed, dealer, rules)?;
+    let dealer = state.dealer();
     // A stream of one generator, not a derived seed: one ChaCha8 set-up fewer per deal.
     let mut rng = rng_from_seed(policy_seed);
     rng.set_stream(policy_stream);
@@ -61,7 +59,8 @@ pub fn play_deal(
     })
 }
 
-/// Deal `i` uses the cards of `derive_seed(seed, i)`, dealer `i % 2`, and policy
+/// Deal `i` is deal `i` of a match with seed `seed` and first dealer 0 (the cards of
+/// `derive_seed(seed, i)`, dealer `i % 2`), with policy
 /// randomness from stream `i` of the generator seeded with `seed ^ POLICY_STREAM`.
 const POLICY_STREAM: u64 = 0x9e37_79b9_7f4a_7c15;
 
@@ -79,18 +78,15 @@ pub fn simulate_deals(
         .into_par_iter()
         .map(|i| {
             play_deal(
-                derive_seed(seed, i),
+                match_deal(seed, 0, i, rules)?,
                 (seed ^ POLICY_STREAM, i),
-                (i % 2) as u8,
-                rules,
                 policies,
             )
         })
         .collect()
 }
 
-/// Plays a match as `Match` in Python does: deal `j` of match seed `s` is
-/// `derive_seed(s, j)`, the dealer alternating from `first_dealer`.
+/// Plays a match through [`crate::duel::matches`], the deals of the Python `Match`.
 pub fn play_match(
     match_seed: u64,
     first_dealer: u8,
@@ -110,14 +106,12 @@ pub fn play_match(
         }
         let j = u64::from(score.deals);
         let deal = play_deal(
-            derive_seed(match_seed, j),
+            match_deal(match_seed, first_dealer, j, rules)?,
             (match_seed ^ POLICY_STREAM, j),
-            score.next_dealer(),
-            rules,
             policies,
         )?;
         deals_won[deal.winner as usize] += 1;
-        score.record(&super::state::Outcome {
+        score.record(&Outcome {
             winner: deal.winner,
             points: deal.points,
             cards: deal.cards,

@@ -1,0 +1,189 @@
+//! The match: deals to a target score, the dealer alternating every deal, deal `i` of the
+//! match with seed `s` shuffled with `derive_seed(s, i)`. Every path that plays matches
+//! (the Python `Match`, batch simulation, the vector environment) deals through
+//! [`match_deal`] and scores through [`MatchScore`].
+
+use super::action::Action;
+use super::rules::Rules;
+use super::state::{DealState, DuelError, Outcome};
+use crate::card::derive_seed;
+
+/// Deal `index` of the match with seed `seed` whose first dealer is `first_dealer`.
+pub fn match_deal(
+    seed: u64,
+    first_dealer: u8,
+    index: u64,
+    rules: Rules,
+) -> Result<DealState, DuelError> {
+    let dealer = ((u64::from(first_dealer & 1) + index) % 2) as u8;
+    DealState::from_seed(derive_seed(seed, index), dealer, rules)
+}
+
+/// The running score of a duel match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchScore {
+    pub score: [u8; 2],
+    pub target: u8,
+    pub first_dealer: u8,
+    pub deals: u32,
+}
+
+impl MatchScore {
+    pub fn new(target: u8, first_dealer: u8) -> MatchScore {
+        MatchScore {
+            score: [0, 0],
+            target,
+            first_dealer: first_dealer & 1,
+            deals: 0,
+        }
+    }
+
+    /// The dealer of the next deal: the first dealer, then alternating.
+    pub fn next_dealer(&self) -> u8 {
+        ((u32::from(self.first_dealer) + self.deals) % 2) as u8
+    }
+
+    /// Adds a finished deal's points.
+    pub fn record(&mut self, outcome: &Outcome) {
+        let s = &mut self.score[outcome.winner as usize];
+        *s = s.saturating_add(outcome.points);
+        self.deals += 1;
+    }
+
+    /// The seat that reached the target, if any.
+    pub fn winner(&self) -> Option<u8> {
+        (0..2).find(|&p| self.score[p as usize] >= self.target)
+    }
+}
+
+/// A match in play: its seed, the running score and the deal in progress. Applying the
+/// action that ends a deal scores it and deals the next, unless the match is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Match {
+    pub seed: u64,
+    pub rules: Rules,
+    pub score: MatchScore,
+    /// The deal in progress (the last one, finished, once the match is over).
+    pub deal: DealState,
+}
+
+impl Match {
+    pub fn new(seed: u64, first_dealer: u8, rules: Rules) -> Result<Match, DuelError> {
+        if first_dealer > 1 {
+            return Err(DuelError::InvalidDealer(i64::from(first_dealer)));
+        }
+        rules.validate().map_err(DuelError::InvalidRules)?;
+        Ok(Match {
+            seed,
+            rules,
+            score: MatchScore::new(rules.target, first_dealer),
+            deal: match_deal(seed, first_dealer, 0, rules)?,
+        })
+    }
+
+    /// The index of the deal in progress.
+    pub fn deal_index(&self) -> u64 {
+        u64::from(self.score.deals)
+    }
+
+    pub fn winner(&self) -> Option<u8> {
+        self.score.winner()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.winner().is_some()
+    }
+
+    /// Applies a legal action to the deal in progress; refused, with nothing changed, when
+    /// illegal or when the match is over. Returns the outcome of a deal it ends.
+    pub fn apply(&mut self, action: Action) -> Result<Option<Outcome>, DuelError> {
+        if self.is_over() {
+            return Err(DuelError::IllegalAction {
+                action: format!("{action}: the match is over"),
+                legal: Vec::new(),
+            });
+        }
+        self.deal.apply(action)?;
+        self.finish_deal()
+    }
+
+    /// Scores the deal in progress if it is over and deals the next unless the match is.
+    fn finish_deal(&mut self) -> Result<Option<Outcome>, DuelError> {
+        let Some(outcome) = self.deal.outcome() else {
+            return Ok(None);
+        };
+        self.score.record(&outcome);
+        if !self.is_over() {
+            self.deal = match_deal(
+                self.seed,
+                self.score.first_dealer,
+                self.deal_index(),
+                self.rules,
+            )?;
+        }
+        Ok(Some(outcome))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::duel::{DealState, Rules};
+
+    #[test]
+    fn the_match_ends_at_the_target_with_the_dealer_alternating() {
+        let rules = Rules::default();
+        let mut m = MatchScore::new(rules.target, 1);
+        let mut seed = 0;
+        while m.winner().is_none() {
+            let dealer = m.next_dealer();
+            assert_eq!(u32::from(dealer), (1 + m.deals) % 2);
+            let mut s = DealState::from_seed(seed, dealer, rules).unwrap();
+            while !s.is_over() {
+                s.apply_unchecked(s.legal_actions()[0]);
+            }
+            let before = m.score;
+            m.record(&s.outcome().unwrap());
+            assert_eq!(
+                u32::from(m.score[0] + m.score[1]),
+                u32::from(before[0] + before[1]) + u32::from(s.outcome().unwrap().points)
+            );
+            seed += 1;
+        }
+        let w = m.winner().unwrap();
+        assert!(m.score[w as usize] >= 7);
+        assert!(m.score[1 - w as usize] < 7);
+    }
+
+    #[test]
+    fn a_match_deals_seeded_deals_and_stops_at_the_target() {
+        let rules = Rules::default();
+        let mut m = Match::new(42, 1, rules).unwrap();
+        let mut played = 0;
+        while !m.is_over() {
+            let k = m.deal_index();
+            assert_eq!(k, played);
+            let expected = match_deal(42, 1, k, rules).unwrap();
+            assert_eq!(m.deal.deck(), expected.deck());
+            assert_eq!(u64::from(m.deal.dealer()), (1 + k) % 2);
+            while m.deal_index() == k && !m.is_over() {
+                let a = m.deal.legal_actions()[0];
+                m.apply(a).unwrap();
+            }
+            played += 1;
+        }
+        assert!(m.apply(Action::Decline).is_err());
+        assert!(Match::new(1, 2, rules).is_err());
+    }
+
+    #[test]
+    fn no_winner_below_the_target() {
+        let m = MatchScore {
+            score: [6, 6],
+            target: 7,
+            first_dealer: 0,
+            deals: 10,
+        };
+        assert_eq!(m.winner(), None);
+    }
+}

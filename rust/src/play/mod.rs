@@ -1,0 +1,7 @@
+//! Agents and batch play: the native policies, whole deals and matches simulated in
+//! parallel, and the vector environment. This layer uses the rules (`duel`) and the search
+//! (`solver`); neither of them knows of it.
+
+pub mod policy;
+pub mod simulate;
+pub mod vecenv;
