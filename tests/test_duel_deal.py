@@ -9,7 +9,15 @@ import numpy as np
 import pytest
 
 import ecarte
-from ecarte import Card, IllegalActionError, InvalidDeckError, InvalidRecordError, InvalidRulesError
+from ecarte import (
+    Card,
+    EcarteError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidDeckError,
+    InvalidRecordError,
+    InvalidRulesError,
+)
 from ecarte.duel import NUM_ACTIONS, OBSERVATION_SIZE, Action, Deal, Rules
 
 
@@ -91,10 +99,13 @@ def test_action_text_forms() -> None:
     assert Action("QH").kind == "play"
     assert Action("discard 7C").kind == "discard"
     assert {Action.from_id(i).id for i in range(NUM_ACTIONS)} == set(range(NUM_ACTIONS))
-    with pytest.raises(IllegalActionError):
+    # Text or ids that name no action are parse errors, not legality errors.
+    with pytest.raises(InvalidActionError):
         Action("play QH")
-    with pytest.raises(IllegalActionError):
+    with pytest.raises(InvalidActionError):
         Action.from_id(68)
+    assert not issubclass(InvalidActionError, IllegalActionError)
+    assert issubclass(InvalidActionError, EcarteError)
 
 
 def test_exchange_then_play() -> None:
@@ -134,8 +145,18 @@ def test_trump_discard_ban() -> None:
 def test_illegal_action_lists_legal_and_changes_nothing() -> None:
     deal = Deal(seed=3)
     before = deal.copy()
-    for bad in ["accept", "QH", "discard 7C", 66, "nonsense", "2H", None]:
-        with pytest.raises(IllegalActionError) as info:
+    cases: list[tuple[object, type[EcarteError]]] = [
+        ("accept", IllegalActionError),
+        ("QH", IllegalActionError),
+        ("discard 7C", IllegalActionError),
+        (66, IllegalActionError),
+        ("nonsense", InvalidActionError),
+        ("2H", InvalidActionError),
+        (None, InvalidActionError),
+        (2**64, InvalidActionError),
+    ]
+    for bad, error in cases:
+        with pytest.raises(error) as info:
             deal.apply(bad)  # type: ignore[arg-type]
         assert "propose, decline" in str(info.value)
         assert deal == before

@@ -1,22 +1,23 @@
 """ecarte: a fast, faithful engine for the card game écarté.
 
 The engine is native (Rust); this package adds match flow, agents and the command line.
+Submodules (``duel``, ``bank``, ``agents``, ``arena``, ...) load on first use, so
+``import ecarte`` stays light: it loads no CLI, terminal or process-pool module.
 """
 
-from ecarte import agents, arena, bank, duel, pimc
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ecarte._core import (
+    MAX_BATCH,
+    MAX_ENVS,
+    MAX_SAMPLES,
+    MAX_THREADS,
     Card,
-    EcarteError,
-    IllegalActionError,
-    InvalidCardError,
-    InvalidDeckError,
-    InvalidRecordError,
-    InvalidRulesError,
-    InvalidShoeError,
-    InvalidStakeError,
     Rank,
     Suit,
-    TableError,
     __version__,
     derive_seed,
     duel_pack,
@@ -24,14 +25,50 @@ from ecarte._core import (
     shoe_pack,
     shuffled,
 )
-from ecarte.agents import HeuristicAgent, RandomAgent
-from ecarte.pimc import PimcAgent
+from ecarte.errors import (
+    EcarteError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidCardError,
+    InvalidDeckError,
+    InvalidRecordError,
+    InvalidRulesError,
+    InvalidShoeError,
+    InvalidStakeError,
+    TableError,
+)
+
+if TYPE_CHECKING:
+    from ecarte import agents, arena, bank, duel, pimc
+    from ecarte.agents import HeuristicAgent, RandomAgent
+    from ecarte.pimc import PimcAgent
+
+_SUBMODULES = {"agents", "arena", "bank", "duel", "pimc", "stats", "errors"}
+_LAZY_NAMES = {
+    "HeuristicAgent": "ecarte.agents",
+    "RandomAgent": "ecarte.agents",
+    "PimcAgent": "ecarte.pimc",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:
+        return importlib.import_module(f"ecarte.{name}")
+    if name in _LAZY_NAMES:
+        return getattr(importlib.import_module(_LAZY_NAMES[name]), name)
+    raise AttributeError(f"module 'ecarte' has no attribute {name!r}")
+
 
 __all__ = [
+    "MAX_BATCH",
+    "MAX_ENVS",
+    "MAX_SAMPLES",
+    "MAX_THREADS",
     "Card",
     "EcarteError",
     "HeuristicAgent",
     "IllegalActionError",
+    "InvalidActionError",
     "InvalidCardError",
     "InvalidDeckError",
     "InvalidRecordError",

@@ -7,11 +7,11 @@ player's :class:`~ecarte.duel.Observation` and the legal actions, never the deal
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
-from ecarte._core import DuelAction as Action, DuelObservation as Observation
-from ecarte._core import duel_heuristic_action
+from ecarte.duel import Action, Observation, heuristic_action, parse_agent
+from ecarte.seeding import resolve_seed
 
 __all__ = ["Agent", "HeuristicAgent", "RandomAgent", "make_agent"]
 
@@ -24,11 +24,11 @@ class Agent(Protocol):
 
 class RandomAgent:
     """Plays uniformly at random among the legal actions (Python's Mersenne Twister,
-    seeded)."""
+    seeded; ``seed=None`` draws a fresh seed, kept in ``.seed``)."""
 
     def __init__(self, seed: int | None = None) -> None:
-        self.seed = seed
-        self._rng = random.Random(seed)
+        self.seed = resolve_seed(seed)
+        self._rng = random.Random(self.seed)
 
     def __call__(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         return self._rng.choice(list(legal_actions))
@@ -54,23 +54,19 @@ class HeuristicAgent:
         return "HeuristicAgent()"
 
     def __call__(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
-        return duel_heuristic_action(observation, list(legal_actions))
+        return heuristic_action(observation, list(legal_actions))
 
 
-def make_agent(name: str, seed: int | None = None) -> Agent:
-    """A built-in agent by name: ``"random"``, ``"heuristic"`` or ``"pimc"``."""
+def make_agent(spec: str, seed: int | None = None) -> Agent:
+    """A built-in agent by spec (``ecarte.duel.AGENT_SPECS``): ``"random"``,
+    ``"heuristic"``, ``"pimc"`` or ``"pimc:N"`` (N worlds per decision). The spec is read
+    by the one native grammar that ``duel.simulate``, the arena and the CLI use too."""
     from ecarte.pimc import PimcAgent
 
-    agents: dict[str, Callable[[int | None], Agent]] = {
-        "random": RandomAgent,
-        "heuristic": HeuristicAgent,
-        "pimc": lambda s: PimcAgent(seed=s),
-    }
-    try:
-        return agents[name](seed)
-    except KeyError:
-        from ecarte._core import EcarteError
-
-        raise EcarteError(
-            f"unknown agent {name!r}: choose one of {', '.join(sorted(agents))}"
-        ) from None
+    name, samples = parse_agent(spec)
+    if name == "random":
+        return RandomAgent(seed)
+    if name == "heuristic":
+        return HeuristicAgent(seed)
+    assert samples is not None  # the grammar gives pimc its world count
+    return PimcAgent(samples=samples, seed=seed)

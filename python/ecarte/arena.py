@@ -13,17 +13,16 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from multiprocessing import get_context
 from typing import Any
 
 import numpy as np
 
-from ecarte._core import DuelAction as Action, DuelObservation as Observation, EcarteError
 from ecarte._core import derive_seed
 from ecarte.agents import Agent, make_agent
-from ecarte.duel import Match, Rules, is_native_agent, simulate
+from ecarte.duel import Action, Match, Observation, Rules, is_native_agent, simulate
+from ecarte.errors import EcarteError
+from ecarte.seeding import agent_seed
 from ecarte.progress import progress_bar
 from ecarte.stats import mean_interval, ratio_interval, wilson_interval
 
@@ -34,15 +33,9 @@ __all__ = ["AgentSpec", "ArenaResult", "Estimate", "build_agent", "play"]
 AgentSpec = str | Callable[[int], Agent]
 
 def build_agent(spec: AgentSpec, seed: int) -> Agent:
-    """The agent of `spec` with `seed`."""
-    if not isinstance(spec, str):
-        return spec(seed)
-    name, _, arg = spec.partition(":")
-    if name == "pimc" and arg:
-        from ecarte.pimc import PimcAgent
-
-        return PimcAgent(samples=int(arg), seed=seed)
-    return make_agent(name, seed)
+    """The agent of `spec` (an agent spec, see ``ecarte.duel.AGENT_SPECS``, or a factory)
+    with `seed`."""
+    return make_agent(spec, seed) if isinstance(spec, str) else spec(seed)
 
 
 def spec_name(spec: AgentSpec) -> str:
@@ -127,26 +120,18 @@ class _Timed:
         return action
 
 
-RulesArgs = tuple[str, bool, int, int]
-
-
-def _rules_args(rules: Rules) -> RulesArgs:
-    # `Rules` is a native class without pickling; workers get its fields.
-    return (rules.order, rules.allow_trump_discard, rules.max_exchanges, rules.target)
-
-
 def play_pair(
-    agent_a: AgentSpec, agent_b: AgentSpec, seed: int, index: int, rules_args: RulesArgs
+    agent_a: AgentSpec, agent_b: AgentSpec, seed: int, index: int, rules: Rules
 ) -> PairResult:
     """Seed `index` under `seed`, played with A in seat 0 and then in seat 1."""
-    rules = Rules(*rules_args)
     match_seed = derive_seed(seed, index)
     won = deals = deals_won = net = 0
     decisions = [0, 0]
     seconds = [0.0, 0.0]
     for a_seat in (0, 1):
-        a = _Timed(build_agent(agent_a, derive_seed(match_seed, 1 + a_seat)))
-        b = _Timed(build_agent(agent_b, derive_seed(match_seed, 3 + a_seat)))
+        # Each agent keeps its seed when the seats swap, as its cards do.
+        a = _Timed(build_agent(agent_a, agent_seed(match_seed, 0)))
+        b = _Timed(build_agent(agent_b, agent_seed(match_seed, 1)))
         seats = (a, b) if a_seat == 0 else (b, a)
         # The first dealer alternates by seed, as in `duel.simulate`'s matches.
         result = Match(seed=match_seed, first_dealer=index % 2, rules=rules).play(*seats)
@@ -217,7 +202,8 @@ def _play_native(
         for first in range(0, matches, chunk):
             size = min(chunk, matches - first)
             for a_seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
-                runs[a_seat].append(simulate(size, seed, seats, rules, matches=True, start=first))
+                result = simulate(size, seed, seats, rules, matches=True, start=first)
+                runs[a_seat].append(dict(result.columns))
             advance(size)
     a_first, a_second = ({k: np.concatenate([p[k] for p in run]) for k in run[0]} for run in runs)
     pairs = []
@@ -269,15 +255,18 @@ def play(
     with progress_bar("Seeds", matches, show) as advance:
         if workers <= 1:
             for i in range(matches):
-                results.append(play_pair(agent_a, agent_b, seed, i, _rules_args(rules)))
+                results.append(play_pair(agent_a, agent_b, seed, i, rules))
                 advance(1)
         else:
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+            from multiprocessing import get_context
+
             ctx = get_context("spawn")
             with ProcessPoolExecutor(
                 workers, mp_context=ctx, initializer=_single_thread_worker
             ) as pool:
                 futures = [
-                    pool.submit(play_pair, agent_a, agent_b, seed, i, _rules_args(rules))
+                    pool.submit(play_pair, agent_a, agent_b, seed, i, rules)
                     for i in range(matches)
                 ]
                 for future in as_completed(futures):

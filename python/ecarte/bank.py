@@ -23,27 +23,26 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Final, Literal, Mapping, Sequence, Union
 
-from ecarte import _core
-from ecarte._core import (
-    BankDeal as Deal,
-    BankOdds as Odds,
-    BankResolution as Resolution,
-    BankShoe as Shoe,
-    BankSimulation as Simulation,
-    Card,
+from ecarte._core import Card, Suit
+from ecarte._core.bank import (
+    Deal,
+    Odds,
+    Resolution,
+    Shoe,
+    Simulation,
+    deal_from_shoe,
+    odds,
+    resolve,
+    simulate,
+)
+from ecarte.errors import (
     EcarteError,
     InvalidRecordError,
     InvalidRulesError,
     InvalidShoeError,
     InvalidStakeError,
-    Suit,
     TableError,
 )
-
-resolve = _core.bank_resolve
-odds = _core.bank_odds
-simulate = _core.bank_simulate
-deal_from_shoe = _core.bank_deal_from_shoe
 
 __all__ = [
     "Card",

@@ -11,13 +11,26 @@ import click
 import numpy as np
 from rich.table import Table
 
-from ecarte._core import EcarteError
+from ecarte.errors import EcarteError
 from ecarte.agents import make_agent
 from ecarte.display import deal_report
-from ecarte.duel import NATIVE_AGENTS, Deal, Match, Rules, simulate
+from ecarte.duel import AGENT_SPECS, Deal, Match, Rules, parse_agent, simulate
 from ecarte.stats import wilson_interval
 
-AGENT_NAMES = ["heuristic", "pimc", "random"]
+class AgentSpec(click.ParamType):
+    """An agent spec, read by the one native grammar (``ecarte.duel.AGENT_SPECS``)."""
+
+    name = "agent"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        try:
+            parse_agent(value)
+        except ValueError:
+            self.fail(f"unknown agent {value!r}: choose {AGENT_SPECS}", param, ctx)
+        return str(value)
+
+
+AGENT = AgentSpec()
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -31,7 +44,7 @@ def main() -> None:
 @click.option(
     "--agents",
     nargs=2,
-    type=click.Choice(AGENT_NAMES),
+    type=AGENT,
     default=("pimc", "pimc"),
     show_default=True,
     help="The agents in seat 0 and seat 1.",
@@ -79,7 +92,7 @@ def match_command(
 
 
 @main.command("play")
-@click.option("--opponent", type=click.Choice(AGENT_NAMES), default="pimc",
+@click.option("--opponent", type=AGENT, default="pimc",
               show_default=True, help="The built-in agent you play against.")
 @click.option("--seed", type=int, default=None, help="Seed of the match (random if omitted).")
 @click.option("--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte",
@@ -245,7 +258,7 @@ def replay_command(file: Path, step: bool) -> None:
 @click.option("--deals", "n", type=click.IntRange(1), default=10_000, show_default=True,
               help="Number of deals (or matches with --matches).")
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--agents", nargs=2, type=click.Choice(list(NATIVE_AGENTS)),
+@click.option("--agents", nargs=2, type=AGENT,
               default=("random", "random"), show_default=True, help="Seat 0 and seat 1.")
 @click.option("--matches", is_flag=True, help="Play whole matches instead of deals.")
 @click.option("--threads", type=click.IntRange(1), default=None,
@@ -266,7 +279,7 @@ def simulate_command(
     with progress_bar("Simulating", n) as advance:
         for start in range(0, n, chunk):
             size = min(chunk, n - start)
-            parts.append(simulate(size, seed, agents, rules, threads, matches, start))
+            parts.append(dict(simulate(size, seed, agents, rules, matches, start, threads)))
             advance(size)
     result = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     Console(highlight=False).print(simulation_table(result, agents, matches))
@@ -408,8 +421,8 @@ def bench_command(full: bool) -> None:
 
 
 @main.command("arena")
-@click.argument("agent_a", type=click.Choice(AGENT_NAMES))
-@click.argument("agent_b", type=click.Choice(AGENT_NAMES))
+@click.argument("agent_a", type=AGENT)
+@click.argument("agent_b", type=AGENT)
 @click.option("--matches", type=click.IntRange(1), default=100, show_default=True,
               help="Seeds; each is played twice with seats and cards swapped.")
 @click.option("--seed", type=int, default=0, show_default=True)

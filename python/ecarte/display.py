@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ecarte._core import Card, DuelDeal as Deal
+from ecarte._core import Card
+from ecarte.duel import Deal
 
 __all__ = ["cards_text", "deal_report"]
 
@@ -27,9 +28,7 @@ def deal_report(deal: Deal, names: Sequence[str]) -> list[str]:
     ]
     replay = Deal.from_deck(deck, dealer=dealer, rules=deal.rules)
     trick_no = 0
-    for action in deal.history:
-        actor = replay.current_player
-        assert actor is not None
+    for actor, action in deal.moves:
         if action.kind in ("propose", "decline", "accept", "refuse"):
             verb = {"propose": "proposes", "decline": "declines: play",
                     "accept": "accepts", "refuse": "refuses: play"}[action.kind]

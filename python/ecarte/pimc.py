@@ -11,17 +11,15 @@ from __future__ import annotations
 import zlib
 from collections.abc import Sequence
 
-from ecarte._core import (
-    DuelAction as Action,
-    DuelObservation as Observation,
-    derive_seed,
-    duel_pimc_values,
-)
+from ecarte._core import MAX_SAMPLES, derive_seed
+from ecarte.duel import DEFAULT_PIMC_SAMPLES, Action, Observation, pimc_values
+from ecarte.errors import EcarteError
+from ecarte.seeding import resolve_seed
 
 __all__ = ["DEFAULT_SAMPLES", "PimcAgent"]
 
-#: Worlds sampled per decision by default.
-DEFAULT_SAMPLES = 24
+#: Worlds sampled per decision by default (the native agent's, ``"pimc"``).
+DEFAULT_SAMPLES = DEFAULT_PIMC_SAMPLES
 
 
 class PimcAgent:
@@ -33,12 +31,13 @@ class PimcAgent:
     """
 
     def __init__(self, samples: int = DEFAULT_SAMPLES, seed: int | None = None) -> None:
-        if samples < 1:
-            from ecarte._core import EcarteError
-
-            raise EcarteError(f"samples must be at least 1, got {samples}")
+        if isinstance(samples, bool) or not isinstance(samples, int):
+            raise EcarteError(f"samples must be a whole number, got {samples!r}")
+        if not 1 <= samples <= MAX_SAMPLES:
+            raise EcarteError(f"samples must be from 1 to {MAX_SAMPLES}, got {samples}")
         self.samples = samples
-        self.seed = 0 if seed is None else seed
+        self.seed = resolve_seed(seed)
+        derive_seed(self.seed, 0)  # checks the seed's range now, not at the first decision
 
     def __repr__(self) -> str:
         return f"PimcAgent(samples={self.samples}, seed={self.seed})"
@@ -47,7 +46,7 @@ class PimcAgent:
         """Each legal action with its mean double-dummy points."""
         # crc32 is stable across processes, unlike hash() of a str.
         key = zlib.crc32(observation.to_json().encode())
-        return duel_pimc_values(observation, self.samples, derive_seed(self.seed, key))
+        return pimc_values(observation, self.samples, derive_seed(self.seed, key))
 
     def __call__(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         legal = list(legal_actions)

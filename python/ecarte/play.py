@@ -14,7 +14,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ecarte._core import Card, EcarteError, Suit
+from ecarte._core import Card, Suit
+from ecarte.errors import EcarteError
 from ecarte.agents import Agent
 from ecarte.duel import Action, Deal, Match
 
@@ -156,12 +157,11 @@ class Game:
 
     def undo(self) -> Reply:
         """Takes back the human's last decision in this deal, and the opponent's replies."""
-        deal = self.match.deal
-        seats = _actors(deal)
+        seats = [player for player, _ in self.match.deal.moves]
         if self.seat not in seats:
             return Reply("Nothing to undo in this deal.")
         while seats:
-            deal.undo()
+            self.match.undo()
             if seats.pop() == self.seat:
                 break
         self.log.append("You take back your last move.")
@@ -217,15 +217,3 @@ class Game:
                 choices.append("  ")
             parts.append(choices)
         return Group(*parts)
-
-
-def _actors(deal: Deal) -> list[int]:
-    """The seat that took each action of ``deal``'s history."""
-    replay = Deal.from_deck(deal.deck, dealer=deal.dealer, rules=deal.rules)
-    seats = []
-    for action in deal.history:
-        player = replay.current_player
-        assert player is not None
-        seats.append(player)
-        replay.apply(action)
-    return seats

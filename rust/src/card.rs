@@ -222,6 +222,17 @@ impl Serialize for Suit {
     }
 }
 
+impl<'de> Deserialize<'de> for Suit {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Suit, D::Error> {
+        let text = String::deserialize(d)?;
+        let mut chars = text.chars();
+        match (chars.next().and_then(Suit::from_char), chars.next()) {
+            (Some(suit), None) => Ok(suit),
+            _ => Err(serde::de::Error::custom(format!("not a suit: {text:?}"))),
+        }
+    }
+}
+
 impl Serialize for Card {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)

@@ -23,7 +23,7 @@
 //! | 210 | 2 | tricks taken by the player, by the opponent, / 16 |
 //! | 212 | 2 | match points of the player, of the opponent, / target |
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::action::{bit, cards_of, Action};
 use super::rules::Rules;
@@ -50,7 +50,8 @@ const BYTE_FLOATS: [[f32; 8]; 256] = {
 };
 
 /// One player's view of a deal.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Observation {
     pub player: u8,
     pub dealer: u8,

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::action::Action;
+use super::matches::Match;
 use super::rules::Rules;
 use super::state::{DealState, DuelError};
 use crate::card::Card;
@@ -40,20 +41,8 @@ impl DealRecord {
 
     /// Parses and checks a record; every step of the replay must be legal.
     pub fn from_json(text: &str) -> Result<DealRecord, DuelError> {
-        let record: DealRecord =
-            serde_json::from_str(text).map_err(|e| DuelError::InvalidRecord(e.to_string()))?;
-        if record.format != RECORD_FORMAT {
-            return Err(DuelError::InvalidRecord(format!(
-                "format is {:?}, expected {RECORD_FORMAT:?}",
-                record.format
-            )));
-        }
-        if record.version != RECORD_VERSION {
-            return Err(DuelError::InvalidRecord(format!(
-                "version {} is not supported (this build reads version {RECORD_VERSION})",
-                record.version
-            )));
-        }
+        let record: DealRecord = parse(text)?;
+        check_header(&record.format, record.version, RECORD_FORMAT, RECORD_VERSION)?;
         Ok(record)
     }
 
@@ -67,5 +56,116 @@ impl DealRecord {
                 .map_err(|e| DuelError::InvalidRecord(format!("action {i}: {e}")))?;
         }
         Ok(state)
+    }
+}
+
+/// Parses JSON into a record type: exact field types, no unknown fields.
+fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, DuelError> {
+    serde_json::from_str(text).map_err(|e| DuelError::InvalidRecord(e.to_string()))
+}
+
+fn check_header(format: &str, version: u32, expected: &str, supported: u32) -> Result<(), DuelError> {
+    if format != expected {
+        return Err(DuelError::InvalidRecord(format!(
+            "format is {format:?}, expected {expected:?}"
+        )));
+    }
+    if version != supported {
+        return Err(DuelError::InvalidRecord(format!(
+            "version {version} is not supported (this build reads version {supported})"
+        )));
+    }
+    Ok(())
+}
+
+pub const MATCH_FORMAT: &str = "ecarte.duel.match";
+pub const MATCH_VERSION: u32 = 1;
+
+/// The versioned JSON record of a match: its seed, first dealer, rules and every deal's
+/// record, the last one possibly unfinished.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatchRecord {
+    pub format: String,
+    pub version: u32,
+    pub seed: u64,
+    pub first_dealer: u8,
+    pub rules: Rules,
+    pub deals: Vec<DealRecord>,
+}
+
+impl MatchRecord {
+    /// The record of `game`, whose earlier deals are `finished` (oldest first).
+    pub fn of(game: &Match, finished: &[DealState]) -> MatchRecord {
+        MatchRecord {
+            format: MATCH_FORMAT.to_string(),
+            version: MATCH_VERSION,
+            seed: game.seed,
+            first_dealer: game.score.first_dealer,
+            rules: game.rules,
+            deals: finished
+                .iter()
+                .chain(std::iter::once(&game.deal))
+                .map(DealRecord::of)
+                .collect(),
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    pub fn from_json(text: &str) -> Result<MatchRecord, DuelError> {
+        let record: MatchRecord = parse(text)?;
+        check_header(&record.format, record.version, MATCH_FORMAT, MATCH_VERSION)?;
+        Ok(record)
+    }
+
+    /// Replays the record: every deal must be the match's seeded deal under the match's
+    /// rules, every action legal, and only the last deal unfinished. Returns the match and
+    /// its finished deals before the current one.
+    pub fn replay(&self) -> Result<(Match, Vec<DealState>), DuelError> {
+        let bad = |text: String| DuelError::InvalidRecord(text);
+        let mut game = Match::new(self.seed, self.first_dealer, self.rules).map_err(|e| bad(e.to_string()))?;
+        let mut finished = Vec::new();
+        for (i, deal) in self.deals.iter().enumerate() {
+            check_header(&deal.format, deal.version, RECORD_FORMAT, RECORD_VERSION)?;
+            if i > 0 && game.deal.is_over() {
+                return Err(bad(format!("deal {i} comes after the match ended")));
+            }
+            if deal.rules != self.rules {
+                return Err(bad(format!("deal {i} has rules other than the match's")));
+            }
+            if deal.deck.as_slice() != game.deal.deck().as_slice() || deal.dealer != game.deal.dealer() {
+                return Err(bad(format!(
+                    "deal {i} is not the deal of seed {} with dealer {}",
+                    self.seed,
+                    game.deal.dealer()
+                )));
+            }
+            for (j, &action) in deal.actions.iter().enumerate() {
+                let before = game.deal;
+                let ended = game
+                    .apply(action)
+                    .map_err(|e| bad(format!("deal {i}, action {j}: {e}")))?;
+                if ended.is_some() {
+                    if j + 1 != deal.actions.len() {
+                        return Err(bad(format!("deal {i} goes on after it ended")));
+                    }
+                    if !game.is_over() {
+                        let mut done = before;
+                        done.apply_unchecked(action);
+                        finished.push(done);
+                    }
+                }
+            }
+            if i + 1 < self.deals.len() && !game.is_over() && finished.len() != i + 1 {
+                return Err(bad(format!("deal {i} is unfinished")));
+            }
+        }
+        if self.deals.is_empty() {
+            return Err(bad("a match record holds at least one deal".into()));
+        }
+        Ok((game, finished))
     }
 }

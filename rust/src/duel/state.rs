@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::action::{bit, cards_of, pack_card, pack_index, Action, PACK_SIZE};
 use super::rules::Rules;
@@ -15,7 +15,7 @@ pub const HAND_SIZE: usize = 5;
 /// Cards in the talon, the turn-up included.
 pub const TALON_SIZE: usize = 22;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
     /// The elder chooses `propose` or `decline`.
@@ -47,7 +47,8 @@ impl Phase {
 }
 
 /// A finished trick.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Trick {
     pub leader: u8,
     /// The leader's card, then the follower's.
@@ -56,7 +57,8 @@ pub struct Trick {
 }
 
 /// The result of a finished deal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Outcome {
     pub winner: u8,
     /// 2 for a vole (every trick), otherwise 1.

@@ -62,7 +62,11 @@ pub enum Policy {
 }
 
 impl Policy {
-    /// `"random"`, `"heuristic"`, `"pimc"` or `"pimc:N"` (N worlds per decision).
+    /// The agent specs [`Policy::parse`] reads, for help and error texts.
+    pub const SPECS: &'static str = "'random', 'heuristic', 'pimc' or 'pimc:N' (N worlds per decision, 1 to 65535)";
+
+    /// `"random"`, `"heuristic"`, `"pimc"` or `"pimc:N"` (N worlds per decision). This is
+    /// the one grammar of agent specs: Python's agents, the arena and the CLI read it here.
     pub fn parse(name: &str) -> Option<Policy> {
         match name.split_once(':') {
             None => match name {
@@ -71,7 +75,9 @@ impl Policy {
                 "pimc" => Some(Policy::Pimc(DEFAULT_PIMC_SAMPLES)),
                 _ => None,
             },
-            Some(("pimc", n)) => n.parse().ok().filter(|&n| n > 0).map(Policy::Pimc),
+            Some(("pimc", n)) if n.bytes().all(|b| b.is_ascii_digit()) => {
+                n.parse().ok().filter(|&n| n > 0).map(Policy::Pimc)
+            }
             Some(_) => None,
         }
     }

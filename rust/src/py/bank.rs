@@ -2,34 +2,15 @@
 //! The classes live in `_core` under `Bank`-prefixed names; `ecarte.bank` re-exports them.
 
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::create_exception;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use pyo3::IntoPyObjectExt;
 
 use super::card::{extract_cards, to_py, PyCard, PySuit};
-use super::errors::EcarteError;
+use super::errors::{EcarteError, InvalidShoeError};
 use crate::bank::{self, BankError, Composition, Outcome};
 use crate::card::{Card, Suit};
 
-create_exception!(
-    ecarte,
-    InvalidStakeError,
-    super::errors::EcarteError,
-    "A stake that is zero, negative, fractional, over a limit, on T1 or beyond the player's chips."
-);
-create_exception!(
-    ecarte,
-    TableError,
-    super::errors::EcarteError,
-    "An action out of turn or in the wrong phase, or an unknown player; the table is unchanged."
-);
-create_exception!(
-    ecarte,
-    InvalidShoeError,
-    super::errors::EcarteError,
-    "An impossible shoe state: a card more than twice, a removed card not in the shoe, too few cards."
-);
 
 impl From<BankError> for PyErr {
     fn from(e: BankError) -> PyErr {
@@ -503,19 +484,16 @@ impl PyBankShoe {
     }
 }
 
+/// The `ecarte._core.bank` module: the names of `ecarte.bank`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
-    m.add("InvalidStakeError", py.get_type::<InvalidStakeError>())?;
-    m.add("TableError", py.get_type::<TableError>())?;
-    m.add("InvalidShoeError", py.get_type::<InvalidShoeError>())?;
-    m.add("BankDeal", py.get_type::<PyBankDeal>())?;
-    m.add("BankResolution", py.get_type::<PyBankResolution>())?;
-    m.add("BankOdds", py.get_type::<PyBankOdds>())?;
-    m.add("BankSimulation", py.get_type::<PyBankSimulation>())?;
-    m.add("BankShoe", py.get_type::<PyBankShoe>())?;
-    m.add_function(wrap_pyfunction!(bank_deal_from_shoe, m)?)?;
-    m.add_function(wrap_pyfunction!(bank_resolve, m)?)?;
-    m.add_function(wrap_pyfunction!(bank_odds, m)?)?;
-    m.add_function(wrap_pyfunction!(bank_simulate, m)?)?;
+    m.add_class::<PyBankDeal>()?;
+    m.add_class::<PyBankResolution>()?;
+    m.add_class::<PyBankOdds>()?;
+    m.add_class::<PyBankSimulation>()?;
+    m.add_class::<PyBankShoe>()?;
+    m.add("deal_from_shoe", wrap_pyfunction!(bank_deal_from_shoe, m)?)?;
+    m.add("resolve", wrap_pyfunction!(bank_resolve, m)?)?;
+    m.add("odds", wrap_pyfunction!(bank_odds, m)?)?;
+    m.add("simulate", wrap_pyfunction!(bank_simulate, m)?)?;
     Ok(())
 }

@@ -5,33 +5,60 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 
 use super::duel::{PyAction, PyObservation, PyRules};
-use super::errors::{extract_u64, EcarteError, IllegalActionError};
+use super::errors::{
+    extract_u64, int_in, int_usize, EcarteError, IllegalActionError, MAX_BATCH, MAX_ENVS,
+    MAX_THREADS,
+};
 use crate::duel::{DuelError, Rules, NUM_ACTIONS, OBSERVATION_SIZE};
 use crate::play::policy::{heuristic_action, Policy, View};
 use crate::play::simulate::{simulate_deals, simulate_matches};
 use crate::play::vecenv::{StepBuffers, VecEnv};
 
-fn policy(name: &str) -> PyResult<Policy> {
-    Policy::parse(name).ok_or_else(|| {
-        EcarteError::new_err(format!(
-            "unknown native agent {name:?}: choose 'random', 'heuristic', 'pimc' or 'pimc:N'"
-        ))
+/// The native policy an agent spec names (the one grammar: [`Policy::parse`]).
+pub fn policy(spec: &Bound<'_, PyAny>) -> PyResult<Policy> {
+    super::errors::text(spec, "an agent spec")
+        .ok()
+        .and_then(|name| Policy::parse(&name))
+        .ok_or_else(|| {
+            EcarteError::new_err(format!(
+                "unknown agent {}: choose {}",
+                super::errors::describe(spec),
+                Policy::SPECS
+            ))
+        })
+}
+
+/// Parses an agent spec: `(name, worlds per decision or None)`; `EcarteError` for a
+/// spec that names no agent.
+#[pyfunction]
+fn parse_agent(spec: &Bound<'_, PyAny>) -> PyResult<(&'static str, Option<u32>)> {
+    Ok(match policy(spec)? {
+        Policy::Random => ("random", None),
+        Policy::Heuristic => ("heuristic", None),
+        Policy::Pimc(n) => ("pimc", Some(u32::from(n))),
     })
+}
+
+/// A thread count from 1 to `MAX_THREADS`, or `None` for all cores.
+pub fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    threads
+        .filter(|t| !t.is_none())
+        .map(|t| int_usize(t, "threads", 1, MAX_THREADS))
+        .transpose()
 }
 
 /// Runs `f` on a pool of `threads` threads, or on rayon's global pool when `None`.
 pub fn with_threads<T: Send>(
     threads: Option<usize>,
     f: impl FnOnce() -> T + Send,
-) -> Result<T, String> {
+) -> PyResult<T> {
     match threads {
         None => Ok(f()),
-        Some(0) => Err("threads must be at least 1".into()),
         Some(t) => rayon::ThreadPoolBuilder::new()
             .num_threads(t)
             .build()
             .map(|pool| pool.install(f))
-            .map_err(|e| e.to_string()),
+            .map_err(|e| EcarteError::new_err(e.to_string())),
     }
 }
 
@@ -41,28 +68,45 @@ type Columns<'py> = Vec<(&'static str, Bound<'py, PyAny>)>;
 /// arrays. See `ecarte.duel.simulate`.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)] // the Python keyword signature
-#[pyo3(signature = (n, seed, agents, rules = None, threads = None, matches = false, start = 0))]
+#[pyo3(signature = (n, seed, agents, rules = None, matches = false, start = None, threads = None))]
 fn duel_simulate<'py>(
     py: Python<'py>,
-    n: usize,
+    n: &Bound<'py, PyAny>,
     seed: &Bound<'py, PyAny>,
-    agents: (String, String),
+    agents: &Bound<'py, PyAny>,
     rules: Option<PyRules>,
-    threads: Option<usize>,
     matches: bool,
-    start: u64,
+    start: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Columns<'py>> {
+    let n = int_usize(n, "n", 0, MAX_BATCH)?;
     let seed = extract_u64(seed, "seed")?;
-    let policies = [policy(&agents.0)?, policy(&agents.1)?];
+    let start = start.map_or(Ok(0), |s| extract_u64(s, "start"))?;
+    if start.checked_add(n as u64).is_none() {
+        return Err(EcarteError::new_err(format!(
+            "start + n must be at most 2**64 - 1, got start={start}, n={n}"
+        )));
+    }
+    let specs: Vec<Bound<'py, PyAny>> = agents
+        .try_iter()
+        .and_then(|items| items.collect::<PyResult<_>>())
+        .ok()
+        .filter(|v: &Vec<_>| v.len() == 2)
+        .ok_or_else(|| {
+            EcarteError::new_err(format!(
+                "agents must be a pair of agent specs, got {}",
+                super::errors::describe(agents)
+            ))
+        })?;
+    let policies = [policy(&specs[0])?, policy(&specs[1])?];
+    let threads = threads_arg(threads)?;
     let rules = rules.map_or_else(Rules::default, |r| r.0);
     if matches {
-        let result = py
-            .detach(|| {
-                with_threads(threads, || {
-                    simulate_matches(start, n, seed, rules, policies)
-                })
+        let result = py.detach(|| {
+            with_threads(threads, || {
+                simulate_matches(start, n, seed, rules, policies)
             })
-            .map_err(EcarteError::new_err)??;
+        })??;
         let winner: Vec<u8> = result.iter().map(|m| m.winner).collect();
         let score: Vec<[u8; 2]> = result.iter().map(|m| m.score).collect();
         let deals: Vec<u32> = result.iter().map(|m| m.deals).collect();
@@ -79,9 +123,8 @@ fn duel_simulate<'py>(
             ),
         ]);
     }
-    let result = py
-        .detach(|| with_threads(threads, || simulate_deals(start, n, seed, rules, policies)))
-        .map_err(EcarteError::new_err)??;
+    let result =
+        py.detach(|| with_threads(threads, || simulate_deals(start, n, seed, rules, policies)))??;
     let column = |f: fn(&crate::play::simulate::DealSummary) -> u8| -> Vec<u8> {
         result.iter().map(f).collect()
     };
@@ -196,14 +239,12 @@ impl PyVecEnv {
     #[pyo3(signature = (n, seed, rules = None))]
     fn new(
         py: Python<'_>,
-        n: usize,
+        n: &Bound<'_, PyAny>,
         seed: &Bound<'_, PyAny>,
         rules: Option<PyRules>,
     ) -> PyResult<PyVecEnv> {
+        let n = int_usize(n, "n (envs)", 1, MAX_ENVS)?;
         let seed = extract_u64(seed, "seed")?;
-        if n == 0 {
-            return Err(EcarteError::new_err("a VecEnv needs at least one env"));
-        }
         let env = VecEnv::new(n, seed, rules.map_or_else(Rules::default, |r| r.0))?;
         let mut this = PyVecEnv {
             env,
@@ -235,10 +276,7 @@ impl PyVecEnv {
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<StepResult<'py>> {
-        let actions: Vec<i64> = match actions.cast::<PyArray1<i64>>() {
-            Ok(array) => array.to_vec()?,
-            Err(_) => actions.extract()?,
-        };
+        let actions = action_ids(actions, self.env.len())?;
         self.run(py, |env, out| env.step(&actions, out))?;
         Ok(self.outputs(py))
     }
@@ -251,20 +289,54 @@ impl PyVecEnv {
         PyArray1::from_vec(py, out)
     }
 
-    /// Env `i`'s current deal as a `Deal`, for inspection (its `history` starts empty).
-    fn deal(&self, i: usize) -> PyResult<super::duel::PyDeal> {
-        self.env
-            .states()
-            .get(i)
-            .map(|s| super::duel::PyDeal::from_state(s, None))
-            .ok_or_else(|| EcarteError::new_err(format!("env index {i} out of range")))
+    /// A copy of env `i`'s current deal, with its whole history.
+    fn deal(&self, i: &Bound<'_, PyAny>) -> PyResult<super::duel::PyDeal> {
+        let i = int_usize(i, "env index", 0, self.env.len() - 1)?;
+        Ok(super::duel::PyDeal::from_state(&self.env.states()[i], None))
     }
 }
 
+/// One action id per env from any integer array-like (a NumPy array of any integer
+/// dtype or layout, a list); `EcarteError` for a wrong length or a non-integer.
+fn action_ids(actions: &Bound<'_, PyAny>, envs: usize) -> PyResult<Vec<i64>> {
+    let bad = || {
+        EcarteError::new_err(format!(
+            "actions must be {envs} integer action ids, one per env, got {}",
+            super::errors::describe(actions)
+        ))
+    };
+    if let Ok(array) = actions.cast::<PyArray1<i64>>() {
+        if let Ok(view) = array.try_readonly() {
+            if let Ok(slice) = view.as_slice() {
+                return check_len(slice.to_vec(), envs).ok_or_else(bad);
+            }
+        }
+    }
+    let items: Vec<Bound<'_, PyAny>> = actions
+        .try_iter()
+        .and_then(|it| it.collect::<PyResult<_>>())
+        .map_err(|_| bad())?;
+    let ids = items
+        .iter()
+        .map(|item| {
+            let index = item.call_method0("__index__").map_err(|_| bad())?;
+            Ok(int_in(&index, "an action id", i128::from(i64::MIN), i128::from(i64::MAX))
+                .map_or(-1, |v| v as i64))
+        })
+        .collect::<PyResult<Vec<i64>>>()?;
+    check_len(ids, envs).ok_or_else(bad)
+}
+
+fn check_len(ids: Vec<i64>, envs: usize) -> Option<Vec<i64>> {
+    (ids.len() == envs).then_some(ids)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
-    m.add_function(wrap_pyfunction!(duel_simulate, m)?)?;
-    m.add_function(wrap_pyfunction!(duel_heuristic_action, m)?)?;
-    m.add("DuelVecEnv", py.get_type::<PyVecEnv>())?;
+    m.add_function(wrap_pyfunction!(parse_agent, m)?)?;
+    m.add("AGENT_SPECS", Policy::SPECS)?;
+    m.add("DEFAULT_PIMC_SAMPLES", crate::play::policy::DEFAULT_PIMC_SAMPLES)?;
+    m.add("simulate", wrap_pyfunction!(duel_simulate, m)?)?;
+    m.add("heuristic_action", wrap_pyfunction!(duel_heuristic_action, m)?)?;
+    m.add_class::<PyVecEnv>()?;
     Ok(())
 }

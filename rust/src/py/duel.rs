@@ -3,11 +3,12 @@
 
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyDict, PyInt, PyString};
 
 use super::card::{extract_cards, to_py, PyCard, PySuit};
 use super::errors::{
-    extract_u64, EcarteError, IllegalActionError, InvalidDeckError, InvalidRulesError,
+    describe, extract_u64, int_in, int_u8, text, EcarteError, InvalidActionError,
+    InvalidDeckError, InvalidRecordError, InvalidRulesError,
 };
 use crate::duel::{
     Action, DealRecord, DealState, DuelError, Observation, Order, Outcome, Rules, Trick,
@@ -29,31 +30,63 @@ pub struct PyRules(pub Rules);
 #[pymethods]
 impl PyRules {
     #[new]
-    #[pyo3(signature = (order = "ecarte", allow_trump_discard = false, max_exchanges = 11, target = 7))]
+    #[pyo3(signature = (order = None, allow_trump_discard = false, max_exchanges = None, target = None))]
     fn new(
-        order: &str,
+        order: Option<&Bound<'_, PyAny>>,
         allow_trump_discard: bool,
-        max_exchanges: i64,
-        target: i64,
+        max_exchanges: Option<&Bound<'_, PyAny>>,
+        target: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyRules> {
-        let order = Order::parse(order).ok_or_else(|| {
-            InvalidRulesError::new_err(format!(
-                "invalid rules: order must be 'ecarte' or 'traditional', got {order:?}"
-            ))
-        })?;
-        let small = |name: &str, v: i64| {
-            u8::try_from(v).map_err(|_| {
-                InvalidRulesError::new_err(format!("invalid rules: {name} out of range: {v}"))
-            })
-        };
+        let default = Rules::default();
         let rules = Rules {
-            order,
+            order: order.map_or(Ok(default.order), parse_order)?,
             allow_trump_discard,
-            max_exchanges: small("max_exchanges", max_exchanges)?,
-            target: small("target", target)?,
+            max_exchanges: max_exchanges
+                .map_or(Ok(default.max_exchanges), |v| rules_u8(v, "max_exchanges"))?,
+            target: target.map_or(Ok(default.target), |v| rules_u8(v, "target"))?,
         };
         rules.validate().map_err(DuelError::InvalidRules)?;
         Ok(PyRules(rules))
+    }
+    /// A copy with the named options changed: `rules.replace(target=5)`.
+    #[pyo3(signature = (**changes))]
+    fn replace(&self, changes: Option<&Bound<'_, PyDict>>) -> PyResult<PyRules> {
+        let mut r = self.0;
+        for (key, value) in changes.into_iter().flatten() {
+            let key = text(&key, "option name")?;
+            match key.as_str() {
+                "order" => r.order = parse_order(&value)?,
+                "allow_trump_discard" => r.allow_trump_discard = value.extract()?,
+                "max_exchanges" => r.max_exchanges = rules_u8(&value, "max_exchanges")?,
+                "target" => r.target = rules_u8(&value, "target")?,
+                _ => {
+                    return Err(InvalidRulesError::new_err(format!(
+                        "invalid rules: no option {key:?}; the options are order, \
+                         allow_trump_discard, max_exchanges and target"
+                    )))
+                }
+            }
+        }
+        r.validate().map_err(DuelError::InvalidRules)?;
+        Ok(PyRules(r))
+    }
+    /// The rules as the JSON object a record holds.
+    fn to_json(&self) -> String {
+        serde_json::to_string(&self.0).unwrap_or_default()
+    }
+    #[staticmethod]
+    fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyRules> {
+        let rules: Rules = serde_json::from_str(&text(record, "a rules record")?)
+            .map_err(|e| InvalidRulesError::new_err(format!("invalid rules: {e}")))?;
+        rules.validate().map_err(DuelError::InvalidRules)?;
+        Ok(PyRules(rules))
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (&'static str, bool, u8, u8)) {
+        let r = slf.get().0;
+        (
+            slf.get_type().into_any(),
+            (r.order.name(), r.allow_trump_discard, r.max_exchanges, r.target),
+        )
     }
     /// `"ecarte"` (7 8 9 T A J Q K) or `"traditional"` (7 8 9 T J Q K A).
     #[getter]
@@ -88,6 +121,32 @@ impl PyRules {
     }
 }
 
+fn parse_order(order: &Bound<'_, PyAny>) -> PyResult<Order> {
+    let name = text(order, "order")?;
+    Order::parse(&name).ok_or_else(|| {
+        InvalidRulesError::new_err(format!(
+            "invalid rules: order must be 'ecarte' or 'traditional', got {name:?}"
+        ))
+    })
+}
+
+fn rules_u8(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u8> {
+    int_u8(value, name, 0, u8::MAX)
+        .map_err(|e| InvalidRulesError::new_err(format!("invalid rules: {}", e.value(value.py()))))
+}
+
+impl PyRules {
+    /// `rules` with `target` changed (a `Match`'s `target=` argument).
+    pub fn with_target(rules: Rules, target: &Bound<'_, PyAny>) -> PyResult<Rules> {
+        let rules = Rules {
+            target: rules_u8(target, "target")?,
+            ..rules
+        };
+        rules.validate().map_err(DuelError::InvalidRules)?;
+        Ok(rules)
+    }
+}
+
 fn rules_or_default(rules: Option<PyRules>) -> Rules {
     rules.map_or_else(Rules::default, |r| r.0)
 }
@@ -106,38 +165,52 @@ fn rules_or_default(rules: Option<PyRules>) -> Rules {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PyAction(pub Action);
 
-fn parse_action(text: &str) -> PyResult<Action> {
-    text.parse::<Action>()
-        .map_err(|e| IllegalActionError::new_err(e.to_string()))
+fn parse_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
+    text(obj, "an action")?
+        .parse::<Action>()
+        .map_err(|e| InvalidActionError::new_err(e.to_string()))
 }
 
-fn action_from_id(id: i64) -> PyResult<Action> {
-    usize::try_from(id)
-        .ok()
-        .and_then(Action::from_id)
-        .ok_or_else(|| {
-            IllegalActionError::new_err(format!(
-                "action id must be 0-{}, got {id}",
-                NUM_ACTIONS - 1
-            ))
-        })
+fn action_from_id(id: &Bound<'_, PyAny>) -> PyResult<Action> {
+    let id = int_in(id, "an action id", 0, NUM_ACTIONS as i128 - 1)
+        .map_err(|e| InvalidActionError::new_err(e.value(id.py()).to_string()))?;
+    Action::from_id(id as usize)
+        .ok_or_else(|| InvalidActionError::new_err(format!("no action has id {id}")))
 }
 
-/// An `Action`, its text, or its id.
+/// An `Action`, its text, or its id; `InvalidActionError` for anything else.
 fn extract_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     if let Ok(a) = obj.extract::<PyAction>() {
         return Ok(a.0);
     }
-    if let Ok(s) = obj.cast::<PyString>() {
-        return parse_action(&s.to_cow()?);
+    if obj.is_instance_of::<PyString>() {
+        return parse_action(obj);
     }
-    if let Ok(id) = obj.extract::<i64>() {
-        return action_from_id(id);
+    if obj.is_instance_of::<PyInt>() {
+        return action_from_id(obj);
     }
-    Err(IllegalActionError::new_err(format!(
+    Err(InvalidActionError::new_err(format!(
         "expected an Action, its text or its id, got {}",
-        super::errors::describe(obj)
+        describe(obj)
     )))
+}
+
+/// The action `obj` names for `state`: `InvalidActionError` if it names none, and
+/// `IllegalActionError` listing the legal actions if it is not legal now.
+pub fn extract_action_or_list_legal(state: &DealState, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
+    let action = extract_action(obj).map_err(|e| {
+        let legal: Vec<String> = state.legal_actions().iter().map(ToString::to_string).collect();
+        InvalidActionError::new_err(format!(
+            "{}; legal actions: {}",
+            e.value(obj.py()),
+            legal.join(", ")
+        ))
+    })?;
+    if !state.is_legal(action) {
+        let mut probe = *state;
+        probe.apply(action)?;
+    }
+    Ok(action)
 }
 
 #[pymethods]
@@ -146,15 +219,19 @@ impl PyAction {
     fn new(text: &Bound<'_, PyAny>) -> PyResult<PyAction> {
         extract_action(text).map(PyAction)
     }
-    /// Parses `propose`, `decline`, `accept`, `refuse`, `discard <card>` or `<card>`.
+    /// Parses `propose`, `decline`, `accept`, `refuse`, `discard <card>` or `<card>`;
+    /// `InvalidActionError` for other text.
     #[staticmethod]
-    fn parse(text: &str) -> PyResult<PyAction> {
+    fn parse(text: &Bound<'_, PyAny>) -> PyResult<PyAction> {
         parse_action(text).map(PyAction)
     }
     /// The action at index `id` of the action space (0-67).
     #[staticmethod]
-    fn from_id(id: i64) -> PyResult<PyAction> {
+    fn from_id(id: &Bound<'_, PyAny>) -> PyResult<PyAction> {
         action_from_id(id).map(PyAction)
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (String,)) {
+        (slf.get_type().into_any(), (slf.get().0.to_string(),))
     }
     /// `"play"`, `"discard"`, `"propose"`, `"decline"`, `"accept"` or `"refuse"`.
     #[getter]
@@ -188,7 +265,7 @@ impl PyAction {
 }
 
 /// A finished trick: who led, the two cards (leader's first), who won.
-#[pyclass(name = "Trick", module = "ecarte.duel", frozen, eq, hash)]
+#[pyclass(name = "Trick", module = "ecarte.duel", frozen, eq, hash, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyTrick(pub Trick);
 
@@ -207,6 +284,24 @@ impl PyTrick {
     fn winner(&self) -> u8 {
         self.0.winner
     }
+    fn to_json(&self) -> String {
+        serde_json::to_string(&self.0).unwrap_or_default()
+    }
+    /// Reads what `to_json` wrote; `InvalidRecordError` for anything else.
+    #[staticmethod]
+    fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyTrick> {
+        let value: Trick = parse_record(record, "trick")?;
+        if !(value.leader <= 1 && value.winner <= 1 && value.cards[0] != value.cards[1]) {
+            return Err(InvalidRecordError::new_err(format!(
+                "invalid record: not a possible trick: {}",
+                describe(record)
+            )));
+        }
+        Ok(PyTrick(value))
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().getattr("from_json")?, (slf.get().to_json(),)))
+    }
     fn __repr__(&self) -> String {
         format!(
             "Trick(leader={}, cards=('{}', '{}'), winner={})",
@@ -216,7 +311,7 @@ impl PyTrick {
 }
 
 /// The result of a finished deal.
-#[pyclass(name = "Outcome", module = "ecarte.duel", frozen, eq, hash)]
+#[pyclass(name = "Outcome", module = "ecarte.duel", frozen, eq, hash, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyOutcome(pub Outcome);
 
@@ -247,6 +342,24 @@ impl PyOutcome {
     fn vole(&self) -> bool {
         self.0.points == 2
     }
+    fn to_json(&self) -> String {
+        serde_json::to_string(&self.0).unwrap_or_default()
+    }
+    /// Reads what `to_json` wrote; `InvalidRecordError` for anything else.
+    #[staticmethod]
+    fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyOutcome> {
+        let value: Outcome = parse_record(record, "outcome")?;
+        if !(value.winner <= 1 && (1..=2).contains(&value.points) && value.cards[0] + value.cards[1] <= 10 && value.tricks[0] + value.tricks[1] <= 5) {
+            return Err(InvalidRecordError::new_err(format!(
+                "invalid record: not a possible outcome: {}",
+                describe(record)
+            )));
+        }
+        Ok(PyOutcome(value))
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().getattr("from_json")?, (slf.get().to_json(),)))
+    }
     fn __repr__(&self) -> String {
         let o = self.0;
         format!(
@@ -258,7 +371,7 @@ impl PyOutcome {
 
 /// What one player may know of a deal: their hand and discards, the turn-up and who drew
 /// it, every card played, the talon count, exchanges, the score and whose turn it is.
-#[pyclass(name = "Observation", module = "ecarte.duel", frozen, eq)]
+#[pyclass(name = "Observation", module = "ecarte.duel", frozen, eq, from_py_object)]
 #[derive(Clone, PartialEq, Eq)]
 pub struct PyObservation(pub Observation);
 
@@ -365,6 +478,22 @@ impl PyObservation {
     fn to_json(&self) -> String {
         serde_json::to_string(&self.0).unwrap_or_default()
     }
+    /// Reads what `to_json` wrote. The observation must be one that some deal gives
+    /// (checked by drawing a consistent world and observing it again); anything else
+    /// raises `InvalidRecordError`.
+    #[staticmethod]
+    fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyObservation> {
+        let obs: Observation = parse_record(record, "observation")?;
+        if !observation_is_possible(&obs) {
+            return Err(InvalidRecordError::new_err(
+                "invalid record: no deal gives this observation",
+            ));
+        }
+        Ok(PyObservation(obs))
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().getattr("from_json")?, (slf.get().to_json(),)))
+    }
     fn __repr__(&self) -> String {
         let hand: Vec<String> = self.0.hand.iter().map(ToString::to_string).collect();
         format!(
@@ -378,24 +507,57 @@ impl PyObservation {
     }
 }
 
-fn seat(player: i64) -> PyResult<u8> {
-    match player {
-        0 | 1 => Ok(player as u8),
-        _ => Err(EcarteError::new_err(format!(
-            "invalid player {player}: seats are 0 and 1"
-        ))),
-    }
+/// Parses a JSON record of a value; `InvalidRecordError` if it is not one.
+fn parse_record<T: serde::de::DeserializeOwned>(record: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
+    serde_json::from_str(&text(record, "a record")?)
+        .map_err(|e| InvalidRecordError::new_err(format!("invalid {what} record: {e}")))
 }
 
-fn score_pair(score: Option<(i64, i64)>) -> PyResult<[u8; 2]> {
-    let Some(score) = score else {
+/// Whether some deal gives `obs`: the counts are in range, and a world sampled from it
+/// gives it back exactly.
+fn observation_is_possible(obs: &Observation) -> bool {
+    let small = obs.player <= 1
+        && obs.dealer <= 1
+        && obs.current_player.is_none_or(|p| p <= 1)
+        && obs.rules.validate().is_ok()
+        && obs.hand.len() <= 5
+        && obs.initial_hand.len() == 5
+        && obs.discards.len() <= 22
+        && obs.draws.len() <= 22
+        && obs.talon_drawers.len() <= 22
+        && obs.talon_size <= 22
+        && obs.tricks.len() <= 5
+        && obs.history.len() <= crate::duel::state::MAX_ACTIONS;
+    if !small {
+        return false;
+    }
+    // The sampler trusts its input; a malformed one must not take the interpreter down.
+    let sampled = std::panic::catch_unwind(|| crate::solver::sampler::sample_worlds(obs, 1, 0));
+    matches!(sampled, Ok(Ok(worlds)) if worlds.first().is_some_and(|w| w.observation(obs.player, obs.score) == *obs))
+}
+
+/// A seat, 0 or 1.
+pub fn seat(player: &Bound<'_, PyAny>) -> PyResult<u8> {
+    int_u8(player, "player (a seat)", 0, 1)
+}
+
+/// A match score: two points totals from 0 to 255, or zeros for `None`.
+fn score_pair(score: Option<&Bound<'_, PyAny>>) -> PyResult<[u8; 2]> {
+    let Some(score) = score.filter(|s| !s.is_none()) else {
         return Ok([0, 0]);
     };
-    let one = |v: i64| {
-        u8::try_from(v)
-            .map_err(|_| EcarteError::new_err(format!("invalid score {v}: must be 0-255")))
-    };
-    Ok([one(score.0)?, one(score.1)?])
+    let pair: Vec<Bound<'_, PyAny>> = score
+        .try_iter()
+        .and_then(|items| items.collect::<PyResult<_>>())
+        .ok()
+        .filter(|v: &Vec<_>| v.len() == 2)
+        .ok_or_else(|| {
+            EcarteError::new_err(format!(
+                "score must be a pair of points (seat 0, seat 1), got {}",
+                describe(score)
+            ))
+        })?;
+    Ok([int_u8(&pair[0], "score", 0, u8::MAX)?, int_u8(&pair[1], "score", 0, u8::MAX)?])
 }
 
 /// One duel deal: a state machine over the exchange and play phases, with undo and a
@@ -421,15 +583,17 @@ impl PyDeal {
     }
 }
 
-fn dealer_seat(dealer: i64) -> PyResult<u8> {
-    u8::try_from(dealer)
-        .ok()
-        .filter(|d| *d <= 1)
-        .ok_or_else(|| InvalidDeckError::new_err(DuelError::InvalidDealer(dealer).to_string()))
+/// The dealer's seat; `None` is seat 0.
+fn dealer_seat(dealer: Option<&Bound<'_, PyAny>>) -> PyResult<u8> {
+    match dealer.filter(|d| !d.is_none()) {
+        None => Ok(0),
+        Some(d) => int_u8(d, "dealer", 0, 1)
+            .map_err(|e| InvalidDeckError::new_err(e.value(d.py()).to_string())),
+    }
 }
 
 /// A fresh seed from the process's hash randomness, for `Deal()` without a seed.
-fn entropy_seed() -> u64 {
+pub fn entropy_seed() -> u64 {
     use std::collections::hash_map::RandomState;
     use std::hash::{BuildHasher, Hasher};
     RandomState::new().build_hasher().finish()
@@ -440,10 +604,10 @@ impl PyDeal {
     /// A deal from the 32-card pack shuffled with `seed` (a fresh random seed if `None`;
     /// read it back from `.seed`).
     #[new]
-    #[pyo3(signature = (seed = None, dealer = 0, rules = None))]
+    #[pyo3(signature = (seed = None, dealer = None, rules = None))]
     fn new(
         seed: Option<&Bound<'_, PyAny>>,
-        dealer: i64,
+        dealer: Option<&Bound<'_, PyAny>>,
         rules: Option<PyRules>,
     ) -> PyResult<PyDeal> {
         let seed = match seed {
@@ -457,10 +621,10 @@ impl PyDeal {
     /// The deal laid out from `cards` (32 `Card`s or texts, card 0 on top): cards 0-4 to
     /// the elder, 5-9 to the dealer, card 10 turned up, 11-31 the talon (11 drawn first).
     #[staticmethod]
-    #[pyo3(signature = (cards, dealer = 0, rules = None))]
+    #[pyo3(signature = (cards, dealer = None, rules = None))]
     fn from_deck(
         cards: &Bound<'_, PyAny>,
-        dealer: i64,
+        dealer: Option<&Bound<'_, PyAny>>,
         rules: Option<PyRules>,
     ) -> PyResult<PyDeal> {
         let cards = extract_cards(cards)?;
@@ -471,8 +635,8 @@ impl PyDeal {
     /// Replays a record made by `to_json`; a malformed or tampered record raises
     /// `InvalidRecordError`.
     #[staticmethod]
-    fn from_json(text: &str) -> PyResult<PyDeal> {
-        let state = DealRecord::from_json(text)?.replay()?;
+    fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyDeal> {
+        let state = DealRecord::from_json(&text(record, "a deal record")?)?.replay()?;
         Ok(PyDeal::from_state(&state, None))
     }
 
@@ -580,11 +744,11 @@ impl PyDeal {
             .collect()
     }
     /// `player`'s hand in suit-then-rank order.
-    fn hand(&self, player: i64) -> PyResult<Vec<PyCard>> {
+    fn hand(&self, player: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
         Ok(to_py(self.state.hand(seat(player)?)))
     }
     /// `player`'s discards.
-    fn discards(&self, player: i64) -> PyResult<Vec<PyCard>> {
+    fn discards(&self, player: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
         Ok(to_py(crate::duel::action::cards_of(
             self.state.discard_set(seat(player)?),
         )))
@@ -616,23 +780,8 @@ impl PyDeal {
     /// Applies an `Action`, its text or its id. An illegal action raises
     /// `IllegalActionError` naming the legal ones, and changes nothing.
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let action = match extract_action(action) {
-            Ok(a) => a,
-            Err(e) => {
-                let legal: Vec<String> = self
-                    .state
-                    .legal_actions()
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect();
-                return Err(IllegalActionError::new_err(format!(
-                    "{}; legal actions: {}",
-                    e.value(action.py()),
-                    legal.join(", ")
-                )));
-            }
-        };
-        self.state.apply(action)?;
+        let action = extract_action_or_list_legal(&self.state, action)?;
+        self.state.apply_unchecked(action);
         Ok(())
     }
 
@@ -653,7 +802,7 @@ impl PyDeal {
 
     /// What `player` may know, with the match `score` (zeros outside a match).
     #[pyo3(signature = (player, score = None))]
-    fn observation(&self, player: i64, score: Option<(i64, i64)>) -> PyResult<PyObservation> {
+    fn observation(&self, player: &Bound<'_, PyAny>, score: Option<&Bound<'_, PyAny>>) -> PyResult<PyObservation> {
         Ok(PyObservation(
             self.state.observation(seat(player)?, score_pair(score)?),
         ))
@@ -666,8 +815,8 @@ impl PyDeal {
     fn observation_tensor<'py>(
         &self,
         py: Python<'py>,
-        player: i64,
-        score: Option<(i64, i64)>,
+        player: &Bound<'_, PyAny>,
+        score: Option<&Bound<'_, PyAny>>,
         out: Option<Bound<'py, PyArray1<f32>>>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let player = seat(player)?;
@@ -705,6 +854,16 @@ impl PyDeal {
         self.state.check_conservation()
     }
 
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String,), Option<u64>)> {
+        let me = slf.borrow();
+        Ok((slf.get_type().getattr("from_json")?, (me.to_json(),), me.seed))
+    }
+    /// Restores the seed after unpickling (the record does not hold it).
+    fn __setstate__(&mut self, seed: Option<u64>) {
+        self.seed = seed;
+    }
     fn copy(&self) -> PyDeal {
         self.clone()
     }
@@ -734,14 +893,13 @@ impl PyDeal {
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
-    m.add("DuelRules", py.get_type::<PyRules>())?;
-    m.add("DuelAction", py.get_type::<PyAction>())?;
-    m.add("DuelDeal", py.get_type::<PyDeal>())?;
-    m.add("DuelObservation", py.get_type::<PyObservation>())?;
-    m.add("DuelTrick", py.get_type::<PyTrick>())?;
-    m.add("DuelOutcome", py.get_type::<PyOutcome>())?;
-    m.add("DUEL_NUM_ACTIONS", NUM_ACTIONS)?;
-    m.add("DUEL_OBSERVATION_SIZE", OBSERVATION_SIZE)?;
+    m.add_class::<PyRules>()?;
+    m.add_class::<PyAction>()?;
+    m.add_class::<PyDeal>()?;
+    m.add_class::<PyObservation>()?;
+    m.add_class::<PyTrick>()?;
+    m.add_class::<PyOutcome>()?;
+    m.add("NUM_ACTIONS", NUM_ACTIONS)?;
+    m.add("OBSERVATION_SIZE", OBSERVATION_SIZE)?;
     Ok(())
 }

@@ -20,9 +20,15 @@ create_exception!(
 );
 create_exception!(
     ecarte,
+    InvalidActionError,
+    EcarteError,
+    "Text, an id or a value that names no action (not legal or illegal: not an action)."
+);
+create_exception!(
+    ecarte,
     IllegalActionError,
     EcarteError,
-    "An action that is not legal in the current state; the state is unchanged."
+    "A well-formed action that is not legal in the current state; the state is unchanged."
 );
 create_exception!(
     ecarte,
@@ -43,14 +49,37 @@ create_exception!(
     "A malformed or tampered JSON record."
 );
 
+create_exception!(
+    ecarte,
+    InvalidStakeError,
+    EcarteError,
+    "A stake that is zero, negative, fractional, over a limit, on T1 or beyond the player's chips."
+);
+create_exception!(
+    ecarte,
+    TableError,
+    EcarteError,
+    "An action out of turn or in the wrong phase, or an unknown player; the table is unchanged."
+);
+create_exception!(
+    ecarte,
+    InvalidShoeError,
+    EcarteError,
+    "An impossible shoe state: a card more than twice, a removed card not in the shoe, too few cards."
+);
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("EcarteError", py.get_type::<EcarteError>())?;
     m.add("InvalidCardError", py.get_type::<InvalidCardError>())?;
+    m.add("InvalidActionError", py.get_type::<InvalidActionError>())?;
     m.add("IllegalActionError", py.get_type::<IllegalActionError>())?;
     m.add("InvalidRulesError", py.get_type::<InvalidRulesError>())?;
     m.add("InvalidDeckError", py.get_type::<InvalidDeckError>())?;
     m.add("InvalidRecordError", py.get_type::<InvalidRecordError>())?;
+    m.add("InvalidStakeError", py.get_type::<InvalidStakeError>())?;
+    m.add("TableError", py.get_type::<TableError>())?;
+    m.add("InvalidShoeError", py.get_type::<InvalidShoeError>())?;
     Ok(())
 }
 
@@ -88,4 +117,62 @@ pub fn extract_u64(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
 pub fn describe(obj: &Bound<'_, PyAny>) -> String {
     obj.repr()
         .map_or_else(|_| "?".to_string(), |r| r.to_string())
+}
+
+/// The largest batch one `simulate` call runs (deals or matches): its columns then take
+/// under 200 MB. Longer runs go in pieces with `start`.
+pub const MAX_BATCH: usize = 10_000_000;
+/// The most envs in a `VecEnv`: its float32 observations then take under 1 GiB.
+pub const MAX_ENVS: usize = 1 << 20;
+/// The most worlds per call of the sampler or per PIMC decision.
+pub const MAX_SAMPLES: usize = 100_000;
+/// The most threads a call may ask for.
+pub const MAX_THREADS: usize = 256;
+
+/// The limits above, for `ecarte` to export and document.
+pub fn register_limits(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("MAX_BATCH", MAX_BATCH)?;
+    m.add("MAX_ENVS", MAX_ENVS)?;
+    m.add("MAX_SAMPLES", MAX_SAMPLES)?;
+    m.add("MAX_THREADS", MAX_THREADS)?;
+    Ok(())
+}
+
+/// A whole number in `lo..=hi` named `what`, or an `EcarteError` that shows the value:
+/// never an `OverflowError`, whatever the size of the int passed.
+pub fn int_in(obj: &Bound<'_, PyAny>, what: &str, lo: i128, hi: i128) -> PyResult<i128> {
+    let out_of_range = || {
+        EcarteError::new_err(format!(
+            "{what} must be a whole number from {lo} to {hi}, got {}",
+            describe(obj)
+        ))
+    };
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(out_of_range());
+    }
+    obj.extract::<i128>()
+        .ok()
+        .filter(|v| (lo..=hi).contains(v))
+        .ok_or_else(out_of_range)
+}
+
+/// [`int_in`] for a `u8`.
+pub fn int_u8(obj: &Bound<'_, PyAny>, what: &str, lo: u8, hi: u8) -> PyResult<u8> {
+    int_in(obj, what, lo.into(), hi.into()).map(|v| v as u8)
+}
+
+/// [`int_in`] for a count or size (`n`, `threads`, `samples`) of at most `hi`.
+pub fn int_usize(obj: &Bound<'_, PyAny>, what: &str, lo: usize, hi: usize) -> PyResult<usize> {
+    int_in(obj, what, lo as i128, hi as i128).map(|v| v as usize)
+}
+
+/// The text of a `str` argument named `what`; an `EcarteError` for anything else,
+/// including a string that is not valid Unicode (a lone surrogate).
+pub fn text(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    let s = obj.cast::<pyo3::types::PyString>().map_err(|_| {
+        EcarteError::new_err(format!("{what} must be a str, got {}", describe(obj)))
+    })?;
+    s.to_str().map(str::to_owned).map_err(|_| {
+        EcarteError::new_err(format!("{what} is not valid Unicode text: {}", describe(obj)))
+    })
 }

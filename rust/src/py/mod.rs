@@ -10,17 +10,33 @@ mod bank;
 mod batch;
 mod card;
 mod duel;
+mod matches;
 pub mod errors;
 mod solver;
 
+/// `ecarte._core`: cards, seeds and errors; the variants in the submodules `duel` and
+/// `bank`, whose names are those of the public `ecarte.duel` and `ecarte.bank`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
+    errors::register_limits(m)?;
     card::register(m)?;
-    duel::register(m)?;
-    bank::register(m)?;
-    batch::register(m)?;
-    solver::register(m)?;
+    let duel = submodule(m, "duel")?;
+    duel::register(&duel)?;
+    matches::register(&duel)?;
+    batch::register(&duel)?;
+    solver::register(&duel)?;
+    bank::register(&submodule(m, "bank")?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
+}
+
+/// A submodule importable as `ecarte._core.<name>`.
+fn submodule<'py>(parent: &Bound<'py, PyModule>, name: &str) -> PyResult<Bound<'py, PyModule>> {
+    let py = parent.py();
+    let full = format!("ecarte._core.{name}");
+    let module = PyModule::new(py, &full)?;
+    parent.add(name, &module)?;
+    py.import("sys")?.getattr("modules")?.set_item(full, &module)?;
+    Ok(module)
 }

@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 
 use super::duel::{PyAction, PyDeal, PyObservation};
-use super::errors::{extract_u64, EcarteError};
+use super::errors::{extract_u64, int_usize, text, EcarteError, MAX_SAMPLES};
 use crate::duel::DealState;
 use crate::play::policy::heuristic_rollout;
 use crate::solver::{self, pimc, sampler, Objective, Solution};
@@ -16,6 +16,21 @@ pub struct PySolution(Solution);
 
 #[pymethods]
 impl PySolution {
+    #[new]
+    fn new(value: i32, best_actions: Vec<PyAction>, nodes: u64) -> PySolution {
+        PySolution(Solution {
+            value,
+            best_actions: best_actions.into_iter().map(|a| a.0).collect(),
+            nodes,
+        })
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (i32, Vec<PyAction>, u64)) {
+        let s = &slf.get().0;
+        (
+            slf.get_type().into_any(),
+            (s.value, s.best_actions.iter().copied().map(PyAction).collect(), s.nodes),
+        )
+    }
     /// Deal points (+2, +1, -1, -2), or cards with `objective="cards"`.
     #[getter]
     fn value(&self) -> i32 {
@@ -47,10 +62,14 @@ impl PySolution {
     }
 }
 
-fn objective(text: &str) -> PyResult<Objective> {
-    Objective::parse(text).ok_or_else(|| {
+fn objective(name: Option<&Bound<'_, PyAny>>) -> PyResult<Objective> {
+    let Some(name) = name else {
+        return Ok(Objective::Points);
+    };
+    let name = text(name, "objective")?;
+    Objective::parse(&name).ok_or_else(|| {
         EcarteError::new_err(format!(
-            "objective must be 'points' or 'cards', got {text:?}"
+            "objective must be 'points' or 'cards', got {name:?}"
         ))
     })
 }
@@ -61,8 +80,8 @@ fn solve_error(e: &solver::SolveError) -> PyErr {
 
 /// Solves a play-phase position double-dummy (every card and the talon order known).
 #[pyfunction]
-#[pyo3(signature = (deal, objective = "points"))]
-fn solve(py: Python<'_>, deal: PyRef<'_, PyDeal>, objective: &str) -> PyResult<PySolution> {
+#[pyo3(signature = (deal, objective = None))]
+fn solve(py: Python<'_>, deal: PyRef<'_, PyDeal>, objective: Option<&Bound<'_, PyAny>>) -> PyResult<PySolution> {
     let objective = self::objective(objective)?;
     let state = *deal.state();
     py.detach(move || solver::solve(&state, objective))
@@ -72,11 +91,11 @@ fn solve(py: Python<'_>, deal: PyRef<'_, PyDeal>, objective: &str) -> PyResult<P
 
 /// Solves many positions in parallel; results in input order.
 #[pyfunction]
-#[pyo3(signature = (deals, objective = "points"))]
+#[pyo3(signature = (deals, objective = None))]
 fn solve_many(
     py: Python<'_>,
     deals: Vec<PyRef<'_, PyDeal>>,
-    objective: &str,
+    objective: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<PySolution>> {
     let objective = self::objective(objective)?;
     let states: Vec<DealState> = deals.iter().map(|d| *d.state()).collect();
@@ -89,11 +108,11 @@ fn solve_many(
 
 /// Every legal action with its exact double-dummy value, in action-id order.
 #[pyfunction]
-#[pyo3(signature = (deal, objective = "points"))]
+#[pyo3(signature = (deal, objective = None))]
 fn action_values(
     py: Python<'_>,
     deal: PyRef<'_, PyDeal>,
-    objective: &str,
+    objective: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<(PyAction, i32)>> {
     let objective = self::objective(objective)?;
     let state = *deal.state();
@@ -108,9 +127,10 @@ fn action_values(
 fn sample_worlds(
     py: Python<'_>,
     observation: PyRef<'_, PyObservation>,
-    n: usize,
+    n: &Bound<'_, PyAny>,
     seed: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<Py<PyDeal>>> {
+    let n = int_usize(n, "n (worlds)", 0, MAX_SAMPLES)?;
     let seed = extract_u64(seed, "seed")?;
     let obs = observation.0.clone();
     let worlds = py
@@ -128,9 +148,10 @@ fn sample_worlds(
 fn pimc_values(
     py: Python<'_>,
     observation: PyRef<'_, PyObservation>,
-    samples: usize,
+    samples: &Bound<'_, PyAny>,
     seed: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<(PyAction, f64)>> {
+    let samples = int_usize(samples, "samples", 1, MAX_SAMPLES)?;
     let seed = extract_u64(seed, "seed")?;
     let obs = observation.0.clone();
     let values = py
@@ -140,12 +161,11 @@ fn pimc_values(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
-    m.add("DuelSolution", py.get_type::<PySolution>())?;
-    m.add("duel_solve", wrap_pyfunction!(solve, m)?)?;
-    m.add("duel_solve_many", wrap_pyfunction!(solve_many, m)?)?;
-    m.add("duel_action_values", wrap_pyfunction!(action_values, m)?)?;
-    m.add("duel_sample_worlds", wrap_pyfunction!(sample_worlds, m)?)?;
-    m.add("duel_pimc_values", wrap_pyfunction!(pimc_values, m)?)?;
+    m.add_class::<PySolution>()?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_many, m)?)?;
+    m.add_function(wrap_pyfunction!(action_values, m)?)?;
+    m.add_function(wrap_pyfunction!(sample_worlds, m)?)?;
+    m.add_function(wrap_pyfunction!(pimc_values, m)?)?;
     Ok(())
 }

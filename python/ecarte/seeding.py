@@ -1,0 +1,34 @@
+"""Seeds: what ``seed=None`` means, and how agents' seeds derive from a run's seed.
+
+``seed=None`` means the same everywhere in ecarte: a fresh random seed from the operating
+system, recorded on the object (``.seed``) or in the result, so any run can be repeated.
+Seeds are whole numbers from 0 to 2**64 - 1; ``derive_seed(seed, i)`` (native, one
+ChaCha8 block, see ``rust/src/card.rs``) gives independent child seeds.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ecarte._core import derive_seed
+
+__all__ = ["agent_seed", "fresh_seed", "resolve_seed"]
+
+#: ``derive_seed(seed, AGENT_STREAM + seat)`` seeds seat ``seat``'s agent in a match or
+#: run with seed ``seed``; far from the small indices that seed the deals.
+AGENT_STREAM = 1 << 62
+
+
+def fresh_seed() -> int:
+    """A random 64-bit seed from the operating system."""
+    return int.from_bytes(os.urandom(8), "little")
+
+
+def resolve_seed(seed: int | None) -> int:
+    """``seed``, or a fresh one for ``None``."""
+    return fresh_seed() if seed is None else seed
+
+
+def agent_seed(seed: int, seat: int) -> int:
+    """The seed of seat ``seat``'s agent in a run with seed ``seed``."""
+    return derive_seed(seed, AGENT_STREAM + seat)
