@@ -202,8 +202,8 @@ def _play_native(
         for first in range(0, matches, chunk):
             size = min(chunk, matches - first)
             for a_seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
-                result = simulate(size, seed, seats, rules, matches=True, start=first)
-                runs[a_seat].append(dict(result.columns))
+                piece = simulate(size, seed, seats, rules, matches=True, start=first)
+                runs[a_seat].append(dict(piece.columns))
             advance(size)
     a_first, a_second = ({k: np.concatenate([p[k] for p in run]) for k in run[0]} for run in runs)
     pairs = []

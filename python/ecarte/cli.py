@@ -17,7 +17,7 @@ from ecarte.display import deal_report
 from ecarte.duel import AGENT_SPECS, Deal, Match, Rules, parse_agent, simulate
 from ecarte.stats import wilson_interval
 
-class AgentSpec(click.ParamType):
+class AgentSpec(click.ParamType):  # type: ignore[type-arg]  # generic only in click >= 8.2
     """An agent spec, read by the one native grammar (``ecarte.duel.AGENT_SPECS``)."""
 
     name = "agent"

@@ -70,6 +70,8 @@ __all__ = [
 
 def is_native_agent(spec: object) -> bool:
     """Whether ``spec`` names a built-in agent (see :data:`AGENT_SPECS`)."""
+    if not isinstance(spec, str):
+        return False
     try:
         parse_agent(spec)
     except ValueError:

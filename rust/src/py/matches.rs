@@ -257,8 +257,9 @@ impl PyMatch {
     /// alternating dealer and the match's rules, every action legal, and only the last
     /// deal unfinished; anything else raises `InvalidRecordError`.
     #[staticmethod]
-    fn from_json(text: &str) -> PyResult<PyMatch> {
-        let (game, finished) = MatchRecord::from_json(text)?.replay()?;
+    fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyMatch> {
+        let record = super::errors::text(text, "a match record")?;
+        let (game, finished) = MatchRecord::from_json(&record)?.replay()?;
         Ok(PyMatch { game, finished })
     }
     fn copy(&self) -> PyMatch {

@@ -1,0 +1,165 @@
+"""Type stubs for ``ecarte._core.bank``: the names of ``ecarte.bank``."""
+
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import Final, Literal, final
+
+import numpy as np
+import numpy.typing as npt
+
+from . import Card, Suit
+
+_CardLike = Card | str
+
+# -- bank --------------------------------------------------------------------------------
+
+_TrumpLike = Suit | Card | str
+_Outcome = Literal["banker", "en_carte", "punter"]
+
+
+@final
+class Resolution:
+    """The result of one punter tableau against the banker's (``ecarte.bank.Resolution``)."""
+
+    @property
+    def banker_tricks(self) -> int:
+        """Tricks taken by the banker's tableau."""
+    @property
+    def punter_tricks(self) -> int:
+        """Tricks taken by the punter's tableau."""
+    @property
+    def outcome(self) -> _Outcome:
+        """``"banker"``, ``"en_carte"`` (equal tricks, 0-0 included) or ``"punter"``."""
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Deal:
+    """One deal: four tableaux (T1 the banker's) and the turned-up trump card (``ecarte.bank.Deal``)."""
+
+    @property
+    def tableaux(self) -> list[list[Card]]:
+        """The four tableaux, T1 first, each 4 cards in dealing order."""
+    @property
+    def trump_card(self) -> Card:
+        """The 17th card, turned up."""
+    @property
+    def trump(self) -> Suit:
+        """The trump suit."""
+    def results(self) -> list[Resolution]:
+        """T2, T3 and T4 each resolved against T1."""
+    def cards(self) -> list[Card]:
+        """The 17 cards in dealing order."""
+    def __eq__(self, other: object, /) -> bool: ...
+
+@final
+class Odds:
+    """Exact probabilities of one punter tableau against the banker's (``ecarte.bank.Odds``)."""
+
+    @property
+    def banker(self) -> float: ...
+    @property
+    def en_carte(self) -> float: ...
+    @property
+    def punter(self) -> float: ...
+    @property
+    def banker_exact(self) -> Fraction: ...
+    @property
+    def en_carte_exact(self) -> Fraction: ...
+    @property
+    def punter_exact(self) -> Fraction: ...
+    @property
+    def exact(self) -> dict[_Outcome, Fraction]:
+        """The three probabilities as reduced ``Fraction``s; they sum to 1."""
+    @property
+    def scores(self) -> dict[tuple[int, int], float]:
+        """``{(banker_tricks, punter_tricks): probability}`` for every possible score."""
+    @property
+    def scores_exact(self) -> dict[tuple[int, int], Fraction]: ...
+    @property
+    def denominator(self) -> int:
+        """``C(N, 4) * C(N - 4, 4)``: ordered pairs of tableaux from the N cards left."""
+    @property
+    def cards_left(self) -> int: ...
+    @property
+    def trumps_left(self) -> int: ...
+
+@final
+class Simulation:
+    """Outcome counts of simulated deals with 95% Wilson intervals (``ecarte.bank.Simulation``)."""
+
+    @property
+    def n(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def counts(self) -> dict[int, dict[_Outcome, int]]:
+        """``{2: {"banker": k, "en_carte": k, "punter": k}, 3: ..., 4: ...}``."""
+    @property
+    def probabilities(self) -> dict[int, dict[_Outcome, float]]: ...
+    @property
+    def intervals(self) -> dict[int, dict[_Outcome, tuple[float, float]]]:
+        """95% Wilson score intervals ``(low, high)``."""
+    @property
+    def joint(self) -> npt.NDArray[np.uint64]:
+        """``(3, 3, 3)`` counts indexed ``[T2, T3, T4]``; 0 banker, 1 en carte, 2 punter."""
+    @property
+    def joint_intervals(self) -> npt.NDArray[np.float64]:
+        """``(3, 3, 3, 2)`` Wilson intervals of the joint cells."""
+
+@final
+class Shoe:
+    """The shoe across deals (``ecarte.bank.Shoe``): undealt cards, the cards on the table,
+    the discard pile and the run-out count."""
+
+    def __new__(cls, seed: int | None = None) -> Shoe:
+        """A full 104-card shoe shuffled with ``seed`` (default 0)."""
+    @staticmethod
+    def from_order(cards: Iterable[_CardLike], seed: int | None = None) -> Shoe:
+        """A shoe in the exact order ``cards`` (top first): the 104 cards of two packs."""
+    def deal(self) -> Deal:
+        """Deals the next hand; the previous one goes to the discard pile first; with fewer
+        than 17 cards left, the shuffled discard pile goes under the rest (a run-out)."""
+    def shuffle_rest(self, seed: int) -> None:
+        """Shuffles the undealt rest; the discard pile stays aside."""
+    def clear_table(self) -> None:
+        """Moves the cards on the table to the discard pile."""
+    @property
+    def undealt(self) -> list[Card]: ...
+    @property
+    def discards(self) -> list[Card]: ...
+    @property
+    def on_table(self) -> list[Card]: ...
+    @property
+    def run_outs(self) -> int: ...
+    @property
+    def remaining(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    def __len__(self) -> int: ...
+
+def deal_from_shoe(cards: Iterable[_CardLike]) -> Deal:
+    """The deal of the top 17 of ``cards``: one card at a time to T1..T4; the 17th is trump."""
+
+def resolve(
+    banker: Iterable[_CardLike], punter: Iterable[_CardLike], trump: _TrumpLike
+) -> Resolution:
+    """Resolves the banker's tableau against a punter's; only trumps count."""
+
+def odds(
+    trump: _TrumpLike,
+    removed: Iterable[_CardLike] | None = None,
+    shoe: Iterable[_CardLike] | None = None,
+) -> Odds:
+    """Exact odds; the cards left are ``shoe`` (default the full shoe) minus ``removed``.
+    A ``Card`` trump is the turned-up card and is removed too."""
+
+def simulate(
+    n: int, seed: int | None = None, shoe: Iterable[_CardLike] | None = None, threads: int | None = None
+) -> Simulation:
+    """Simulates ``n`` deals from a freshly shuffled ``shoe`` (default the full shoe); GIL
+    released; the same result for any ``threads``."""
+
+
+# -- solver ------------------------------------------------------------------------------
+

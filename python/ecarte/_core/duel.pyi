@@ -1,0 +1,496 @@
+"""Type stubs for ``ecarte._core.duel``: the names of ``ecarte.duel``."""
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Final, Literal, final
+
+import numpy as np
+import numpy.typing as npt
+
+from . import Card, Suit
+
+_CardLike = Card | str
+
+NUM_ACTIONS: Final[int]
+OBSERVATION_SIZE: Final[int]
+
+@final
+class Rules:
+    """The options of a duel: rank order, trump discards, exchange limit, match target."""
+
+    def __new__(
+        cls,
+        order: str | None = None,
+        allow_trump_discard: bool = False,
+        max_exchanges: int | None = None,
+        target: int | None = None,
+    ) -> Rules:
+        """``None`` takes the default: ``order="ecarte"``, ``max_exchanges=11``,
+        ``target=7``."""
+    def replace(
+        self,
+        *,
+        order: str = ...,
+        allow_trump_discard: bool = ...,
+        max_exchanges: int = ...,
+        target: int = ...,
+    ) -> Rules:
+        """A copy with the named options changed: ``rules.replace(target=5)``."""
+    def to_json(self) -> str:
+        """The rules as the JSON object a record holds."""
+    @staticmethod
+    def from_json(record: str) -> Rules: ...
+    @property
+    def order(self) -> _Order:
+        """``"ecarte"`` (7 8 9 T A J Q K) or ``"traditional"`` (7 8 9 T J Q K A)."""
+    @property
+    def allow_trump_discard(self) -> bool: ...
+    @property
+    def max_exchanges(self) -> int: ...
+    @property
+    def target(self) -> int: ...
+    def __hash__(self) -> int: ...
+
+_Order = Literal["ecarte", "traditional"]
+_Phase = Literal["proposal", "response", "discard", "play", "over"]
+_ActionKind = Literal["play", "discard", "propose", "decline", "accept", "refuse"]
+_Objective = Literal["points", "cards"]
+
+AGENT_SPECS: Final[str]
+"""The agent specs the one grammar reads: ``random``, ``heuristic``, ``pimc``, ``pimc:N``."""
+DEFAULT_PIMC_SAMPLES: Final[int]
+"""Worlds per decision of ``"pimc"``."""
+
+def parse_agent(spec: str) -> tuple[str, int | None]:
+    """Parses an agent spec: ``(name, worlds per decision or None)``; ``EcarteError`` for a
+    spec that names no agent."""
+
+_ActionLike = Action | str | int
+
+@final
+class Action:
+    """A duel action: ``propose``, ``decline``, ``accept``, ``refuse``, ``discard QH``, or a
+    played card ``QH``. ``str()`` gives exactly that text; ``id`` is its index in the fixed
+    action space."""
+
+    def __new__(cls, text: _ActionLike) -> Action: ...
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Parses ``propose``, ``decline``, ``accept``, ``refuse``, ``discard <card>`` or
+        ``<card>``."""
+    @staticmethod
+    def from_id(id: int) -> Action:
+        """The action at index ``id`` of the action space (0-67)."""
+    @property
+    def kind(self) -> _ActionKind:
+        """``"play"``, ``"discard"``, ``"propose"``, ``"decline"``, ``"accept"`` or
+        ``"refuse"``."""
+    @property
+    def card(self) -> Card | None:
+        """The card played or discarded, else ``None``."""
+    @property
+    def id(self) -> int:
+        """Index in the action space: plays 0-31, discards 32-63, then propose, decline,
+        accept, refuse (64-67)."""
+    def __lt__(self, other: Action, /) -> bool: ...
+    def __le__(self, other: Action, /) -> bool: ...
+    def __gt__(self, other: Action, /) -> bool: ...
+    def __ge__(self, other: Action, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Trick:
+    """A finished trick: who led, the two cards (leader's first), who won."""
+
+    @property
+    def leader(self) -> int: ...
+    @property
+    def cards(self) -> tuple[Card, Card]:
+        """The leader's card, then the follower's."""
+    @property
+    def winner(self) -> int: ...
+    def to_json(self) -> str: ...
+    @staticmethod
+    def from_json(record: str) -> Trick:
+        """Reads what ``to_json`` wrote; ``InvalidRecordError`` for anything else."""
+    def __hash__(self) -> int: ...
+
+@final
+class Outcome:
+    """The result of a finished deal."""
+
+    @property
+    def winner(self) -> int:
+        """The seat that won the deal."""
+    @property
+    def points(self) -> int:
+        """2 for a vole (every trick), otherwise 1."""
+    @property
+    def cards(self) -> tuple[int, int]:
+        """Cards taken by seat 0 and seat 1."""
+    @property
+    def tricks(self) -> tuple[int, int]:
+        """Tricks taken by seat 0 and seat 1."""
+    @property
+    def vole(self) -> bool:
+        """Whether the winner took every trick."""
+    def to_json(self) -> str: ...
+    @staticmethod
+    def from_json(record: str) -> Outcome:
+        """Reads what ``to_json`` wrote; ``InvalidRecordError`` for anything else."""
+    def __hash__(self) -> int: ...
+
+@final
+class Observation:
+    """What one player may know of a deal: their hand and discards, the turn-up and who
+    drew it, every card played, the talon count, exchanges, the score and whose turn it
+    is."""
+
+    @property
+    def player(self) -> int:
+        """The seat this view belongs to."""
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def phase(self) -> _Phase:
+        """``"proposal"``, ``"response"``, ``"discard"``, ``"play"`` or ``"over"``."""
+    @property
+    def current_player(self) -> int | None: ...
+    @property
+    def hand(self) -> list[Card]:
+        """The player's hand in suit-then-rank order."""
+    @property
+    def discards(self) -> list[Card]:
+        """The player's own discards."""
+    @property
+    def trump(self) -> Suit: ...
+    @property
+    def turn_up(self) -> Card: ...
+    @property
+    def turn_up_holder(self) -> int | None:
+        """Who drew the turn-up, or ``None`` while it is in the talon."""
+    @property
+    def talon_size(self) -> int: ...
+    @property
+    def exchanges(self) -> int: ...
+    @property
+    def tricks(self) -> list[Trick]:
+        """The finished tricks, in order."""
+    @property
+    def lead(self) -> Card | None:
+        """The card led to the current trick, or ``None``."""
+    @property
+    def cards_taken(self) -> tuple[int, int]: ...
+    @property
+    def tricks_taken(self) -> tuple[int, int]: ...
+    @property
+    def score(self) -> tuple[int, int]:
+        """Match points of seat 0 and seat 1."""
+    @property
+    def initial_hand(self) -> list[Card]:
+        """The player's five dealt cards."""
+    @property
+    def draws(self) -> list[Card]:
+        """The cards the player drew from the talon, in order."""
+    @property
+    def talon_drawers(self) -> list[int]:
+        """Who drew each talon card so far, in draw order (public)."""
+    @property
+    def history(self) -> list[Action | None]:
+        """Every action so far as the player saw it; the opponent's discards are ``None``."""
+    def to_json(self) -> str:
+        """The observation as JSON, for logging and tools."""
+    @staticmethod
+    def from_json(record: str) -> Observation:
+        """Reads what ``to_json`` wrote. The observation must be one that some deal gives;
+        anything else raises ``InvalidRecordError``."""
+
+@final
+class Deal:
+    """One duel deal: a state machine over the exchange and play phases, with undo and a
+    JSON record. ``Deal(seed=...)`` shuffles; ``Deal.from_deck(cards)`` lays out an exact
+    deck."""
+
+    def __new__(
+        cls, seed: int | None = None, dealer: int | None = None, rules: Rules | None = None
+    ) -> Deal:
+        """``seed=None`` draws a fresh random seed (read it back from ``.seed``); the
+        dealer is seat 0 unless given."""
+    @staticmethod
+    def from_deck(
+        cards: Iterable[_CardLike], dealer: int | None = None, rules: Rules | None = None
+    ) -> Deal:
+        """The deal laid out from ``cards`` (32 ``Card``s or texts, card 0 on top): cards 0-4
+        to the elder, 5-9 to the dealer, card 10 turned up, 11-31 the talon (11 drawn
+        first)."""
+    @staticmethod
+    def from_json(record: str) -> Deal:
+        """Replays a record made by ``to_json``; a malformed or tampered record raises
+        ``InvalidRecordError``."""
+    def to_json(self) -> str:
+        """The versioned JSON record: initial deck, dealer, rules and actions."""
+    @property
+    def seed(self) -> int | None:
+        """The seed this deal was shuffled with, or ``None`` for a deal from a deck or
+        record."""
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def deck(self) -> list[Card]:
+        """The initial deck, card 0 on top."""
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def elder(self) -> int: ...
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, ``None`` once the deal is over."""
+    @property
+    def phase(self) -> _Phase:
+        """``"proposal"``, ``"response"``, ``"discard"``, ``"play"`` or ``"over"``."""
+    @property
+    def trump(self) -> Suit: ...
+    @property
+    def turn_up(self) -> Card: ...
+    @property
+    def turn_up_holder(self) -> int | None:
+        """Who drew the turn-up, or ``None`` while it is in the talon."""
+    @property
+    def talon_size(self) -> int: ...
+    @property
+    def talon(self) -> list[Card]:
+        """The undrawn talon in draw order, the turn-up last (hidden from the players)."""
+    @property
+    def exchanges(self) -> int: ...
+    @property
+    def lead(self) -> Card | None:
+        """The card led to the current trick, or ``None``."""
+    @property
+    def tricks(self) -> list[Trick]:
+        """The finished tricks, in order."""
+    @property
+    def cards_taken(self) -> tuple[int, int]: ...
+    @property
+    def tricks_taken(self) -> tuple[int, int]: ...
+    @property
+    def total_tricks(self) -> int:
+        """Tricks in this deal: 16 less one per exchange."""
+    @property
+    def history(self) -> list[Action]:
+        """The actions applied so far, oldest first (the engine's own log: records, undo
+        and ``moves`` derive from it)."""
+    @property
+    def moves(self) -> list[tuple[int, Action]]:
+        """Each action of the history with the seat that took it: ``(player, action)``."""
+    def hand(self, player: int) -> list[Card]:
+        """``player``'s hand in suit-then-rank order."""
+    def discards(self, player: int) -> list[Card]:
+        """``player``'s discards."""
+    def is_over(self) -> bool: ...
+    def legal_actions(self) -> list[Action]:
+        """The legal actions in action-id order (empty once the deal is over)."""
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A boolean mask over the 68-action space (see ``Action.id``)."""
+    def is_legal(self, action: object) -> bool: ...
+    def apply(self, action: _ActionLike) -> None:
+        """Applies an ``Action``, its text or its id. An illegal action raises
+        ``IllegalActionError`` naming the legal ones, and changes nothing."""
+    def undo(self) -> Action:
+        """Takes back the last action and returns it."""
+    def outcome(self) -> Outcome | None:
+        """``None`` until the deal is over, then the ``Outcome``."""
+    def observation(self, player: int, score: tuple[int, int] | None = None) -> Observation:
+        """What ``player`` may know, with the match ``score`` (zeros outside a match)."""
+    def observation_tensor(
+        self,
+        player: int,
+        score: tuple[int, int] | None = None,
+        out: npt.NDArray[np.float32] | None = None,
+    ) -> npt.NDArray[np.float32]:
+        """``player``'s observation as a float32 vector of length 214 (layout in the
+        docs). With ``out`` (a contiguous float32 array of that length) it is written there
+        and ``out`` is returned, with no allocation."""
+    def perft(self, depth: int | None = None) -> int:
+        """Leaf count of the game tree below this state, ``depth`` actions deep (to the end
+        when ``None``). Runs without the GIL."""
+    def check_conservation(self) -> bool:
+        """Every card is in exactly one place: a hand, the talon, a discard pile, or
+        played."""
+    def copy(self) -> Deal: ...
+    def __copy__(self) -> Deal: ...
+    def __deepcopy__(self, memo: object) -> Deal: ...
+
+
+# -- batch paths -------------------------------------------------------------------------
+
+def simulate(
+    n: int,
+    seed: int,
+    agents: tuple[str, str],
+    rules: Rules | None = None,
+    matches: bool = False,
+    start: int | None = None,
+    threads: int | None = None,
+) -> list[tuple[str, np.ndarray]]:
+    """Plays ``n`` deals (or matches) natively between two built-in agents; returns
+    columns of arrays. See ``ecarte.duel.simulate``."""
+
+def heuristic_action(
+    observation: Observation, legal_actions: list[Action]
+) -> Action:
+    """The native heuristic's choice for an observation and its legal actions."""
+
+@final
+class VecEnv:
+    """``n`` duel deals stepped in lockstep inside Rust. See ``ecarte.duel.VecEnv``."""
+
+    def __new__(cls, n: int, seed: int, rules: Rules | None = None) -> VecEnv: ...
+    def __len__(self) -> int:
+        """Number of envs."""
+    def reset(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Restarts every env on its first deal; returns ``(observations, masks)``."""
+    def step(
+        self, actions: npt.NDArray[np.int64] | list[int]
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.int64],
+    ]:
+        """Applies one action id per env; returns ``(observations, masks, rewards,
+        terminated, current_players)``. The arrays are reused by the next call."""
+    def random_actions(self) -> npt.NDArray[np.int64]:
+        """One uniformly random legal action id per env (for baselines and benchmarks),
+        from a generator seeded with the env's seed."""
+    def deal(self, i: int) -> Deal:
+        """A copy of env ``i``'s current deal, with its whole history."""
+
+@final
+class Solution:
+    """The exact double-dummy result of a play-phase position, for the player to move."""
+
+    def __new__(cls, value: int, best_actions: Sequence[Action], nodes: int) -> Solution: ...
+    @property
+    def value(self) -> int:
+        """Deal points (+2, +1, -1, -2), or the cards taken with ``objective="cards"``."""
+    @property
+    def best_actions(self) -> list[Action]:
+        """Every legal action that achieves ``value``, in action-id order."""
+    @property
+    def nodes(self) -> int:
+        """Search nodes visited."""
+
+def solve(deal: Deal, objective: str | None = None) -> Solution:
+    """Solves a play-phase position double-dummy (every card and the talon order known).
+
+    ``objective`` is ``"points"`` (deal points for the player to move) or ``"cards"``
+    (the most cards the player to move can end the deal with). Raises ``EcarteError``
+    outside the play phase. Runs without the GIL."""
+
+def solve_many(deals: Sequence[Deal], objective: str | None = None) -> list[Solution]:
+    """Solves many positions in parallel (rayon); results in input order."""
+
+def action_values(
+    deal: Deal, objective: str | None = None
+) -> list[tuple[Action, int]]:
+    """Every legal action with its exact double-dummy value, in action-id order."""
+
+def sample_worlds(observation: Observation, n: int, seed: int) -> list[Deal]:
+    """``n`` deals consistent with ``observation`` (each world's observation for that player
+    equals it), reproducible for ``seed``. Raises ``EcarteError`` if none can be found."""
+
+def pimc_values(
+    observation: Observation, samples: int, seed: int
+) -> list[tuple[Action, float]]:
+    """Each legal action with its mean double-dummy points over ``samples`` sampled worlds;
+    exchange options are followed by a fixed exchange rule of thumb, then solved."""
+
+@final
+class MatchResult:
+    """The end of a match: the winner, the final score and every deal's outcome."""
+
+    def __new__(
+        cls, winner: int, score: tuple[int, int], outcomes: Sequence[Outcome]
+    ) -> MatchResult: ...
+    @property
+    def winner(self) -> int: ...
+    @property
+    def score(self) -> tuple[int, int]: ...
+    @property
+    def outcomes(self) -> tuple[Outcome, ...]:
+        """Every deal's outcome, in order."""
+
+@final
+class Match:
+    """A duel match to ``rules.target`` points (7 by default).
+
+    The dealer alternates every deal, starting with ``first_dealer``; deal ``i`` is
+    shuffled with ``derive_seed(seed, i)``. Play it with ``play``, or step by step with
+    ``apply``: the action that ends a deal scores it and deals the next at once."""
+
+    def __new__(
+        cls,
+        target: int | None = None,
+        first_dealer: int | None = None,
+        seed: int | None = None,
+        rules: Rules | None = None,
+    ) -> Match:
+        """``seed=None`` draws a fresh random seed (read it back from ``.seed``);
+        ``target`` overrides ``rules.target``; ``first_dealer=None`` is seat 0."""
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def first_dealer(self) -> int: ...
+    @property
+    def target(self) -> int: ...
+    @property
+    def score(self) -> tuple[int, int]:
+        """Match points of seat 0 and seat 1."""
+    @property
+    def winner(self) -> int | None:
+        """The seat that reached the target, or ``None`` while the match goes on."""
+    def is_over(self) -> bool: ...
+    @property
+    def deal(self) -> Deal:
+        """A copy of the deal in progress (the last, finished one once the match is
+        over); act through ``Match.apply``."""
+    @property
+    def deals(self) -> list[Deal]:
+        """Copies of every deal so far, the current one last."""
+    @property
+    def current_player(self) -> int | None: ...
+    def legal_actions(self) -> list[Action]: ...
+    def observation(self, player: int) -> Observation:
+        """``player``'s view of the current deal, with the match score."""
+    def outcomes(self) -> list[Outcome]:
+        """The outcome of every finished deal, in order."""
+    def apply(self, action: _ActionLike) -> None:
+        """Applies ``action`` to the current deal; scores it and deals the next when it
+        ends. Raises ``IllegalActionError`` (nothing changed) when illegal."""
+    def undo(self) -> Action:
+        """Takes back the last action of the current deal (a finished deal stays scored)."""
+    def play(
+        self,
+        agent0: Callable[[Observation, list[Action]], _ActionLike],
+        agent1: Callable[[Observation, list[Action]], _ActionLike],
+        on_deal: Callable[[Deal, Match], object] | None = None,
+    ) -> MatchResult:
+        """Plays to the end, ``agent0`` and ``agent1`` choosing for seats 0 and 1 from
+        ``(observation, legal_actions)``; ``on_deal(deal, match)`` is called after each
+        finished deal."""
+    def result(self) -> MatchResult:
+        """The result; ``EcarteError`` while the match goes on."""
+    def to_json(self) -> str:
+        """The versioned match record: seed, first dealer, rules and every deal's record."""
+    @staticmethod
+    def from_json(text: str) -> Match:
+        """Replays a record made by ``to_json``. Every deal must be the seeded deal with
+        the alternating dealer and the match's rules, every action legal, and only the
+        last deal unfinished; anything else raises ``InvalidRecordError``."""
+    def copy(self) -> Match: ...
+    def __copy__(self) -> Match: ...
+    def __deepcopy__(self, memo: object) -> Match: ...
