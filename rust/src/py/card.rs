@@ -64,6 +64,16 @@ pub enum PyRank {
     Ace,
 }
 
+type VariantReduce<'py> = (Bound<'py, PyAny>, (Bound<'py, PyAny>, String));
+
+/// Pickles an enum member as `getattr(its class, its name)`.
+fn reduce_variant<'py>(member: &Bound<'py, PyAny>) -> PyResult<VariantReduce<'py>> {
+    let repr = member.repr()?.to_string();
+    let name = repr.rsplit('.').next().unwrap_or_default().to_string();
+    let getattr = member.py().import("builtins")?.getattr("getattr")?;
+    Ok((getattr, (member.get_type().into_any(), name)))
+}
+
 impl From<Suit> for PySuit {
     fn from(s: Suit) -> PySuit {
         [
@@ -100,6 +110,9 @@ impl From<PyRank> for Rank {
 
 #[pymethods]
 impl PySuit {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<VariantReduce<'py>> {
+        reduce_variant(slf.as_any())
+    }
     /// The suit's letter: C, D, H or S.
     #[getter]
     fn letter(&self) -> char {
@@ -128,6 +141,9 @@ impl PySuit {
 
 #[pymethods]
 impl PyRank {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<VariantReduce<'py>> {
+        reduce_variant(slf.as_any())
+    }
     /// The rank's letter: 2-9, T, J, Q, K or A.
     #[getter]
     fn letter(&self) -> char {

@@ -349,7 +349,7 @@ impl PyOutcome {
     #[staticmethod]
     fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyOutcome> {
         let value: Outcome = parse_record(record, "outcome")?;
-        if !(value.winner <= 1 && (1..=2).contains(&value.points) && value.cards[0] + value.cards[1] <= 10 && value.tricks[0] + value.tricks[1] <= 5) {
+        if !(value.winner <= 1 && (1..=2).contains(&value.points) && value.cards.iter().map(|&c| u32::from(c)).sum::<u32>() <= 32 && value.tricks.iter().map(|&t| u32::from(t)).sum::<u32>() <= 16) {
             return Err(InvalidRecordError::new_err(format!(
                 "invalid record: not a possible outcome: {}",
                 describe(record)
@@ -526,7 +526,7 @@ fn observation_is_possible(obs: &Observation) -> bool {
         && obs.draws.len() <= 22
         && obs.talon_drawers.len() <= 22
         && obs.talon_size <= 22
-        && obs.tricks.len() <= 5
+        && obs.tricks.len() <= 16
         && obs.history.len() <= crate::duel::state::MAX_ACTIONS;
     if !small {
         return false;
