@@ -9,20 +9,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
-import pytest
-
-from ecarte.bench import feature
 from ecarte.duel import Deal
-
-
-def require(path: str) -> Any:
-    """The feature ``ecarte.<path>``, or skip the benchmark when it is not built yet."""
-    obj = feature(path)
-    if obj is None:
-        pytest.skip(f"ecarte.{path} is not built yet")
-    return obj
 
 
 def ecarte_steps(actions: int) -> Callable[[], None]:

@@ -6,10 +6,10 @@ import random
 from typing import Any
 
 import pytest
-from bench_support import ecarte_steps, require
+from bench_support import ecarte_steps
 
 import ecarte
-from ecarte import reference as ref
+from ecarte import duel, reference as ref
 from ecarte.bench import (
     cycle,
     mid_game_states,
@@ -87,7 +87,7 @@ def test_random_deal_reference(benchmark: Any) -> None:
 @pytest.mark.benchmark(group="random deal")
 def test_random_deal_native_batch_ecarte(benchmark: Any) -> None:
     """``simulate(n)`` of 1000 deals per round: divide the time by 1000 for one deal."""
-    simulate = require("duel.simulate")
+    simulate = duel.simulate
     seeds = iter(range(1 << 62))
     result = benchmark(lambda: simulate(1000, seed=next(seeds), agents=("random", "random")))
     assert result is not None
@@ -96,7 +96,7 @@ def test_random_deal_native_batch_ecarte(benchmark: Any) -> None:
 @pytest.mark.benchmark(group="steps")
 def test_steps_vecenv_ecarte(benchmark: Any) -> None:
     """``ACTIONS`` game-steps per round: 4 steps of a 250-game ``VecEnv``."""
-    vec_env = require("duel.VecEnv")
+    vec_env = duel.VecEnv
     env = vec_env(250, seed=1)
     env.reset()
 
@@ -130,7 +130,7 @@ def test_steps_reference(benchmark: Any) -> None:
 
 @pytest.mark.benchmark(group="solve")
 def test_double_dummy_solve_ecarte(benchmark: Any) -> None:
-    solve = require("duel.solve")
+    solve = duel.solve
     rng = random.Random(5)
     # The full opening play position: no exchange, 16 tricks, the 22-card talon.
     positions = []

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from ecarte import Card, EcarteError, InvalidCardError, InvalidShoeError, Suit, bank
 from ecarte._core import shoe_pack
 
-# RULES.md table (trump hearts, banker first) plus the seed's prose; None = misprint noted.
+# docs/rules.md "Bank" table (trump hearts, banker first) plus the seed's prose; None = misprint noted.
 SEED_EXAMPLES = [
     ("KH 8H", "KH 7H", 1, 0, "banker"),
     ("QH", "8H 7H", 1, 1, "en_carte"),

@@ -148,7 +148,7 @@ def test_reference_trick_winner(lead: str, follow: str, trump: str, order: str, 
 
 @pytest.mark.parametrize(
     ("banker", "punter", "tricks", "outcome"),
-    [  # RULES.md, the seed's worked examples (trump hearts, banker first)
+    [  # docs/rules.md, the seed's worked examples (trump hearts, banker first)
         (["KH", "8H"], ["KH", "7H"], (1, 0), "banker"),
         (["QH"], ["8H", "7H"], (1, 1), "en_carte"),
         (["KH", "JH", "TH"], ["QH", "JH", "2H"], (1, 1), "en_carte"),

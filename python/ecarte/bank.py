@@ -1,4 +1,4 @@
-"""The Russian banking écarté (RULES.md, "Variant 2 — bank").
+"""The Russian banking écarté (docs/rules.md, "Bank"; docs/bank.md).
 
 The engine (resolution, exact odds, simulation, the shoe) is Rust, re-exported here under
 clean names; :class:`Table` runs the game flow, the chips and the records in Python.
@@ -386,7 +386,7 @@ class Table:
         record = self._deal_record(deal, results, settlements, broken)
         passed = False
         if self.banker_run_outs >= 2:
-            self._pass_bank()  # RULES.md: after the shoe has run out twice
+            self._pass_bank()  # docs/rules.md: after the shoe has run out twice
             passed = True
         elif broken:
             self._phase = "broken"

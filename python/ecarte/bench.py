@@ -23,7 +23,6 @@ from ecarte import reference as ref
 
 __all__ = ["Row", "format_table", "run_benchmarks", "time_per_call"]
 
-NOT_BUILT = "n/a (not built)"
 NOT_INSTALLED = "n/a (open_spiel not installed)"
 
 
@@ -68,23 +67,6 @@ def time_per_call(fn: Callable[[], object], min_time: float, repeats: int = 3) -
 
 
 # -- the workloads, shared with the pytest-benchmark suite in benches/ -------------------
-
-
-def feature(path: str) -> Any:
-    """``ecarte.duel.simulate``-style attribute lookup; ``None`` when not built."""
-    obj: Any = ecarte
-    for part in path.split("."):
-        try:
-            obj = getattr(obj, part)
-        except AttributeError:
-            if obj is ecarte:
-                try:
-                    obj = __import__(f"ecarte.{part}", fromlist=["_"])
-                    continue
-                except ImportError:
-                    return None
-            return None
-    return obj
 
 
 def cycle(items: list[Any]) -> Iterator[Any]:
@@ -243,44 +225,27 @@ def _duel_rows(min_time: float, full: bool) -> list[Row]:
         )
     )
     # Batch simulation in Rust.
-    simulate = feature("duel.simulate")
     batch = 20_000 if full else 2_000
     sim_time = (
         time_per_call(
-            lambda: simulate(batch, seed=next(seeds), agents=("random", "random")),
+            lambda: ecarte.duel.simulate(batch, seed=next(seeds), agents=("random", "random")),
             min_time,
             repeats=2,
         )
         / batch
-        if simulate is not None
-        else None
     )
     rows.append(
-        Row(
-            "random deal, native batch simulate",
-            "deal",
-            sim_time,
-            "reference",
-            ref_deal_time,
-            "" if simulate is not None else NOT_BUILT,
-        )
+        Row("random deal, native batch simulate", "deal", sim_time, "reference", ref_deal_time)
     )
     # Vectorised environment: steps of single games per second.
     rows.extend(_vecenv_row(min_time, rpack))
     # Double-dummy solve from the start of play.
-    solve = feature("duel.solve")
-    if solve is None:
-        rows.append(Row("double-dummy solve", "solve", None, "-", None, NOT_BUILT))
-    else:
-        deals = []
-        srng = random.Random(5)
-        for _ in range(20):
-            deal = ecarte.duel.Deal(seed=srng.getrandbits(32), rules=ecarte.duel.Rules(max_exchanges=0))
-            deals.append(deal)
-        it = cycle(deals)
-        rows.append(
-            Row("double-dummy solve", "solve", time_per_call(lambda: solve(next(it)), min_time, 2), "-", None)
-        )
+    srng = random.Random(5)
+    rules = ecarte.duel.Rules(max_exchanges=0)
+    deals = [ecarte.duel.Deal(seed=srng.getrandbits(32), rules=rules) for _ in range(20)]
+    it = cycle(deals)
+    solve_time = time_per_call(lambda: ecarte.duel.solve(next(it)), min_time, 2)
+    rows.append(Row("double-dummy solve", "solve", solve_time, "-", None))
     return rows
 
 
@@ -288,7 +253,6 @@ def _vecenv_row(min_time: float, rpack: list[int]) -> list[Row]:
     """VecEnv steps against one step of a learning loop through the Python step API
     (observation tensor into a buffer, legal actions, a random choice, apply), and against
     the reference's step."""
-    vec_env = feature("duel.VecEnv")
     rng = random.Random(4)
     deal: list[ref.RefDeal] = [ref.RefDeal(ref.shuffle(rpack, rng))]
 
@@ -314,11 +278,8 @@ def _vecenv_row(min_time: float, rpack: list[int]) -> list[Row]:
     ref_step = time_per_call(reference_step, min_time)
     api_step = time_per_call(python_api_step, min_time)
     names = ("VecEnv step vs Python step API", "VecEnv step vs reference step")
-    if vec_env is None:
-        return [Row(names[0], "step", None, "Python step API", api_step, NOT_BUILT),
-                Row(names[1], "step", None, "reference step", ref_step, NOT_BUILT)]
     n = 4096
-    env = vec_env(n, seed=1)
+    env = ecarte.duel.VecEnv(n, seed=1)
     env.reset()
     vec_time = time_per_call(lambda: env.step(env.random_actions()), min_time) / n
     return [Row(names[0], "step", vec_time, "Python step API", api_step),
@@ -330,22 +291,12 @@ def _bank_rows(min_time: float) -> list[Row]:
     inputs = resolution_inputs(500)
     ref_it = cycle(inputs)
     ref_time = time_per_call(lambda: ref.resolve(*next(ref_it)), min_time)
-    resolve = feature("bank.resolve")
-    if resolve is None:
-        rows.append(Row("tableau resolution", "call", None, "reference", ref_time, NOT_BUILT))
-    else:
-        it = cycle(inputs)
-        rows.append(
-            Row("tableau resolution", "call", time_per_call(lambda: resolve(*next(it)), min_time), "reference", ref_time)
-        )
-    odds = feature("bank.odds")
-    if odds is None:
-        rows.append(Row("bank exact odds (full shoe)", "call", None, "-", None, NOT_BUILT))
-    else:
-        trumps = cycle(["C", "D", "H", "S"])
-        rows.append(
-            Row("bank exact odds (full shoe)", "call", time_per_call(lambda: odds(next(trumps)), min_time, 2), "-", None)
-        )
+    it = cycle(inputs)
+    resolve_time = time_per_call(lambda: ecarte.bank.resolve(*next(it)), min_time)
+    rows.append(Row("tableau resolution", "call", resolve_time, "reference", ref_time))
+    trumps = cycle(["C", "D", "H", "S"])
+    odds_time = time_per_call(lambda: ecarte.bank.odds(next(trumps)), min_time, 2)
+    rows.append(Row("bank exact odds (full shoe)", "call", odds_time, "-", None))
     return rows
 
 

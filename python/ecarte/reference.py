@@ -1,4 +1,4 @@
-"""A pure-Python reference of both variants' rules (RULES.md), independent of the engine.
+"""A pure-Python reference of both variants' rules (docs/rules.md), independent of the engine.
 
 It serves twice: as an executable specification that the Rust engine is tested against
 step by step (``tests/test_reference.py``), and as the speed baseline of the benchmarks
@@ -335,7 +335,7 @@ class RefResolution:
 
 
 def resolve(banker: Iterable[str], punter: Iterable[str], trump: str) -> RefResolution:
-    """Resolves a punter tableau against the banker's (RULES.md, Variant 2).
+    """Resolves a punter tableau against the banker's (docs/rules.md, "Bank").
 
     Only trumps count. 1. Equal trump ranks cancel in pairs, one from each side. 2. While
     either side holds a trump, the side with the highest remaining trump leads it and takes

@@ -1,4 +1,4 @@
-//! The Russian banking game (RULES.md, "Variant 2 — bank").
+//! The Russian banking game (docs/rules.md, "Bank").
 //!
 //! - [`resolve`]: one punter tableau against the banker's (only trumps count).
 //! - [`shoe`]: the 104-card shoe, its discard pile, the punter's shuffle and run-outs.

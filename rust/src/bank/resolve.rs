@@ -1,4 +1,4 @@
-//! Resolving one punter tableau against the banker's (RULES.md, "Resolving one punter
+//! Resolving one punter tableau against the banker's (docs/rules.md, "Bank"; "Resolving one punter
 //! tableau"): only trumps count, equal ranks cancel pairwise first, then the side holding
 //! the highest remaining trump leads it and takes a trick while the other side gives up its
 //! lowest trump.

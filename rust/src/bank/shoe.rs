@@ -1,5 +1,5 @@
 //! The 104-card shoe across deals: dealing order, the discard pile, the punter's shuffle of
-//! the undealt rest and run-outs (RULES.md, "The shoe across deals").
+//! the undealt rest and run-outs (docs/bank.md, "Rule decisions").
 //!
 //! Run-out reading (**Decision**, see docs/bank.md): the seed says the shoe "runs out" during
 //! play and dealing goes on. When fewer than [`DEAL_SIZE`] cards are left at the start of a

@@ -22,7 +22,7 @@ fn check(banker: &str, punter: &str, tricks: (u8, u8), outcome: Outcome) {
 
 #[test]
 fn seed_examples() {
-    // RULES.md table, trump hearts, banker first; non-trumps pad the tableaux.
+    // docs/rules.md "Bank" table, trump hearts, banker first; non-trumps pad the tableaux.
     check("KH 8H 2C 3S", "KH 7H AS AD", (1, 0), Outcome::Banker);
     check("QH AC AD AS", "8H 7H KC KD", (1, 1), Outcome::EnCarte);
     // The seed's "queen takes the nine" is a misprint: the banker holds the ten.

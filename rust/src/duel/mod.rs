@@ -1,4 +1,4 @@
-//! The two-player game with exchanges and a drawing talon (RULES.md, "Variant 1 — duel").
+//! The two-player game with exchanges and a drawing talon (docs/rules.md, "Duel").
 
 pub mod action;
 pub mod matches;

@@ -1,4 +1,4 @@
-//! What one player may know of a deal (RULES.md, "What each player knows"), as a value and
+//! What one player may know of a deal (docs/rules.md, "What each player knows"), as a value and
 //! as a fixed-size tensor.
 //!
 //! Tensor layout (`f32`, [`OBSERVATION_SIZE`] entries; card planes are indexed by

@@ -1,4 +1,4 @@
-//! One test per duel rule of RULES.md, plus pinned perft counts.
+//! One test per duel rule of docs/rules.md, plus pinned perft counts.
 
 use super::action::{pack_index, Action};
 use super::record::DealRecord;
