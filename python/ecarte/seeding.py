@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from ecarte._core import derive_seed
+from ecarte._core import EcarteError, derive_seed
 
 __all__ = ["agent_seed", "fresh_seed", "resolve_seed"]
 
@@ -25,8 +25,12 @@ def fresh_seed() -> int:
 
 
 def resolve_seed(seed: int | None) -> int:
-    """``seed``, or a fresh one for ``None``."""
-    return fresh_seed() if seed is None else seed
+    """``seed`` checked (a whole number from 0 to 2**64 - 1), or a fresh one for ``None``."""
+    if seed is None:
+        return fresh_seed()
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise EcarteError(f"seed must be a whole number from 0 to 2**64 - 1, got {seed!r}")
+    return int(seed)
 
 
 def agent_seed(seed: int, seat: int) -> int:
