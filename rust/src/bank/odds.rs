@@ -237,19 +237,20 @@ pub fn odds(trump: Suit, remaining: &Composition) -> Result<Odds, BankError> {
     let trumps_left: usize = trumps.iter().map(|&n| n as usize).sum();
     let non_trumps = (cards_left - trumps_left) as u128;
 
-    // ways[key(c, word)]: weighted ways to deal the ranks so far.
+    // ways[key(c, word)]: weighted ways to deal the ranks so far; `active` lists the
+    // non-zero states, so each rank costs only the states reached (a few thousand).
     let mut ways = vec![0u128; STATES];
     let mut next = vec![0u128; STATES];
-    ways[key(0, Word { len: 0, bits: 0 })] = 1;
+    let start = key(0, Word { len: 0, bits: 0 });
+    ways[start] = 1;
+    let mut active = vec![start];
+    let mut reached = Vec::new();
     for &left in &trumps {
         if left == 0 {
             continue; // the only choice is none to either side: states unchanged
         }
-        next.fill(0);
-        for (k, &w) in ways.iter().enumerate() {
-            if w == 0 {
-                continue;
-            }
+        for &k in &active {
+            let w = std::mem::take(&mut ways[k]);
             let (cancelled, word) = unkey(k);
             let (banker, punter) = (cancelled + word.banker(), cancelled + word.punter());
             for b in 0..=left.min(TABLEAU - banker) {
@@ -259,21 +260,25 @@ pub fn odds(trump: Suit, remaining: &Composition) -> Result<Odds, BankError> {
                     } else {
                         word.push(p - b, false)
                     };
-                    next[key(cancelled + b.min(p), grown)] += w
+                    let to = key(cancelled + b.min(p), grown);
+                    if next[to] == 0 {
+                        reached.push(to); // every term is positive: 0 means not reached yet
+                    }
+                    next[to] += w
                         * SMALL_BINOMIAL[left as usize][b as usize]
                         * SMALL_BINOMIAL[(left - b) as usize][p as usize];
                 }
             }
         }
         std::mem::swap(&mut ways, &mut next);
+        std::mem::swap(&mut active, &mut reached);
+        reached.clear();
     }
 
     let mut numerators = [0u128; 3];
     let mut scores = [[0u128; 5]; 5];
-    for (k, &w) in ways.iter().enumerate() {
-        if w == 0 {
-            continue;
-        }
+    for &k in &active {
+        let w = ways[k];
         let (cancelled, word) = unkey(k);
         // Non-trumps complete the tableaux: the banker's first, then the punter's.
         let nb = (TABLEAU - cancelled - word.banker()) as u128;
