@@ -25,7 +25,7 @@ import copy
 import json
 from dataclasses import asdict, dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Final, Literal, Mapping, Sequence, Union
+from typing import Any, Callable, Final, Iterable, Literal, Mapping, Sequence, Union
 
 from ecarte import _core
 from ecarte._core import (
@@ -103,8 +103,8 @@ class Settlement:
 
 def odds(
     trump: Suit | Card | str | None = None,
-    removed: Sequence[Card | str] | None = None,
-    shoe: Sequence[Card | str] | None = None,
+    removed: Iterable[Card | str] | None = None,
+    shoe: Iterable[Card | str] | None = None,
     *,
     trump_card: Card | str | None = None,
 ) -> Odds:
