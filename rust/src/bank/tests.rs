@@ -288,10 +288,10 @@ fn odds_match_brute_force_on_random_small_shoes() {
 /// large enough that brute force is out of reach.
 #[test]
 fn odds_match_the_former_enumeration() {
-    for seed in 0..12u64 {
+    for seed in 0..9u64 {
         let mut order = shoe_pack();
         shuffle_with_seed(&mut order, seed);
-        // 20 to 64 cards left; the trump is the suit of the last seen card.
+        // 20 to 52 cards left, every suit as trump (the oracle is slow beyond that in debug).
         let left = 20 + 4 * seed as usize;
         let comp = Composition::from_cards(&order[..left]).unwrap();
         for trump in [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades] {
