@@ -7,7 +7,7 @@
 //! many trumps go to the banker (`b`) and to the punter (`p`), `b + p` at most the copies
 //! left (0–2), weighted `C(t, b)·C(t − b, p)`; `min(b, p)` pairs cancel and the surplus is
 //! appended to the *word* of uncancelled trumps. A state is (pairs cancelled, word), at
-//! most 5 × 511 of them, so a full shoe needs tens of thousands of products rather than
+//! most 5 × 251 of them, so a full shoe needs tens of thousands of products rather than
 //! millions of compositions. At the end the non-trumps fill each tableau,
 //! `C(M, 4 − B)·C(M − 4 + B, 4 − P)` for `B`, `P` trumps per side and `M` non-trumps left,
 //! and each word is resolved once by [`resolve_counts`].
