@@ -12,8 +12,11 @@ Phase machine of a :class:`Table`::
     "broken" --pass_bank()--> "ready"
     "over": no player can hold the bank; nothing more is legal.
 
-Between deals ("ready") a punter may ``shuffle_rest`` once, except right after a restake
-(the seed: the bank is restaked "without shuffling").
+Between deals ("ready") a punter may ``shuffle_rest`` once, also after a restake (RULES.md,
+"The shoe across deals": the restake only spares the banker a reshuffle).
+
+During staking the tableaux are face down: punters see :meth:`Table.punter_view` (the trump
+card and the stakes), which :meth:`Table.deal` returns.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Final, Literal, Mapping, Sequence, Union
+from types import MappingProxyType
+from typing import Any, Callable, Final, Iterable, Literal, Mapping, Sequence, Union
 
 from ecarte._core import Card, Suit
 from ecarte._core.bank import (
@@ -31,12 +35,13 @@ from ecarte._core.bank import (
     Shoe,
     Simulation,
     deal_from_shoe,
-    odds,
     resolve,
     simulate,
 )
+from ecarte._core.bank import odds as _native_odds
 from ecarte.errors import (
     EcarteError,
+    InvalidCardError,
     InvalidRecordError,
     InvalidRulesError,
     InvalidShoeError,
@@ -51,6 +56,7 @@ __all__ = [
     "InvalidShoeError",
     "InvalidStakeError",
     "Odds",
+    "PunterView",
     "Resolution",
     "Settlement",
     "Shoe",
@@ -95,6 +101,62 @@ class Settlement:
     paid: int
 
 
+def odds(
+    trump: Suit | Card | str | None = None,
+    removed: Iterable[Card | str] | None = None,
+    shoe: Iterable[Card | str] | None = None,
+    *,
+    trump_card: Card | str | None = None,
+) -> Odds:
+    """Exact odds of one punter tableau against the banker's.
+
+    The cards left are ``shoe`` (default: the full 104-card shoe) minus ``removed`` minus
+    the turned-up card. Give the turn-up as ``trump_card="QH"`` (or as ``trump`` itself, a
+    ``Card`` or card text such as ``"QH"``): its suit is trump and it leaves the shoe, as in
+    play. A bare suit (``"H"``, ``Suit.Hearts``) removes nothing more: the cards left are
+    exactly ``shoe`` minus ``removed``, so put the turn-up in ``removed`` (or leave it out of
+    ``shoe``) for a state that occurs in play.
+    """
+    if trump_card is None:
+        if trump is None:
+            raise InvalidCardError("odds needs the turned-up card (trump_card=) or a trump suit")
+        return _native_odds(trump, removed, shoe)
+    if trump is not None:
+        raise InvalidCardError("give the turned-up card as trump or as trump_card, not both")
+    if isinstance(trump_card, str):
+        trump_card = Card(trump_card)
+    if not isinstance(trump_card, Card):
+        raise InvalidCardError(f"trump_card must be a Card or card text such as 'QH', got {trump_card!r}")
+    return _native_odds(trump_card, removed, shoe)
+
+
+@dataclass(frozen=True)
+class PunterView:
+    """What a punter may know: the trump card and the stakes while the tableaux lie face
+    down, and the tableaux and results once they are revealed (the duel's observations are
+    the analogue). ``chips`` and ``stakes`` are public at the table."""
+
+    phase: Phase
+    banker: str
+    bank: int
+    mode: Mode
+    fixed_stake: int
+    responsible: bool
+    chips: Mapping[str, int]
+    stakes: tuple[Stake, ...]
+    trump_card: Card | None
+    discards: tuple[Card, ...]
+    """Cards of earlier deals seen face up and not yet shuffled back (for the odds)."""
+    tableaux: tuple[tuple[Card, ...], ...] | None
+    """T1-T4, only once revealed (``None`` while face down or before the first deal)."""
+    results: tuple[Resolution, ...] | None
+    """T2-T4 against T1, only once revealed."""
+
+    def free_chips(self, player: str) -> int:
+        """``player``'s chips not yet committed to a stake of this deal."""
+        return self.chips[player] - sum(s.amount for s in self.stakes if s.player == player)
+
+
 def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -127,6 +189,7 @@ class Table:
         seed: int = 0,
         chips: Union[int, Mapping[str, int]] = 1000,
         shoe: Sequence[Union[Card, str]] | None = None,
+        obliged: bool | None = None,
     ) -> None:
         names = list(players)
         if len(names) < 2 or not all(isinstance(p, str) and p for p in names):
@@ -142,6 +205,12 @@ class Table:
                 raise InvalidRulesError(f"{label} must be a positive whole number, got {value!r}")
         if not _whole(seed) or not 0 <= seed <= _MASK64:
             raise InvalidRulesError(f"seed must be a whole number 0 to 2**64-1, got {seed!r}")
+        if obliged is None:
+            obliged = mode == "banking"
+        if not isinstance(obliged, bool):
+            raise InvalidRulesError(f"obliged must be True, False or None, got {obliged!r}")
+        if obliged and mode != "banking":
+            raise InvalidRulesError("obliged stakes need banking mode: open mode has no fixed stake")
         if isinstance(chips, Mapping):
             start = {p: chips.get(p) for p in names}
         else:
@@ -154,6 +223,7 @@ class Table:
         self._bank_size = bank
         self._fixed_stake = fixed_stake
         self._seed = seed
+        self._obliged = obliged
         self._config: dict[str, Any] = {
             "players": names,
             "banker": banker,
@@ -162,6 +232,7 @@ class Table:
             "fixed_stake": fixed_stake,
             "seed": seed,
             "chips": dict(start),
+            "obliged": obliged,
         }
         self._chips: dict[str, int] = {p: int(c) for p, c in start.items()}  # type: ignore[arg-type]
         if shoe is None:
@@ -176,11 +247,11 @@ class Table:
         self._tenure_start_run_outs = 0
         self._phase: Phase = "ready"
         self._deal: Deal | None = None
+        self._revealed = False
         self._stakes: list[Stake] = []
         self._settlements: list[Settlement] = []
         self._deals_played = 0
         self._shuffled_since_deal = False
-        self._restaked_since_deal = False
         self._actions: list[list[Any]] = []
         self._deal_records: list[dict[str, Any]] = []
         self._ledger: list[dict[str, Any]] = []
@@ -212,6 +283,12 @@ class Table:
         return self._mode
 
     @property
+    def obliged(self) -> bool:
+        """Whether T2 and T3 must each carry a fixed stake before the reveal (banking mode's
+        default; waived for a tableau when no punter can afford the stake)."""
+        return self._obliged
+
+    @property
     def phase(self) -> Phase:
         return self._phase
 
@@ -241,9 +318,28 @@ class Table:
 
     @property
     def deal_in_play(self) -> Deal | None:
-        """The current deal (``None`` before the first). Tableaux stay face down until
-        the reveal in real play; this view is for the engine's users and tests."""
+        """The current deal (``None`` before the first), face-down tableaux included: the
+        dealer's all-seeing view, for tools and tests. Players use :meth:`punter_view`."""
         return self._deal
+
+    def punter_view(self) -> PunterView:
+        """What every punter may know now: the trump card, the stakes, the chips and the
+        bank; the tableaux and results only after the reveal."""
+        deal = self._deal if self._revealed else None
+        return PunterView(
+            phase=self._phase,
+            banker=self.banker,
+            bank=self._bank,
+            mode=self._mode,
+            fixed_stake=self._fixed_stake,
+            responsible=self._responsible,
+            chips=MappingProxyType(dict(self._chips)),
+            stakes=tuple(self._stakes),
+            trump_card=None if self._deal is None else self._deal.trump_card,
+            discards=tuple(self._shoe.discards),
+            tableaux=None if deal is None else tuple(tuple(t) for t in deal.tableaux),
+            results=None if deal is None else tuple(deal.results()),
+        )
 
     @property
     def trump_card(self) -> Card | None:
@@ -292,18 +388,19 @@ class Table:
         return copy.deepcopy(self._ledger)
 
     # -------------------------------------------------------------- actions
-    def deal(self) -> Deal:
-        """Deals the next hand and shows the trump card; staking opens."""
+    def deal(self) -> PunterView:
+        """Deals the next hand face down and turns up the trump card; staking opens.
+        Returns the punters' view (the tableaux stay hidden until :meth:`reveal`)."""
         self._require("ready", "deal")
         deal = self._shoe.deal()
         self._deal = deal
         self._stakes = []
         self._settlements = []
         self._shuffled_since_deal = False
-        self._restaked_since_deal = False
+        self._revealed = False
         self._phase = "staking"
         self._actions.append(["deal"])
-        return deal
+        return self.punter_view()
 
     def stake(self, player: str, tableau: int, amount: int) -> Stake:
         """Places ``amount`` chips of ``player`` on tableau 2, 3 or 4."""
@@ -323,6 +420,10 @@ class Table:
             raise InvalidStakeError(
                 f"banking mode: the stake on T{tableau} is the fixed stake {self._fixed_stake}, got {amount}"
             )
+        if self._mode == "banking" and tableau in (2, 3) and self._has_fixed_stake(player, tableau):
+            raise InvalidStakeError(
+                f"banking mode: {player!r} has placed the fixed stake on T{tableau} already (one per punter)"
+            )
         if self._mode == "banking" and tableau == 4 and not self._responsible:
             on_t4 = sum(s.amount for s in self._stakes if s.tableau == 4)
             if on_t4 + amount > self._bank:
@@ -330,8 +431,7 @@ class Table:
                     f"banking mode: stakes on T4 may total at most the bank ({self._bank}); "
                     f"{on_t4} already staked, got {amount}"
                 )
-        committed = sum(s.amount for s in self._stakes if s.player == player)
-        free = self._chips[player] - committed
+        free = self._free(player)
         if amount > free:
             raise InvalidStakeError(f"{player!r} has {free} free chips, cannot stake {amount}")
         placed = Stake(player, tableau, amount)
@@ -340,9 +440,22 @@ class Table:
         return placed
 
     def reveal(self) -> list[Resolution]:
-        """Ends staking and turns the tableaux up: T2, T3, T4 each against T1."""
+        """Ends staking and turns the tableaux up: T2, T3, T4 each against T1. With
+        ``obliged`` (banking mode's default), refused while T2 or T3 lacks its fixed stake
+        and some punter could still place it."""
         self._require("staking", "reveal")
+        if self._obliged:
+            for tableau in (2, 3):
+                if any(s.tableau == tableau for s in self._stakes):
+                    continue
+                able = [p for p in self._players if self._can_place_fixed(p, tableau)]
+                if able:
+                    raise TableError(
+                        f"reveal: T{tableau} needs its fixed stake of {self._fixed_stake} first "
+                        f"(the punters are obliged to stake it; {', '.join(map(repr, able))} can)"
+                    )
         self._phase = "revealed"
+        self._revealed = True
         self._actions.append(["reveal"])
         return self._current_deal().results()
 
@@ -409,8 +522,6 @@ class Table:
             raise TableError("shuffle_rest: the shoe may be shuffled only after a deal")
         if self._shuffled_since_deal:
             raise TableError("shuffle_rest: the shoe was already shuffled since the last deal")
-        if self._restaked_since_deal:
-            raise TableError("shuffle_rest: the bank was restaked, which is done without shuffling")
         if seed is None:
             seed = _derived_seed(self._seed, self._deals_played)
         if not _whole(seed) or not 0 <= seed <= _MASK64:
@@ -422,7 +533,8 @@ class Table:
 
     def restake_bank(self, amount: int | None = None) -> int:
         """After the first break, the banker stakes a second bank (default: the original
-        bank size) without shuffling. Returns the new bank."""
+        bank size) without gathering and reshuffling the cards; a punter may still shuffle
+        the rest before the next deal. Returns the new bank."""
         self._require("broken", "restake_bank")
         if self._bank_number != 1:
             raise TableError(
@@ -438,7 +550,6 @@ class Table:
             )
         self._fund_bank(banker, amount, strict=True)
         self._bank_number = 2
-        self._restaked_since_deal = True
         self._phase = "ready"
         self._actions.append(["restake_bank", amount])
         return amount
@@ -545,6 +656,20 @@ class Table:
     def _check_player(self, player: object) -> None:
         if player not in self._players:
             raise TableError(f"unknown player {player!r}; players are {self._players!r}")
+
+    def _free(self, player: str) -> int:
+        return self._chips[player] - sum(s.amount for s in self._stakes if s.player == player)
+
+    def _has_fixed_stake(self, player: str, tableau: int) -> bool:
+        return any(s.player == player and s.tableau == tableau for s in self._stakes)
+
+    def _can_place_fixed(self, player: str, tableau: int) -> bool:
+        """Whether ``player`` could still place the fixed stake on ``tableau`` now."""
+        return (
+            player != self.banker
+            and not self._has_fixed_stake(player, tableau)
+            and self._free(player) >= self._fixed_stake
+        )
 
     def _current_deal(self) -> Deal:
         if self._deal is None:  # unreachable through the phase machine

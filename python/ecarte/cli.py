@@ -311,17 +311,26 @@ def rate_text(hits: np.ndarray) -> str:
 
 
 @main.command("odds")
-@click.option("--trump", required=True, help="Trump suit (C, D, H, S or a symbol) or the turn-up card.")
+@click.option("--trump", required=True,
+              help="The turned-up card (e.g. 7H; it leaves the shoe), or a bare suit (C, D, H, S or a symbol).")
 @click.option("--seen", default="", help="Cards already seen, comma-separated, e.g. 5H,KS.")
 def odds_command(trump: str, seen: str) -> None:
-    """Exact odds of one punter tableau against the banker's, from the shoe minus the seen
-    cards (and the turn-up, if given as a card)."""
+    """Exact odds of one punter tableau against the banker's, from the 104-card shoe minus
+    the turn-up (when --trump is a card) and the seen cards."""
     from rich.console import Console
 
     from ecarte import bank
 
     removed = [c.strip() for c in seen.split(",") if c.strip()]
     odds = bank.odds(trump, removed=removed)
+    # A bare suit removes no turn-up, a state play never meets: say which shoe was used.
+    turn_up = len(trump.strip()) > 1
+    shoe = (
+        f"the 104-card shoe less the turn-up {trump.strip()}"
+        if turn_up
+        else "the 104-card shoe with no turn-up removed (give the turned-up card, e.g. --trump 7H)"
+    )
+    click.echo(f"Shoe: {shoe}" + (f", less {len(removed)} seen card(s)" if removed else ""))
     table = Table(title=f"Bank odds, trump {trump.strip()}, {odds.cards_left} cards left")
     table.add_column("outcome")
     table.add_column("probability", justify="right")
