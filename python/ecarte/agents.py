@@ -11,9 +11,25 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from ecarte._core import DuelAction as Action, DuelObservation as Observation
-from ecarte._core import duel_heuristic_action
+from ecarte._core import derive_seed, duel_heuristic_action
 
-__all__ = ["Agent", "HeuristicAgent", "RandomAgent", "make_agent"]
+__all__ = ["AGENT_STREAM", "Agent", "HeuristicAgent", "RandomAgent", "agent_seed", "make_agent"]
+
+#: The first ``derive_seed`` stream index of agent seeds; the deals of a match use the
+#: streams from 0 up, so agents never share a stream with a deal.
+AGENT_STREAM = 1 << 63
+
+
+def agent_seed(seed: int, seat: int) -> int:
+    """The seed of the agent in ``seat`` (0 or 1; 2 and up for helpers such as a hint agent)
+    of the match with ``seed``: ``derive_seed(seed, AGENT_STREAM + seat)``, a whole number
+    from 0 to 2**64 - 1 for every seed in that range. Raises ``EcarteError`` for a seed or
+    seat out of range."""
+    if not 0 <= seat < AGENT_STREAM:
+        from ecarte._core import EcarteError
+
+        raise EcarteError(f"seat must be a whole number from 0 to 2**63 - 1, got {seat!r}")
+    return derive_seed(seed, AGENT_STREAM + seat)
 
 
 class Agent(Protocol):
