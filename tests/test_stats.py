@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import math
 
-from hypothesis import given, strategies as st
-
 from ecarte.arena import PairResult, summarize
-from ecarte.stats import RATE_BOUNDS, clip_interval, mean_interval, ratio_interval, wilson_interval
+from ecarte.stats import (
+    RATE_BOUNDS,
+    clip_interval,
+    mean_interval,
+    ratio_interval,
+    wilson_interval,
+)
+from hypothesis import given
+from hypothesis import strategies as st
 
 
 def pair(matches_won: int, deals: int, deals_won: int, net: int) -> PairResult:
@@ -20,8 +26,9 @@ def test_the_reported_arena_interval_is_clipped() -> None:
     # is 0.833 +- 0.327, which reached 1.160.
     raw = mean_interval([1.0, 1.0, 0.5])
     assert raw[2] > 1.1
-    result = summarize("pimc", "heuristic", [pair(2, 10, 9, 8), pair(2, 10, 10, 12),
-                                             pair(1, 10, 3, -5)], 1.0)
+    result = summarize(
+        "pimc", "heuristic", [pair(2, 10, 9, 8), pair(2, 10, 10, 12), pair(1, 10, 3, -5)], 1.0
+    )
     rate = result.match_win_rate
     assert 0.0 <= rate.low <= rate.mean <= rate.high <= 1.0
     assert rate.high == 1.0 and math.isclose(rate.mean, 5 / 6)
@@ -46,8 +53,13 @@ def test_clip_interval() -> None:
     assert 0.0 <= low and high == 1.0
 
 
-@given(st.lists(st.tuples(st.integers(0, 2), st.integers(1, 20), st.integers(0, 20),
-                          st.integers(-40, 40)), min_size=1, max_size=12))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 2), st.integers(1, 20), st.integers(0, 20), st.integers(-40, 40)),
+        min_size=1,
+        max_size=12,
+    )
+)
 def test_every_arena_rate_interval_is_within_bounds(raw: list[tuple[int, int, int, int]]) -> None:
     pairs = [pair(w, d, min(dw, d), max(-2 * d, min(2 * d, net))) for w, d, dw, net in raw]
     result = summarize("a", "b", pairs, 0.0)
