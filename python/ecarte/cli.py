@@ -266,6 +266,19 @@ def play_command(
             console.print(game.screen())
         if match.is_over():
             break
+        if game.pending_banner:
+            # A deal has just ended: its result stays on screen until the player goes on.
+            try:
+                answer = click.prompt("", prompt_suffix="(Enter: next deal, q: quit) ",
+                                      default="", show_default=False)
+            except (EOFError, click.Abort):
+                answer = "quit"
+            if answer.strip().lower() in ("q", "quit", "exit"):
+                console.print("Bye.")
+                break
+            game.next_deal()
+            redraw = True
+            continue
         try:
             line = click.prompt("", prompt_suffix="> ", default="", show_default=False)
         except (EOFError, click.Abort):
