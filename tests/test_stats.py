@@ -27,7 +27,10 @@ def test_the_reported_arena_interval_is_clipped() -> None:
     raw = mean_interval([1.0, 1.0, 0.5])
     assert raw[2] > 1.1
     result = summarize(
-        "pimc", "heuristic", [pair(2, 10, 9, 8), pair(2, 10, 10, 12), pair(1, 10, 3, -5)], 1.0
+        "pimc",
+        "heuristic",
+        [pair(2, 10, 9, 8), pair(2, 10, 10, 12), pair(1, 10, 3, -5)],
+        1.0,
     )
     rate = result.match_win_rate
     assert 0.0 <= rate.low <= rate.mean <= rate.high <= 1.0
@@ -55,13 +58,22 @@ def test_clip_interval() -> None:
 
 @given(
     st.lists(
-        st.tuples(st.integers(0, 2), st.integers(1, 20), st.integers(0, 20), st.integers(-40, 40)),
+        st.tuples(
+            st.integers(0, 2),
+            st.integers(1, 20),
+            st.integers(0, 20),
+            st.integers(-40, 40),
+        ),
         min_size=1,
         max_size=12,
     )
 )
-def test_every_arena_rate_interval_is_within_bounds(raw: list[tuple[int, int, int, int]]) -> None:
-    pairs = [pair(w, d, min(dw, d), max(-2 * d, min(2 * d, net))) for w, d, dw, net in raw]
+def test_every_arena_rate_interval_is_within_bounds(
+    raw: list[tuple[int, int, int, int]],
+) -> None:
+    pairs = [
+        pair(w, d, min(dw, d), max(-2 * d, min(2 * d, net))) for w, d, dw, net in raw
+    ]
     result = summarize("a", "b", pairs, 0.0)
     for estimate in (result.match_win_rate, result.deal_win_rate):
         assert 0.0 <= estimate.low <= estimate.mean <= estimate.high <= 1.0, estimate

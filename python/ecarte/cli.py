@@ -31,6 +31,10 @@ USER_ERRORS = (EcarteError, ValueError, OSError, UnicodeError, OverflowError, Re
 MAX_THREADS = 256
 MAX_WORKERS = 64
 MAX_SAMPLES = 10_000
+#: ... and of the run lengths: deals of ``simulate``, seeds of ``arena``, deals of ``bank``.
+MAX_SIMULATED = 10**9
+MAX_ARENA_MATCHES = 10**6
+MAX_BANK_DEALS = 10**6
 
 #: The chart formats ``--plot`` writes (by file name extension).
 PLOT_SUFFIXES = (".png", ".pdf", ".svg", ".svgz", ".eps", ".ps", ".jpg", ".jpeg", ".tif",
@@ -438,7 +442,7 @@ def replay_command(file: Path, step: bool) -> None:
 
 
 @main.command("simulate")
-@click.option("--deals", "n", type=click.IntRange(1), default=10_000, show_default=True,
+@click.option("--deals", "n", type=click.IntRange(1, MAX_SIMULATED), default=10_000, show_default=True,
               help="Number of deals (or matches with --matches).")
 @click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option("--agents", nargs=2, type=click.Choice(list(NATIVE_AGENTS)),
@@ -528,7 +532,7 @@ def odds_command(trump: str, seen: str) -> None:
               help="The fixed stake on T2 and T3.")
 @click.option("--chips", type=click.IntRange(1), default=1000, show_default=True,
               help="Each player's chips at the start.")
-@click.option("--deals", type=click.IntRange(1), default=50, show_default=True)
+@click.option("--deals", type=click.IntRange(1, MAX_BANK_DEALS), default=50, show_default=True)
 @click.option("--mode", type=click.Choice(["banking", "open"]), default="banking", show_default=True)
 @click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path),
@@ -621,7 +625,8 @@ def bench_command(full: bool) -> None:
 @main.command("arena")
 @click.argument("agent_a", type=click.Choice(AGENT_NAMES))
 @click.argument("agent_b", type=click.Choice(AGENT_NAMES))
-@click.option("--matches", type=click.IntRange(1), default=100, show_default=True,
+@click.option("--matches", type=click.IntRange(1, MAX_ARENA_MATCHES), default=100,
+              show_default=True,
               help="Seeds; each is played twice with seats and cards swapped.")
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True,
