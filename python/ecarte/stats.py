@@ -34,7 +34,10 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # Exact at the ends (rounding would leave the bound a hair inside or outside).
+    low = 0.0 if successes <= 0 else max(0.0, min(p, centre - half))
+    high = 1.0 if successes >= n else min(1.0, max(p, centre + half))
+    return (low, high)
 
 
 def mean_interval(
