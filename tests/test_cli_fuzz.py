@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from ecarte import EcarteError, RandomAgent, derive_seed
+from ecarte.agents import agent_seed
 from ecarte.cli import main
 from ecarte.duel import Deal, Match
 from hypothesis import given
@@ -294,6 +296,32 @@ def test_every_seed_out_of_range_is_refused(seed: str) -> None:
         result = invoke(args)
         check(result, args, 2)
         assert "--seed" in result.stderr
+
+
+def test_agents_are_seeded_by_agent_seed(tmp_path: Path) -> None:
+    seed = 2**64 - 1
+    out = tmp_path / "m.json"
+    args = ["match", "--seed", str(seed), "--agents", "random", "random", "--quiet"]
+    check(invoke([*args, "--out", str(out)]), args, 0)
+    match = Match(seed=seed)
+    match.play(RandomAgent(agent_seed(seed, 0)), RandomAgent(agent_seed(seed, 1)))
+    assert (
+        Match.from_json(out.read_text()) == match or out.read_text() == match.to_json()
+    )
+
+
+def test_agent_seed() -> None:
+    seeds = {
+        agent_seed(s, seat) for s in (0, 1, 2**63, 2**64 - 1) for seat in (0, 1, 2)
+    }
+    assert len(seeds) == 12 and all(0 <= s < 2**64 for s in seeds)
+    # Never the seed of one of the match's deals.
+    assert agent_seed(7, 0) not in {derive_seed(7, i) for i in range(1000)}
+    for bad_seed in (-1, 2**64):
+        with pytest.raises(EcarteError):
+            agent_seed(bad_seed, 0)
+    with pytest.raises(EcarteError):
+        agent_seed(1, -1)
 
 
 def test_seed_error_shows_the_number_given() -> None:

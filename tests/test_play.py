@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pexpect
 import pytest
-
 from ecarte import RandomAgent
 from ecarte.duel import Action, Deal, Match, Rules
 from ecarte.play import Game, explain_illegal, parse_move, result_banner

@@ -10,7 +10,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from ecarte._core import DuelAction as Action, DuelObservation as Observation
+from ecarte._core import DuelAction as Action
+from ecarte._core import DuelObservation as Observation
 from ecarte._core import derive_seed, duel_heuristic_action
 
 __all__ = ["AGENT_STREAM", "Agent", "HeuristicAgent", "RandomAgent", "agent_seed", "make_agent"]

@@ -205,7 +205,10 @@ def match_command(
         check_output_path(out, "--out")
     names = [f"{agents[0].capitalize()}-0", f"{agents[1].capitalize()}-1"]
     match = Match(seed=seed, first_dealer=first_dealer, rules=Rules(order=order, target=target))
-    players = (make_agent(agents[0], agent_seed(seed, 0)), make_agent(agents[1], agent_seed(seed, 1)))
+    players = (
+        make_agent(agents[0], agent_seed(seed, 0)),
+        make_agent(agents[1], agent_seed(seed, 1)),
+    )
     if not quiet:
         click.echo(f"Match to {target}, seed {seed}: {names[0]} v {names[1]} ({order} order)")
 
@@ -442,7 +445,8 @@ def replay_command(file: Path, step: bool) -> None:
 
 
 @main.command("simulate")
-@click.option("--deals", "n", type=click.IntRange(1, MAX_SIMULATED), default=10_000, show_default=True,
+@click.option("--deals", "n", type=click.IntRange(1, MAX_SIMULATED), default=10_000,
+              show_default=True,
               help="Number of deals (or matches with --matches).")
 @click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option("--agents", nargs=2, type=click.Choice(list(NATIVE_AGENTS)),

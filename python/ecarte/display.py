@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ecarte._core import Card, DuelDeal as Deal, DuelOutcome as Outcome
+from ecarte._core import Card
+from ecarte._core import DuelDeal as Deal
+from ecarte._core import DuelOutcome as Outcome
 
 __all__ = ["cards_text", "deal_report", "outcome_reason"]
 

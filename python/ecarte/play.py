@@ -62,7 +62,8 @@ def explain_illegal(action: Action, observation: Observation, legal: list[Action
     if card is not None and card not in observation.hand:
         return f"you hold no {card.pretty()}"
     if kind == "discard" and card is not None and card.suit == trump:
-        return f"trumps ({trump.symbol}) may not be discarded while you hold another card"
+        return (f"trumps ({trump.symbol}) may not be discarded while you hold a card of "
+                "another suit")
     if kind == "play" and card is not None and observation.lead is not None:
         led = observation.lead.suit
         if card.suit != led and any(c.suit == led for c in observation.hand):
