@@ -237,6 +237,15 @@ def test_bad_output_paths_are_refused_before_the_work(files: dict[str, Path]) ->
     assert not Path("/proc/ecarte-out.json").exists()
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_write_that_fails_after_the_run_is_one_line() -> None:
+    # /dev/full opens, so the check before the run passes; the write itself fails.
+    args = ["match", "--agents", "random", "random", "--quiet", "--out", "/dev/full"]
+    result = invoke(args)
+    check(result, args, 2)
+    assert "cannot write" in result.stderr
+
+
 def test_plot_formats(tmp_path: Path) -> None:
     for name in ("chart.txt", "chart", "chart.json", "chart.PNG.exe"):
         args = ["bank", "--deals", str(10**6), "--plot", str(tmp_path / name)]
@@ -650,3 +659,19 @@ def test_subprocess_big_seed_and_undecodable_argument(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("matches", [1, 2, 3])
+def test_arena_rates_print_within_zero_and_one(matches: int) -> None:
+    import re
+
+    args = ["arena", "heuristic", "random", "--matches", str(matches), "--seed", "3"]
+    result = invoke(args)
+    check(result, args, 0)
+    rates = re.findall(
+        r"win rate of heuristic\s+([-\d.]+) \[([-\d.]+), ([-\d.]+)\]", result.stdout
+    )
+    assert len(rates) == 2, result.stdout
+    for mean, low, high in rates:
+        assert 0.0 <= float(low) <= float(mean) <= float(high) <= 1.0, result.stdout
+    assert "inf" not in result.stdout
