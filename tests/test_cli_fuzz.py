@@ -659,6 +659,20 @@ def test_subprocess_big_seed_and_undecodable_argument(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    for args in (
+        ["odds", "--trump", b"\xff"],
+        ["odds", "--trump", "H", "--seen", b"Q\xff"],
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-c", "from ecarte.cli import run; run()", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert proc.returncode == 2, proc.stderr
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and "not valid UTF-8" in lines[0], proc.stderr
 
 
 @pytest.mark.parametrize("matches", [1, 2, 3])

@@ -84,6 +84,11 @@ class EcarteGroup(click.Group):
             raise _usage_error(exc) from None
         except BrokenPipeError:
             raise
+        except UnicodeEncodeError as exc:
+            # A command-line argument that was not UTF-8 reaches Python as lone surrogates.
+            raise OneLineError(
+                f"an argument is not valid UTF-8 text ({exc.object[exc.start:exc.end]!r})"
+            ) from None
         except USER_ERRORS as exc:
             raise OneLineError(one_line(exc) or type(exc).__name__) from None
 
