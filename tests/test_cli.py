@@ -13,6 +13,7 @@ def ecarte(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", "from ecarte.cli import run; run()", *args],
         capture_output=True,
+        check=False,
         text=True,
         timeout=120,
     )
@@ -160,7 +161,7 @@ def test_replay_step_by_step(tmp_path: Path) -> None:
     record.write_text(deal.to_json())
     proc = subprocess.run(
         [sys.executable, "-c", "from ecarte.cli import run; run()", "replay", str(record), "--step"],
-        input="\n\nq\n", capture_output=True, text=True, timeout=60,
+        input="\n\nq\n", capture_output=True, text=True, timeout=60, check=False,
     )
     assert proc.returncode == 0, proc.stderr
     from ecarte.display import deal_report
