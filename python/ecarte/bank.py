@@ -33,12 +33,15 @@ from ecarte._core.bank import (
     Odds,
     Resolution,
     Shoe,
-    Simulation,
     deal_from_shoe,
     resolve,
-    simulate,
 )
+from ecarte._core.bank import CHUNK, MAX_DEALS
+from ecarte._core.bank import simulate as _native_simulate
 from ecarte._core.bank import odds as _native_odds
+from ecarte.results import SimulationResult
+from ecarte.seeding import resolve_seed
+from ecarte.stats import wilson_interval
 from ecarte.errors import (
     EcarteError,
     InvalidCardError,
@@ -50,6 +53,9 @@ from ecarte.errors import (
 )
 
 __all__ = [
+    "CHUNK",
+    "MAX_DEALS",
+    "OUTCOMES",
     "Card",
     "Deal",
     "EcarteError",
@@ -60,7 +66,7 @@ __all__ = [
     "Resolution",
     "Settlement",
     "Shoe",
-    "Simulation",
+    "SimulationResult",
     "Stake",
     "Suit",
     "Table",
@@ -79,6 +85,53 @@ RECORD_FORMAT: Final = "ecarte.bank.session"
 RECORD_VERSION: Final = 1
 PUNTER_TABLEAUX: Final = (2, 3, 4)
 _MASK64: Final = (1 << 64) - 1
+
+
+OUTCOMES: Final = ("banker", "en_carte", "punter")
+
+
+def simulate(
+    n: int,
+    seed: int | None = None,
+    shoe: Iterable[Card | str] | None = None,
+    start: int = 0,
+    threads: int | None = None,
+) -> SimulationResult:
+    """Simulates ``n`` whole deals (T2, T3 and T4 each against T1) from a freshly shuffled
+    ``shoe`` (the cards left; the full 104-card shoe by default), in parallel with the GIL
+    released; the result is the same for any ``threads``.
+
+    Deals are drawn in chunks of ``CHUNK`` (4096), chunk ``k`` from its own ChaCha8 stream
+    ``k`` of ``seed``; ``start`` (a multiple of ``CHUNK``) offsets the chunks, so a long run
+    split at chunk boundaries adds up to the same counts. ``seed=None`` draws a fresh seed,
+    kept in the result. ``n`` is at most ``MAX_DEALS`` per call.
+
+    Columns: ``counts``, a ``(3, 3)`` uint64 array indexed ``[tableau - 2, outcome]``, and
+    ``joint``, ``(3, 3, 3)`` indexed ``[T2, T3, T4]``; outcomes 0 banker, 1 en carte,
+    2 punter. A bank run's columns are count tables, not per-deal rows: a billion deals fit.
+    The summary holds, per tableau (2, 3, 4) and outcome name, the ``counts``,
+    ``probabilities`` and 95% Wilson ``intervals``.
+    """
+    seed = resolve_seed(seed)
+    counts, joint = _native_simulate(n, seed, shoe, start, threads)
+    total = int(n)
+    per_tableau = {
+        t + 2: {name: int(counts[t, o]) for o, name in enumerate(OUTCOMES)} for t in range(3)
+    }
+    summary = {
+        "counts": per_tableau,
+        "probabilities": {
+            t: {o: k / total if total else 0.0 for o, k in row.items()}
+            for t, row in per_tableau.items()
+        },
+        "intervals": {
+            t: {o: wilson_interval(k, total) for o, k in row.items()}
+            for t, row in per_tableau.items()
+        },
+    }
+    return SimulationResult(
+        n=total, seed=seed, columns={"counts": counts, "joint": joint}, summary=summary
+    )
 
 
 @dataclass(frozen=True)
@@ -594,17 +647,23 @@ class Table:
         return json.dumps(self.record(), separators=(",", ":"))
 
     @classmethod
-    def replay(cls, record: Union[str, Mapping[str, Any]]) -> Table:
-        """Rebuilds a session from :meth:`record` or :meth:`to_json`, checking every deal
-        against the record; raises ``InvalidRecordError`` on any mismatch."""
+    def from_json(cls, text: str) -> Table:
+        """Rebuilds a session from :meth:`to_json`, replaying every action and checking
+        every deal. The record must be exactly what ``to_json`` writes: anything else
+        (bad JSON, other types, unknown or altered fields) raises ``InvalidRecordError``."""
+        if not isinstance(text, str):
+            raise InvalidRecordError(f"a table record is JSON text, got {type(text).__name__}")
         try:
-            data = json.loads(record) if isinstance(record, str) else dict(record)
-        except (TypeError, ValueError) as e:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as e:
             raise InvalidRecordError(f"not a JSON record: {e}") from None
-        if data.get("format") != RECORD_FORMAT or data.get("version") != RECORD_VERSION:
+        if not isinstance(data, dict):
+            raise InvalidRecordError("a table record is a JSON object")
+        version = data.get("version")
+        if data.get("format") != RECORD_FORMAT or type(version) is not int or version != RECORD_VERSION:
             raise InvalidRecordError(
                 f"expected format {RECORD_FORMAT!r} version {RECORD_VERSION}, "
-                f"got {data.get('format')!r} version {data.get('version')!r}"
+                f"got {data.get('format')!r} version {version!r}"
             )
         config = data.get("config")
         actions = data.get("actions")
@@ -614,13 +673,29 @@ class Table:
             table = cls(**config)
             for action in actions:
                 table._apply(action)
+            again = json.loads(table.to_json())
         except InvalidRecordError:
             raise
-        except (EcarteError, TypeError) as e:
+        except Exception as e:  # noqa: BLE001  # any failure to replay is a bad record
             raise InvalidRecordError(f"the record does not replay: {e}") from None
         if table._deal_records != data.get("deals"):
             raise InvalidRecordError("the replayed deals differ from the recorded ones")
+        if again != data:
+            raise InvalidRecordError("the record holds unknown or altered fields")
         return table
+
+    @classmethod
+    def replay(cls, record: Union[str, Mapping[str, Any]]) -> Table:
+        """:meth:`from_json`, also taking the record as a mapping (:meth:`record`)."""
+        if isinstance(record, Mapping):
+            try:
+                record = json.dumps(dict(record))
+            except (TypeError, ValueError) as e:
+                raise InvalidRecordError(f"not a JSON record: {e}") from None
+        return cls.from_json(record)
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (Table.from_json, (self.to_json(),))
 
     # ------------------------------------------------------------ internals
     def _apply(self, action: object) -> None:

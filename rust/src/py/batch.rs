@@ -67,6 +67,7 @@ type Columns<'py> = Vec<(&'static str, Bound<'py, PyAny>)>;
 /// Plays `n` deals (or matches) natively between two built-in agents; returns columns of
 /// arrays. See `ecarte.duel.simulate`.
 #[pyfunction]
+#[pyo3(name = "simulate")]
 #[allow(clippy::too_many_arguments)] // the Python keyword signature
 #[pyo3(signature = (n, seed, agents, rules = None, matches = false, start = None, threads = None))]
 fn duel_simulate<'py>(
@@ -161,6 +162,7 @@ fn pairs<'py>(py: Python<'py>, rows: &[[u8; 2]]) -> PyResult<Bound<'py, PyAny>> 
 
 /// The native heuristic's choice for an observation and its legal actions.
 #[pyfunction]
+#[pyo3(name = "heuristic_action")]
 fn duel_heuristic_action(
     observation: &PyObservation,
     legal_actions: Vec<PyAction>,
@@ -335,8 +337,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_agent, m)?)?;
     m.add("AGENT_SPECS", Policy::SPECS)?;
     m.add("DEFAULT_PIMC_SAMPLES", crate::play::policy::DEFAULT_PIMC_SAMPLES)?;
-    m.add("simulate", wrap_pyfunction!(duel_simulate, m)?)?;
-    m.add("heuristic_action", wrap_pyfunction!(duel_heuristic_action, m)?)?;
+    m.add_function(wrap_pyfunction!(duel_simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(duel_heuristic_action, m)?)?;
     m.add_class::<PyVecEnv>()?;
     Ok(())
 }
