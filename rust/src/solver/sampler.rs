@@ -30,6 +30,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use rand::seq::SliceRandom;
 use rand::RngExt;
@@ -99,6 +100,15 @@ struct Hand {
 }
 
 impl Hand {
+    /// The hand packed into 4-bit fields (every count is at most 8).
+    fn key(&self) -> u64 {
+        self.unseen
+            .iter()
+            .chain(&self.held)
+            .chain(&self.used)
+            .fold(u64::from(self.turn_up), |k, &n| k << 4 | u64::from(n))
+    }
+
     fn size(&self) -> u8 {
         self.unseen.iter().chain(&self.held).sum::<u8>() + u8::from(self.turn_up)
     }
@@ -159,6 +169,52 @@ impl Draws<'_> {
         Ok(())
     }
 }
+
+/// The transitions out of one hand: at most two per suit on an arrival.
+struct Kids {
+    items: [(Step, f64, Hand); 8],
+    len: usize,
+}
+
+impl Kids {
+    fn new() -> Kids {
+        Kids {
+            items: [(Step::TurnUp, 0.0, Hand::default()); 8],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, kid: (Step, f64, Hand)) {
+        if let Some(slot) = self.items.get_mut(self.len) {
+            *slot = kid;
+            self.len += 1;
+        }
+    }
+
+    fn as_slice(&self) -> &[(Step, f64, Hand)] {
+        &self.items[..self.len]
+    }
+}
+
+/// A multiplicative hash of the packed hand keys (the std hasher dominated the count).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(self.0 << 8 | u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0 ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type Memo = HashMap<u64, f64, BuildHasherDefault<KeyHasher>>;
 
 /// Everything fixed across samples.
 struct Model {
@@ -322,8 +378,8 @@ impl Model {
 
     /// The transitions out of `hand` at event `e`, with their weights (the number of
     /// worlds each stands for, times the discard odds).
-    fn children(&self, e: usize, hand: &Hand, out: &mut Vec<(Step, f64, Hand)>) {
-        out.clear();
+    fn children(&self, e: usize, hand: &Hand, out: &mut Kids) {
+        out.len = 0;
         match self.events[e] {
             Event::Arrive(_) => {
                 if hand.size() >= 6 {
@@ -424,14 +480,14 @@ impl Model {
 /// The weighted count of completions of every reachable hand, per event.
 struct Counts<'a> {
     model: &'a Model,
-    memo: Vec<HashMap<Hand, f64>>,
+    memo: Vec<Memo>,
 }
 
 impl<'a> Counts<'a> {
     fn new(model: &'a Model) -> Counts<'a> {
         Counts {
             model,
-            memo: vec![HashMap::new(); model.events.len()],
+            memo: (0..model.events.len()).map(|_| Memo::default()).collect(),
         }
     }
 
@@ -440,16 +496,17 @@ impl<'a> Counts<'a> {
         if e == self.model.events.len() {
             return if self.model.complete(&hand) { 1.0 } else { 0.0 };
         }
-        if let Some(&v) = self.memo[e].get(&hand) {
+        let key = hand.key();
+        if let Some(&v) = self.memo[e].get(&key) {
             return v;
         }
-        let mut kids = Vec::with_capacity(8);
+        let mut kids = Kids::new();
         self.model.children(e, &hand, &mut kids);
         let mut total = 0.0;
-        for &(_, weight, child) in &kids {
+        for &(_, weight, child) in kids.as_slice() {
             total += weight * self.value(e + 1, child);
         }
-        self.memo[e].insert(hand, total);
+        self.memo[e].insert(key, total);
         total
     }
 
@@ -463,9 +520,10 @@ impl<'a> Counts<'a> {
         let mut held_slots: [Vec<usize>; 4] = Default::default();
         let mut discards: Vec<Option<Card>> = vec![None; obs.history.len()];
         let mut hand = Hand::default();
-        let mut kids = Vec::with_capacity(8);
+        let mut kids = Kids::new();
         for e in 0..model.events.len() {
             model.children(e, &hand, &mut kids);
+            let kids = kids.as_slice();
             let weights: Vec<f64> = kids
                 .iter()
                 .map(|&(_, w, child)| w * self.value(e + 1, child))
@@ -560,3 +618,7 @@ pub fn sample_worlds(
     }
     Ok(worlds)
 }
+
+#[cfg(test)]
+#[path = "sampler_tests.rs"]
+mod tests;
