@@ -262,64 +262,7 @@ impl Model {
         }
         deck[10] = Some(obs.turn_up);
         let trump = suit(obs.turn_up);
-        let mut slots: Vec<usize> = theirs.collect();
-        let mut events: Vec<Event> = (0..5).map(Event::Arrive).collect();
-        let mut draws = Draws {
-            obs,
-            own: obs.draws.iter(),
-            next: 0,
-        };
-        // Who plays each card: the elder leads first, then each trick's winner.
-        let mut leader = elder;
-        let mut lead: Option<Card> = None;
-        for (j, action) in obs.history.iter().enumerate() {
-            match action {
-                Some(Action::Accept) => {
-                    for _ in 0..2 {
-                        if draws.next >= TALON_SIZE {
-                            return Err(bad("an exchange after the talon ran out"));
-                        }
-                        draws.draw(&mut deck, &mut events, &mut slots)?;
-                    }
-                }
-                None => events.push(Event::Discard(j)),
-                Some(Action::Play(card)) => {
-                    let player = if lead.is_some() { 1 - leader } else { leader };
-                    if player == opponent {
-                        let mut void = 0u8;
-                        if let Some(led) = lead {
-                            if suit(led) != suit(*card) {
-                                void |= 1 << suit(led);
-                                if suit(*card) != trump {
-                                    void |= 1 << trump;
-                                }
-                            }
-                        }
-                        events.push(Event::Play { card: *card, void });
-                    }
-                    match lead.take() {
-                        None => lead = Some(*card),
-                        Some(led) => {
-                            let beats = if suit(led) == suit(*card) {
-                                obs.rules.order.beats(*card, led)
-                            } else {
-                                suit(*card) == trump
-                            };
-                            leader = if beats { player } else { 1 - player };
-                            if draws.next < TALON_SIZE {
-                                draws.draw(&mut deck, &mut events, &mut slots)?;
-                                draws.draw(&mut deck, &mut events, &mut slots)?;
-                            }
-                        }
-                    }
-                }
-                Some(_) => {}
-            }
-        }
-        let next_draw = draws.next;
-        if next_draw != obs.talon_drawers.len() || draws.own.next().is_some() {
-            return Err(bad("the draws do not match the history"));
-        }
+        let (events, slots, next_draw) = Self::timeline(obs, theirs, trump, &mut deck)?;
         let talon: Vec<usize> = (next_draw..TALON_SIZE - 1).map(talon_position).collect();
 
         let mut known = 0u32;
@@ -374,6 +317,78 @@ impl Model {
             events,
             plays_left,
         })
+    }
+
+    /// The opponent's events in history order, their hidden positions in arrival order,
+    /// and the number of talon cards drawn; the player's own draws go into `deck`.
+    fn timeline(
+        obs: &Observation,
+        theirs: std::ops::Range<usize>,
+        trump: usize,
+        deck: &mut [Option<Card>; PACK_SIZE],
+    ) -> Result<(Vec<Event>, Vec<usize>, usize), SampleError> {
+        let bad = |why: &str| SampleError::Inconsistent(why.to_string());
+        let opponent = 1 - obs.player;
+        let elder = 1 - obs.dealer;
+        let mut slots: Vec<usize> = theirs.collect();
+        let mut events: Vec<Event> = (0..5).map(Event::Arrive).collect();
+        let mut draws = Draws {
+            obs,
+            own: obs.draws.iter(),
+            next: 0,
+        };
+        // Who plays each card: the elder leads first, then each trick's winner.
+        let mut leader = elder;
+        let mut lead: Option<Card> = None;
+        for (j, action) in obs.history.iter().enumerate() {
+            match action {
+                Some(Action::Accept) => {
+                    for _ in 0..2 {
+                        if draws.next >= TALON_SIZE {
+                            return Err(bad("an exchange after the talon ran out"));
+                        }
+                        draws.draw(deck, &mut events, &mut slots)?;
+                    }
+                }
+                None => events.push(Event::Discard(j)),
+                Some(Action::Play(card)) => {
+                    let player = if lead.is_some() { 1 - leader } else { leader };
+                    if player == opponent {
+                        let mut void = 0u8;
+                        if let Some(first) = lead {
+                            if suit(first) != suit(*card) {
+                                void |= 1 << suit(first);
+                                if suit(*card) != trump {
+                                    void |= 1 << trump;
+                                }
+                            }
+                        }
+                        events.push(Event::Play { card: *card, void });
+                    }
+                    match lead.take() {
+                        None => lead = Some(*card),
+                        Some(first) => {
+                            let beats = if suit(first) == suit(*card) {
+                                obs.rules.order.beats(*card, first)
+                            } else {
+                                suit(*card) == trump
+                            };
+                            leader = if beats { player } else { 1 - player };
+                            if draws.next < TALON_SIZE {
+                                draws.draw(deck, &mut events, &mut slots)?;
+                                draws.draw(deck, &mut events, &mut slots)?;
+                            }
+                        }
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        let next_draw = draws.next;
+        if next_draw != obs.talon_drawers.len() || draws.own.next().is_some() {
+            return Err(bad("the draws do not match the history"));
+        }
+        Ok((events, slots, next_draw))
     }
 
     /// The transitions out of `hand` at event `e`, with their weights (the number of

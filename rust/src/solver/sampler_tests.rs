@@ -19,8 +19,8 @@ fn c(text: &str) -> Card {
 
 fn rules(max_exchanges: u8, allow_trump_discard: bool) -> Rules {
     Rules {
-        max_exchanges,
         allow_trump_discard,
+        max_exchanges,
         ..Rules::default()
     }
 }
@@ -42,6 +42,10 @@ fn count(obs: &Observation) -> f64 {
     Counts::new(&model).value(0, Hand::default())
 }
 
+fn assert_close(a: f64, b: f64) {
+    assert!((a - b).abs() <= 1e-9 * b.abs(), "{a} != {b}");
+}
+
 /// Falling factorial `n (n-1) ... (n-k+1)`.
 fn falling(n: u32, k: u32) -> f64 {
     (0..k).map(|i| f64::from(n - i)).product()
@@ -57,7 +61,7 @@ fn no_exchanges_dealer_view_after_the_lead() {
         let obs = d.observation(d.dealer(), [0, 0]);
         check_worlds(&obs, 3, seed);
         // The led card is in one of the elder's five places, the other four are free.
-        assert_eq!(count(&obs), 5.0 * falling(25, 4));
+        assert_close(count(&obs), 5.0 * falling(25, 4));
     }
 }
 
@@ -141,7 +145,7 @@ fn a_void_is_inferred_at_its_moment_only() {
     ));
     // Unseen hearts and diamonds: 16 less the elder's none, less 9D: 15.
     let m = 15;
-    assert_eq!(count(&obs), 5.0 * falling(m, 4) * 20.0);
+    assert_close(count(&obs), 5.0 * falling(m, 4) * 20.0);
     for w in check_worlds(&obs, 200, 3) {
         let dealt = &w.deck()[5..10];
         assert!(dealt.contains(&c("9D")));
@@ -199,7 +203,7 @@ fn hidden_discards_follow_the_trump_rule() {
         assert!(matches!(model.events.last(), Some(Event::Discard(3))));
         // Every six-card hand has a legal discard, and the odds of each sum to one: the
         // count is that of the dealer's six cards among the 25 unseen.
-        assert!((count(&obs) - falling(25, 6)).abs() < 1e-6 * count(&obs));
+        assert_close(count(&obs), falling(25, 6));
         for w in check_worlds(&obs, 100, 2) {
             let hidden = w.discard_set(0);
             let trump = hidden & (0xff << (w.trump().index() * 8)) != 0;
@@ -298,7 +302,7 @@ mod reference {
                     Some(&who) if who == me => deck[position] = own.next().copied(),
                     Some(_) if position != 10 => slots.push(Slot {
                         position,
-                        from: Some(times[i]),
+                        from: times.get(i).copied(),
                     }),
                     None if position != 10 => slots.push(Slot {
                         position,
@@ -319,15 +323,9 @@ mod reference {
                     }
                     match lead.take() {
                         None => lead = Some(*card),
-                        Some(led) => {
-                            let s = DealState::from_deck(
-                                &(0..PACK_SIZE).map(pack_card).collect::<Vec<_>>(),
-                                0,
-                                obs.rules,
-                            )
-                            .unwrap();
-                            let beats = if suit(led) == suit(*card) {
-                                s.rules().order.beats(*card, led)
+                        Some(first) => {
+                            let beats = if suit(first) == suit(*card) {
+                                obs.rules.order.beats(*card, first)
                             } else {
                                 card.suit() == obs.trump
                             };
@@ -377,25 +375,24 @@ mod reference {
             let mut state = DealState::from_deck(&deck, obs.dealer, obs.rules).ok()?;
             let mut plays_left = self.opponent_played;
             for action in &obs.history {
-                let action = match action {
-                    Some(a) => *a,
-                    None => {
-                        // Uniform among the legal discards, given it is not played later.
-                        let legal = (state.legal_mask() >> PACK_SIZE) as u32;
-                        let allowed = legal & !plays_left;
-                        if state.phase() != Phase::Discard || allowed == 0 {
-                            return None;
-                        }
-                        let n = allowed.count_ones();
-                        if rng.random::<f64>() >= f64::from(n) / f64::from(legal.count_ones()) {
-                            return None;
-                        }
-                        let mut set = allowed;
-                        for _ in 0..rng.random_range(0..n) {
-                            set &= set - 1;
-                        }
-                        Action::Discard(pack_card(set.trailing_zeros() as usize))
+                let action = if let Some(a) = action {
+                    *a
+                } else {
+                    // Uniform among the legal discards, given it is not played later.
+                    let legal = (state.legal_mask() >> PACK_SIZE) as u32;
+                    let allowed = legal & !plays_left;
+                    if state.phase() != Phase::Discard || allowed == 0 {
+                        return None;
                     }
+                    let n = allowed.count_ones();
+                    if rng.random::<f64>() >= f64::from(n) / f64::from(legal.count_ones()) {
+                        return None;
+                    }
+                    let mut set = allowed;
+                    for _ in 0..rng.random_range(0..n) {
+                        set &= set - 1;
+                    }
+                    Action::Discard(pack_card(set.trailing_zeros() as usize))
                 };
                 if let Action::Play(card) = action {
                     plays_left &= !bit(card);
