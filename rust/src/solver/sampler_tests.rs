@@ -632,9 +632,11 @@ fn initial(d: &DealState) -> DealState {
     DealState::from_deck(d.deck(), d.dealer(), d.rules()).unwrap()
 }
 
+/// Every rule set once here (debug builds are slow); the 10,000-position run is
+/// `tests/test_sampler.py`. Deep: `ECARTE_DEEP=1 cargo test --release never_fails`.
 #[test]
 fn never_fails_on_positions_of_legal_deals() {
-    let deals = if deep() { 4_800 } else { 24 };
+    let deals = if deep() { 1_200 } else { 24 };
     let checked = property_run(deals, 17);
     assert!(checked >= 100 * deals as usize / 2);
 }
@@ -708,4 +710,21 @@ fn sampler_state_counts() {
     for r in &rows[n - 5..] {
         println!("{r:?}");
     }
+}
+
+/// How rarely rejection finds a world in the issue's position:
+/// `cargo test --release issue_position_rejection_rate -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a test"]
+fn issue_position_rejection_rate() {
+    let record = DealRecord::from_json(ISSUE_POSITION).unwrap();
+    let state = *record.replay().unwrap().last().unwrap();
+    let obs = state.observation(0, [0, 0]);
+    let reference = reference::Rejection::new(&obs);
+    let mut rng = rng_from_seed(1);
+    let attempts = 2_000_000;
+    let found = (0..attempts)
+        .filter(|_| reference.attempt(&obs, &mut rng).is_some())
+        .count();
+    println!("{found} worlds in {attempts} attempts");
 }
