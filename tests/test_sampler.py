@@ -163,7 +163,9 @@ def cheater(deal: Deal, rng: random.Random) -> Action:
         return legal[names.index("propose" if next_trump else "decline")]
     if "accept" in names:
         return legal[names.index("refuse" if next_trump else "accept")]
-    return HeuristicAgent()(deal.observation(deal.current_player), legal)
+    player = deal.current_player
+    assert player is not None
+    return HeuristicAgent()(deal.observation(player), legal)
 
 
 def viewer(make: Callable[[int], object]) -> Chooser:
