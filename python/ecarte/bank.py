@@ -729,7 +729,7 @@ class Table:
         raise TableError(f"{action}: not allowed in phase {self._phase!r} ({hints[self._phase]})")
 
     def _check_player(self, player: object) -> None:
-        if player not in self._players:
+        if not isinstance(player, str) or player not in self._players:
             raise TableError(f"unknown player {player!r}; players are {self._players!r}")
 
     def _free(self, player: str) -> int:

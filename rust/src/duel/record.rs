@@ -166,6 +166,10 @@ impl MatchRecord {
         if self.deals.is_empty() {
             return Err(bad("a match record holds at least one deal".into()));
         }
+        if !game.is_over() && finished.len() == self.deals.len() {
+            // `to_json` always writes the deal in progress, if only its deck.
+            return Err(bad(format!("deal {} is missing", self.deals.len())));
+        }
         Ok((game, finished))
     }
 }

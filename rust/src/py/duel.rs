@@ -76,9 +76,10 @@ impl PyRules {
     }
     #[staticmethod]
     fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyRules> {
-        let rules: Rules = serde_json::from_str(&text(record, "a rules record")?)
-            .map_err(|e| InvalidRulesError::new_err(format!("invalid rules: {e}")))?;
-        rules.validate().map_err(DuelError::InvalidRules)?;
+        let rules: Rules = parse_record(record, "rules")?;
+        rules
+            .validate()
+            .map_err(|e| InvalidRecordError::new_err(format!("invalid rules record: {e}")))?;
         Ok(PyRules(rules))
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (&'static str, bool, u8, u8)) {
