@@ -4,7 +4,7 @@ constraints, and refuses huge counts with a typed error.
 The property test plays deals under every ``Rules`` (``max_exchanges`` 0 to 11, trump
 discards allowed or not) with random, heuristic, odd-but-legal and cheating players, and
 samples from every position of both seats. The fast profile checks 10,000 positions;
-``ECARTE_DEEP=1`` checks 100,000.
+``ECARTE_SLOW=1`` checks 100,000.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ecarte.agents import HeuristicAgent, RandomAgent
 from ecarte.duel import Action, Deal, Rules, pimc_values, sample_worlds, solve
 from ecarte.pimc import PimcAgent
 
-DEEP = os.environ.get("ECARTE_DEEP") == "1"
+DEEP = os.environ.get("ECARTE_SLOW") == "1"
 
 ISSUE_POSITION = (
     '{"format":"ecarte.duel.deal","version":1,"deck":["8D","QH","TS","7S","TD","9D","7H",'

@@ -524,7 +524,7 @@ fn agrees_with_the_rejection_reference_on_constrained_positions() {
 }
 
 fn deep() -> bool {
-    std::env::var_os("ECARTE_DEEP").is_some_and(|v| v == "1")
+    std::env::var_os("ECARTE_SLOW").is_some_and(|v| v == "1")
 }
 
 /// The ways a test player picks actions: from the view (random, heuristic, odd but legal
@@ -633,7 +633,7 @@ fn initial(d: &DealState) -> DealState {
 }
 
 /// Every rule set once here (debug builds are slow); the 10,000-position run is
-/// `tests/test_sampler.py`. Deep: `ECARTE_DEEP=1 cargo test --release never_fails`.
+/// `tests/test_sampler.py`. Deep: `ECARTE_SLOW=1 cargo test --release never_fails`.
 #[test]
 fn never_fails_on_positions_of_legal_deals() {
     let deals = if deep() { 1_200 } else { 24 };
