@@ -396,7 +396,12 @@ fn impossible_states_are_errors() {
 #[test]
 fn simulate_is_deterministic_across_threads() {
     let n = 3 * simulate::CHUNK + 123;
-    let pool = |k| rayon::ThreadPoolBuilder::new().num_threads(k).build().unwrap();
+    let pool = |k| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(k)
+            .build()
+            .unwrap()
+    };
     let one = pool(1).install(|| simulate(n, 42, None, 0)).unwrap();
     let two = pool(2).install(|| simulate(n, 42, None, 0)).unwrap();
     assert_eq!(one, two);

@@ -10,7 +10,6 @@ use super::errors::{EcarteError, InvalidShoeError};
 use crate::bank::{self, BankError, Composition, Outcome};
 use crate::card::{Card, Suit};
 
-
 impl From<BankError> for PyErr {
     fn from(e: BankError) -> PyErr {
         match e {
@@ -90,7 +89,10 @@ impl PyBankResolution {
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (u8, u8)) {
         let r = slf.get().0;
-        (slf.get_type().into_any(), (r.banker_tricks, r.punter_tricks))
+        (
+            slf.get_type().into_any(),
+            (r.banker_tricks, r.punter_tricks),
+        )
     }
     /// Tricks taken by the banker's tableau.
     #[getter]
@@ -123,7 +125,13 @@ pub struct PyBankDeal(bank::Deal);
 #[pymethods]
 impl PyBankDeal {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Vec<String>,))> {
-        let cards = slf.get().0.cards().iter().map(ToString::to_string).collect();
+        let cards = slf
+            .get()
+            .0
+            .cards()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         let module = slf.py().import("ecarte._core.bank")?;
         Ok((module.getattr("deal_from_shoe")?, (cards,)))
     }
@@ -343,14 +351,14 @@ fn bank_simulate<'py>(
     let threads = super::batch::threads_arg(threads)?;
     let cards = shoe.map(cards_of).transpose()?;
     let sim = py.detach(|| {
-        super::batch::with_threads(threads, || {
-            bank::simulate(n, seed, cards.as_deref(), start)
-        })
+        super::batch::with_threads(threads, || bank::simulate(n, seed, cards.as_deref(), start))
     })??;
     let counts: Vec<u64> = sim.counts.iter().flatten().copied().collect();
     Ok((
         PyArray1::from_vec(py, counts).reshape([3, 3])?.into_any(),
-        PyArray1::from_slice(py, &sim.joint).reshape([3, 3, 3])?.into_any(),
+        PyArray1::from_slice(py, &sim.joint)
+            .reshape([3, 3, 3])?
+            .into_any(),
     ))
 }
 

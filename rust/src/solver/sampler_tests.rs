@@ -7,10 +7,11 @@ use std::collections::HashMap;
 use rand::RngExt;
 
 use super::*;
-use crate::duel::policy::{heuristic_action, random_action, View};
+// Positions for the property tests come from the agents of the layer above (test code only).
 use crate::duel::record::DealRecord;
 use crate::duel::rules::Rules;
 use crate::duel::state::Phase;
+use crate::play::policy::{heuristic_action, heuristic_rollout, random_action, View};
 use crate::solver::{solve, Objective};
 
 fn c(text: &str) -> Card {
@@ -70,13 +71,13 @@ const ISSUE_POSITION: &str = r#"{"format":"ecarte.duel.deal","version":1,"deck":
 #[test]
 fn issue_position_with_default_rules() {
     let record = DealRecord::from_json(ISSUE_POSITION).unwrap();
-    let state = *record.replay().unwrap().last().unwrap();
+    let state = record.replay().unwrap();
     assert_eq!(state.current_player(), Some(0));
     let obs = state.observation(0, [0, 0]);
     for seed in 0..8 {
         check_worlds(&obs, 24, seed);
     }
-    let values = super::super::pimc::pimc_values(&obs, 24, 1).unwrap();
+    let values = super::super::pimc::pimc_values(&obs, 24, 1, heuristic_rollout).unwrap();
     assert_eq!(values.len(), state.legal_actions().len());
 }
 
@@ -96,7 +97,7 @@ fn huge_counts_are_refused_not_reserved() {
 #[test]
 fn same_seed_same_worlds() {
     let record = DealRecord::from_json(ISSUE_POSITION).unwrap();
-    let state = *record.replay().unwrap().last().unwrap();
+    let state = record.replay().unwrap();
     let obs = state.observation(0, [0, 0]);
     assert_eq!(
         sample_worlds(&obs, 10, 7).unwrap(),
@@ -613,10 +614,7 @@ fn property_run(deals: u64, seed: u64) -> usize {
             for me in 0..2 {
                 let obs = d.observation(me, [0, 0]);
                 if let Err(e) = sample_worlds(&obs, 1, checked as u64) {
-                    panic!(
-                        "{e} at {}",
-                        DealRecord::new(&initial(&d), d.actions().collect()).to_json()
-                    );
+                    panic!("{e} at {}", DealRecord::of(&d).to_json());
                 }
                 checked += 1;
             }
@@ -626,10 +624,6 @@ fn property_run(deals: u64, seed: u64) -> usize {
         }
     }
     checked
-}
-
-fn initial(d: &DealState) -> DealState {
-    DealState::from_deck(d.deck(), d.dealer(), d.rules()).unwrap()
 }
 
 /// Every rule set once here (debug builds are slow); the 10,000-position run is
@@ -718,7 +712,7 @@ fn sampler_state_counts() {
 #[ignore = "a measurement, not a test"]
 fn issue_position_rejection_rate() {
     let record = DealRecord::from_json(ISSUE_POSITION).unwrap();
-    let state = *record.replay().unwrap().last().unwrap();
+    let state = record.replay().unwrap();
     let obs = state.observation(0, [0, 0]);
     let reference = reference::Rejection::new(&obs);
     let mut rng = rng_from_seed(1);
