@@ -85,17 +85,7 @@ fn duel_simulate<'py>(
             "start + n must be at most 2**64 - 1, got start={start}, n={n}"
         )));
     }
-    let specs: Vec<Bound<'py, PyAny>> = agents
-        .try_iter()
-        .and_then(Iterator::collect::<PyResult<Vec<_>>>)
-        .ok()
-        .filter(|v: &Vec<_>| v.len() == 2)
-        .ok_or_else(|| {
-            EcarteError::new_err(format!(
-                "agents must be a pair of agent specs, got {}",
-                super::errors::describe(agents)
-            ))
-        })?;
+    let specs = super::errors::pair(agents, "agents (the specs of seat 0 and seat 1)")?;
     let policies = [policy(&specs[0])?, policy(&specs[1])?];
     let threads = threads_arg(threads)?;
     let rules = rules.map_or_else(Rules::default, |r| r.0);

@@ -585,17 +585,7 @@ fn score_pair(score: Option<&Bound<'_, PyAny>>) -> PyResult<[u8; 2]> {
     let Some(score) = score.filter(|s| !s.is_none()) else {
         return Ok([0, 0]);
     };
-    let pair: Vec<Bound<'_, PyAny>> = score
-        .try_iter()
-        .and_then(Iterator::collect::<PyResult<Vec<_>>>)
-        .ok()
-        .filter(|v: &Vec<_>| v.len() == 2)
-        .ok_or_else(|| {
-            EcarteError::new_err(format!(
-                "score must be a pair of points (seat 0, seat 1), got {}",
-                describe(score)
-            ))
-        })?;
+    let pair = super::errors::pair(score, "score (points of seat 0 and seat 1)")?;
     Ok([
         int_u8(&pair[0], "score", 0, u8::MAX)?,
         int_u8(&pair[1], "score", 0, u8::MAX)?,

@@ -179,3 +179,18 @@ pub fn text(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
         ))
     })
 }
+
+/// The two items of a pair argument (a tuple, a list, any iterable of two) named `what`.
+pub fn pair<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<[Bound<'py, PyAny>; 2]> {
+    let items: Option<Vec<Bound<'py, PyAny>>> = obj
+        .try_iter()
+        .and_then(Iterator::collect::<PyResult<Vec<_>>>)
+        .ok();
+    match items.map(<[_; 2]>::try_from) {
+        Some(Ok(two)) => Ok(two),
+        _ => Err(EcarteError::new_err(format!(
+            "{what} must be a pair, got {}",
+            describe(obj)
+        ))),
+    }
+}
