@@ -59,7 +59,11 @@ struct Entry {
 // 16 Ki entries of 16 bytes: 256 KiB, which stays in cache. Measured on the 100 opening
 // positions of `benches/solver_positions.py`: 2^18 entries 5.5 ms median, 2^16 4.9 ms,
 // 2^14 3.8 ms (a few more nodes, far fewer cache misses), 2^12 3.0 ms but a max of 35 ms.
-const TT_BITS: u32 = 14;
+const TT_BITS: u32 = 16;
+const KILLER: bool = true;
+const KILLER2: bool = true;
+const HIST: bool = false;
+const SCALE: i32 = 1;
 
 /// A search context: the transposition table (reused across solves, invalidated by a
 /// generation stamp rather than cleared) and the talon of the current solve.
@@ -71,6 +75,10 @@ pub(crate) struct Search {
     /// `talon_after[i]`: the set of talon cards from index `i` on.
     talon_after: [u32; TALON_SIZE + 1],
     trump_bits: u32,
+    /// The last lead that proved a bound, by tricks left (the killer move).
+    killer: [[u8; 2]; 17],
+    /// Per card, how often (weighted by depth) a lead of it proved a bound.
+    history: [u32; 32],
     pub nodes: u64,
 }
 
@@ -83,6 +91,8 @@ impl Search {
             talon_len: 0,
             talon_after: [0; TALON_SIZE + 1],
             trump_bits: 0,
+            killer: [[0xff; 2]; 17],
+            history: [0; 32],
             nodes: 0,
         }
     }
@@ -103,6 +113,8 @@ impl Search {
             self.talon_after[i] = self.talon_after[i + 1] | (1 << talon[i]);
         }
         self.trump_bits = 0xff << (trump_suit * 8);
+        self.killer = [[0xff; 2]; 17];
+        self.history = [0; 32];
         self.nodes = 0;
     }
 
@@ -173,6 +185,13 @@ impl Search {
             let reply = b.trailing_zeros() as u8;
             return !self.beats(reply, lead) && k <= 3;
         }
+        let (sure_lower, sure_upper) = self.quick_bounds(a, b, t, r);
+        if sure_lower >= k {
+            return true;
+        }
+        if sure_upper < k {
+            return false;
+        }
         let live = self.live(a, b, t);
         // Key on ranks relative to the live cards: positions that differ only in which
         // equivalent cards were played transpose.
@@ -191,15 +210,8 @@ impl Search {
                 return false;
             }
         }
-        let (sure_lower, sure_upper) = self.quick_bounds(a, b, t, r);
-        if sure_lower >= k {
-            return true;
-        }
-        if sure_upper < k {
-            return false;
-        }
         let mut moves = Moves::new();
-        self.order_leads(a, b, live, best, &mut moves);
+        self.order_leads(a, b, live, best, self.killer[r as usize], &mut moves);
         let mut proved = None;
         for &lead in moves.as_slice() {
             if self.lead_card_ge(a & !(1 << lead), b, lead, t, r, k) {
@@ -211,6 +223,12 @@ impl Search {
             Some(lead) => {
                 lower = k as u8;
                 best = lead;
+                let slot = &mut self.killer[r as usize];
+                if slot[0] != lead {
+                    slot[1] = slot[0];
+                    slot[0] = lead;
+                }
+                self.history[lead as usize] += (r * r) as u32;
             }
             None => upper = (k - 1) as u8,
         }
@@ -313,16 +331,25 @@ impl Search {
         total
     }
 
-    fn order_leads(&self, a: u32, b: u32, live: u32, best: u8, moves: &mut Moves) {
+    fn order_leads(&self, a: u32, b: u32, live: u32, best: u8, killer: [u8; 2], moves: &mut Moves) {
         let cands = reduce_equivalent(a, live);
         let mut set = cands;
         while set != 0 {
             let c = set.trailing_zeros() as u8;
             set &= set - 1;
             let score = if c == best {
-                1000
+                1 << 30
+            } else if c == killer[0] && KILLER {
+                1 << 29
+            } else if c == killer[1] && KILLER2 {
+                1 << 28
             } else {
-                self.lead_score(c, b, live)
+                self.lead_score(c, b, live) * SCALE
+                    + if HIST {
+                        self.history[c as usize] as i32
+                    } else {
+                        0
+                    }
             };
             moves.push(c, score);
         }
