@@ -632,6 +632,12 @@ def duel_solve(deal: DuelDeal, objective: str = "points") -> DuelSolution:
 def duel_solve_many(deals: Sequence[DuelDeal], objective: str = "points") -> list[DuelSolution]:
     """Solves many positions in parallel (rayon); results in input order."""
 
+def duel_solve_many_timed(
+    deals: Sequence[DuelDeal], objective: str = "points", threads: int | None = None
+) -> list[tuple[DuelSolution, float]]:
+    """Solves many positions in parallel on ``threads`` threads (default: all cores), each
+    with its own solve time in seconds; results in input order."""
+
 def duel_action_values(
     deal: DuelDeal, objective: str = "points"
 ) -> list[tuple[DuelAction, int]]:

@@ -4,6 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
+use super::batch::with_threads;
 use super::duel::{PyAction, PyDeal, PyObservation};
 use super::errors::{extract_u64, EcarteError};
 use crate::duel::{DealRecord, DealState};
@@ -87,6 +88,30 @@ fn solve_many(
         .collect()
 }
 
+/// Solves many positions in parallel on `threads` threads (default: rayon's pool), each
+/// with its own solve time in seconds; results in input order.
+#[pyfunction]
+#[pyo3(signature = (deals, objective = "points", threads = None))]
+fn solve_many_timed(
+    py: Python<'_>,
+    deals: Vec<PyRef<'_, PyDeal>>,
+    objective: &str,
+    threads: Option<usize>,
+) -> PyResult<Vec<(PySolution, f64)>> {
+    let objective = self::objective(objective)?;
+    let states: Vec<DealState> = deals.iter().map(|d| *d.state()).collect();
+    let results = py
+        .detach(move || with_threads(threads, || solver::solve_many_timed(&states, objective)))
+        .map_err(EcarteError::new_err)?;
+    results
+        .into_iter()
+        .map(|(r, time)| {
+            r.map(|s| (PySolution(s), time.as_secs_f64()))
+                .map_err(|e| solve_error(&e))
+        })
+        .collect()
+}
+
 /// Every legal action with its exact double-dummy value, in action-id order.
 #[pyfunction]
 #[pyo3(signature = (deal, objective = "points"))]
@@ -152,6 +177,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DuelSolution", py.get_type::<PySolution>())?;
     m.add("duel_solve", wrap_pyfunction!(solve, m)?)?;
     m.add("duel_solve_many", wrap_pyfunction!(solve_many, m)?)?;
+    m.add(
+        "duel_solve_many_timed",
+        wrap_pyfunction!(solve_many_timed, m)?,
+    )?;
     m.add("duel_action_values", wrap_pyfunction!(action_values, m)?)?;
     m.add("duel_sample_worlds", wrap_pyfunction!(sample_worlds, m)?)?;
     m.add("duel_pimc_values", wrap_pyfunction!(pimc_values, m)?)?;

@@ -56,14 +56,14 @@ struct Entry {
     generation: u16,
 }
 
-// 16 Ki entries of 16 bytes: 256 KiB, which stays in cache. Measured on the 100 opening
-// positions of `benches/solver_positions.py`: 2^18 entries 5.5 ms median, 2^16 4.9 ms,
-// 2^14 3.8 ms (a few more nodes, far fewer cache misses), 2^12 3.0 ms but a max of 35 ms.
+// 64 Ki entries of 16 bytes: 1 MiB. On the first development machine (AMD EPYC) 2^14 was
+// the best size (2^18 entries 5.5 ms median, 2^16 4.9 ms, 2^14 3.8 ms); on the current
+// one (Intel Xeon, 2 MiB of L2 per core), with killer moves, 2^16 is as fast as 2^14 and
+// 2^15 and keeps the worst case lower (99 k nodes against 117 k at 2^14).
 const TT_BITS: u32 = 16;
-const KILLER: bool = true;
-const KILLER2: bool = true;
-const HIST: bool = false;
-const SCALE: i32 = 1;
+/// Positions with at most this many tricks left are searched without the table: a probe
+/// (a likely cache miss) costs more than the search.
+const SMALL: i32 = 3;
 
 /// A search context: the transposition table (reused across solves, invalidated by a
 /// generation stamp rather than cleared) and the talon of the current solve.
@@ -75,10 +75,8 @@ pub(crate) struct Search {
     /// `talon_after[i]`: the set of talon cards from index `i` on.
     talon_after: [u32; TALON_SIZE + 1],
     trump_bits: u32,
-    /// The last lead that proved a bound, by tricks left (the killer move).
+    /// The last two leads that proved a bound, by tricks left (killer moves).
     killer: [[u8; 2]; 17],
-    /// Per card, how often (weighted by depth) a lead of it proved a bound.
-    history: [u32; 32],
     pub nodes: u64,
 }
 
@@ -92,7 +90,6 @@ impl Search {
             talon_after: [0; TALON_SIZE + 1],
             trump_bits: 0,
             killer: [[0xff; 2]; 17],
-            history: [0; 32],
             nodes: 0,
         }
     }
@@ -114,7 +111,6 @@ impl Search {
         }
         self.trump_bits = 0xff << (trump_suit * 8);
         self.killer = [[0xff; 2]; 17];
-        self.history = [0; 32];
         self.nodes = 0;
     }
 
@@ -193,6 +189,15 @@ impl Search {
             return false;
         }
         let live = self.live(a, b, t);
+        if r <= SMALL {
+            // A few cards each: searching is cheaper than a probe of the table.
+            let mut moves = Moves::new();
+            self.order_leads(a, b, live, 0xff, self.killer[r as usize], &mut moves);
+            return moves
+                .as_slice()
+                .iter()
+                .any(|&lead| self.lead_card_ge(a & !(1 << lead), b, lead, t, r, k));
+        }
         // Key on ranks relative to the live cards: positions that differ only in which
         // equivalent cards were played transpose.
         let key = u64::from(relative(a, live)) | u64::from(relative(b, live)) << 32;
@@ -228,7 +233,6 @@ impl Search {
                     slot[1] = slot[0];
                     slot[0] = lead;
                 }
-                self.history[lead as usize] += (r * r) as u32;
             }
             None => upper = (k - 1) as u8,
         }
@@ -250,12 +254,32 @@ impl Search {
         let live = self.live(a, b, t) | 1 << lead;
         let mut moves = Moves::new();
         self.order_replies(legal, live, lead, &mut moves);
+        if r > SMALL + 1 && moves.len > 1 {
+            for &reply in moves.as_slice() {
+                self.prefetch_after(a, b & !(1 << reply), lead, reply, t);
+            }
+        }
         for &reply in moves.as_slice() {
             if !self.reply_ge(a, b & !(1 << reply), lead, reply, t, r, k) {
                 return false;
             }
         }
         true
+    }
+
+    /// Starts loading the table slot of the position after the trick `lead`/`reply`.
+    #[inline]
+    fn prefetch_after(&self, a: u32, b: u32, lead: u8, reply: u8, t: usize) {
+        let (na, nb) = if self.beats(reply, lead) {
+            let (nb, na) = self.draw(b, a, t);
+            (nb, na)
+        } else {
+            self.draw(a, b, t)
+        };
+        let live = self.live(na, nb, t + 2);
+        let key = u64::from(relative(na, live)) | u64::from(relative(nb, live)) << 32;
+        let slot = Self::slot(key ^ ((t + 2) as u64) << 58);
+        prefetch(&self.table[slot]);
     }
 
     /// The leader's test `m >= k` once the trick `lead`/`reply` is complete, `a` and `b`
@@ -294,8 +318,8 @@ impl Search {
     #[inline]
     fn quick_bounds(&self, a: u32, b: u32, t: usize, r: i32) -> (i32, i32) {
         let live_trumps = self.live(a, b, t) & self.trump_bits;
-        let sure_a = sure_top(a & self.trump_bits, live_trumps & !a);
-        let sure_b = sure_top(b & self.trump_bits, live_trumps & !b);
+        let sure_a = sure_trumps(a & self.trump_bits, live_trumps & !a);
+        let sure_b = sure_trumps(b & self.trump_bits, live_trumps & !b);
         let lower = if t >= self.talon_len {
             self.quick_tricks(a, b).max(sure_a)
         } else {
@@ -339,17 +363,12 @@ impl Search {
             set &= set - 1;
             let score = if c == best {
                 1 << 30
-            } else if c == killer[0] && KILLER {
+            } else if c == killer[0] {
                 1 << 29
-            } else if c == killer[1] && KILLER2 {
+            } else if c == killer[1] {
                 1 << 28
             } else {
-                self.lead_score(c, b, live) * SCALE
-                    + if HIST {
-                        self.history[c as usize] as i32
-                    } else {
-                        0
-                    }
+                self.lead_score(c, b, live)
             };
             moves.push(c, score);
         }
@@ -398,6 +417,19 @@ impl Search {
         }
         moves.sort();
     }
+}
+
+#[inline]
+fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it reads nothing and faults on no address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            std::ptr::from_ref(item).cast::<i8>(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
 }
 
 /// `PEXT[live][x]`: the bits of `x` gathered at the positions of the set bits of `live`
@@ -479,6 +511,46 @@ fn sure_top(mine: u32, theirs: u32) -> i32 {
         mine & !((2u32 << top).wrapping_sub(1))
     };
     above.count_ones() as i32
+}
+
+/// Tricks that the trumps `mine` take for sure against the other trumps that may still
+/// be played (`theirs`: the other hand's and the undrawn talon's). Every trump of
+/// `mine` is played in a trick of its own, and loses it only to a higher trump of
+/// `theirs` in that same trick, each of which can beat at most one: so at least
+/// `|mine|` less the largest matching of `theirs` cards to lower `mine` cards win.
+#[inline]
+fn sure_trumps(mine: u32, theirs: u32) -> i32 {
+    let mut free = mine;
+    let mut matched = 0;
+    let mut rest = theirs;
+    // Each of theirs, lowest first, beats the lowest free card of mine below it.
+    while rest != 0 && free != 0 {
+        let c = rest.trailing_zeros();
+        rest &= rest - 1;
+        let below = free & ((1u32 << c) - 1);
+        if below != 0 {
+            free &= free - 1;
+            matched += 1;
+        }
+    }
+    mine.count_ones() as i32 - matched
+}
+
+/// The lowest card equivalent to `card` in `hand`: walking down its suit, every next
+/// lower live card is in `hand` too (no live card of another holder between them).
+pub(crate) fn representative(card: u8, hand: u32, live: u32) -> u8 {
+    let mut c = card;
+    loop {
+        let below = live & suit_bits(c) & ((1u32 << c) - 1);
+        if below == 0 {
+            return c;
+        }
+        let next = below.ilog2() as u8;
+        if hand & (1 << next) == 0 {
+            return c;
+        }
+        c = next;
+    }
 }
 
 /// `cards` less the cards equivalent to a lower one: two cards of a suit in the same set
