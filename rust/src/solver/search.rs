@@ -64,6 +64,11 @@ const TT_BITS: u32 = 16;
 /// Positions with at most this many tricks left are searched without the table: a probe
 /// (a likely cache miss) costs more than the search.
 const SMALL: i32 = 3;
+/// From this many tricks left, a lead node first looks for a lead whose every reply the
+/// table already decides (enhanced transposition cutoff). Lower, the probes cost more
+/// than they save: on the 100 full positions the median node count goes from 18.9 k to
+/// 15.3 k (11.0 k from 6 tricks, but no faster), the largest from 99 k to 59 k.
+const ETC_MIN: i32 = 10;
 
 /// A search context: the transposition table (reused across solves, invalidated by a
 /// generation stamp rather than cleared) and the talon of the current solve.
@@ -218,10 +223,21 @@ impl Search {
         let mut moves = Moves::new();
         self.order_leads(a, b, live, best, self.killer[r as usize], &mut moves);
         let mut proved = None;
-        for &lead in moves.as_slice() {
-            if self.lead_card_ge(a & !(1 << lead), b, lead, t, r, k) {
-                proved = Some(lead);
-                break;
+        if r >= ETC_MIN {
+            // Enhanced transposition cutoff: a lead whose every reply reaches a position
+            // the table (or the quick bounds) already decides needs no search.
+            proved = moves
+                .as_slice()
+                .iter()
+                .copied()
+                .find(|&lead| self.lead_card_known(a & !(1 << lead), b, lead, t, r, k));
+        }
+        if proved.is_none() {
+            for &lead in moves.as_slice() {
+                if self.lead_card_ge(a & !(1 << lead), b, lead, t, r, k) {
+                    proved = Some(lead);
+                    break;
+                }
             }
         }
         match proved {
@@ -247,6 +263,61 @@ impl Search {
         proved.is_some()
     }
 
+    /// The leader's test `m >= k` at a trick boundary when the bounds or the table answer
+    /// it without a search.
+    fn known_ge(&self, a: u32, b: u32, t: usize, k: i32) -> Option<bool> {
+        let r = self.tricks_left(a, t);
+        if k <= 0 {
+            return Some(true);
+        }
+        if k > 2 * r + 1 {
+            return Some(false);
+        }
+        let (sure_lower, sure_upper) = self.quick_bounds(a, b, t, r);
+        if sure_lower >= k {
+            return Some(true);
+        }
+        if sure_upper < k || r <= SMALL {
+            return (sure_upper < k).then_some(false);
+        }
+        let live = self.live(a, b, t);
+        let key = u64::from(relative(a, live)) | u64::from(relative(b, live)) << 32;
+        let entry = self.table[Self::slot(key ^ (t as u64) << 58)];
+        if entry.key == key && entry.talon == t as u8 && entry.generation == self.generation {
+            if i32::from(entry.lower) >= k {
+                return Some(true);
+            }
+            if i32::from(entry.upper) < k {
+                return Some(false);
+            }
+        }
+        None
+    }
+
+    /// Whether every reply to `lead` is known, without a search, to leave the leader a
+    /// metric of at least `k` (`r` tricks left, this one included; `r` > 1).
+    fn lead_card_known(&self, a: u32, b: u32, lead: u8, t: usize, r: i32, k: i32) -> bool {
+        let legal = self.replies(b, lead);
+        let live = self.live(a, b, t) | 1 << lead;
+        let mut set = reduce_equivalent(legal, live);
+        while set != 0 {
+            let reply = set.trailing_zeros() as u8;
+            set &= set - 1;
+            let b = b & !(1 << reply);
+            let known = if self.beats(reply, lead) {
+                let (nb, na) = self.draw(b, a, t);
+                self.known_ge(nb, na, t + 2, 2 * r - k).map(|x| !x)
+            } else {
+                let (na, nb) = self.draw(a, b, t);
+                self.known_ge(na, nb, t + 2, k - 2)
+            };
+            if known != Some(true) {
+                return false;
+            }
+        }
+        true
+    }
+
     /// After the leader (now holding `a`) led `lead` with `r` tricks left counting this
     /// one: does every reply leave the leader a metric of at least `k`?
     pub fn lead_card_ge(&mut self, a: u32, b: u32, lead: u8, t: usize, r: i32, k: i32) -> bool {
@@ -254,32 +325,12 @@ impl Search {
         let live = self.live(a, b, t) | 1 << lead;
         let mut moves = Moves::new();
         self.order_replies(legal, live, lead, &mut moves);
-        if r > SMALL + 1 && moves.len > 1 {
-            for &reply in moves.as_slice() {
-                self.prefetch_after(a, b & !(1 << reply), lead, reply, t);
-            }
-        }
         for &reply in moves.as_slice() {
             if !self.reply_ge(a, b & !(1 << reply), lead, reply, t, r, k) {
                 return false;
             }
         }
         true
-    }
-
-    /// Starts loading the table slot of the position after the trick `lead`/`reply`.
-    #[inline]
-    fn prefetch_after(&self, a: u32, b: u32, lead: u8, reply: u8, t: usize) {
-        let (na, nb) = if self.beats(reply, lead) {
-            let (nb, na) = self.draw(b, a, t);
-            (nb, na)
-        } else {
-            self.draw(a, b, t)
-        };
-        let live = self.live(na, nb, t + 2);
-        let key = u64::from(relative(na, live)) | u64::from(relative(nb, live)) << 32;
-        let slot = Self::slot(key ^ ((t + 2) as u64) << 58);
-        prefetch(&self.table[slot]);
     }
 
     /// The leader's test `m >= k` once the trick `lead`/`reply` is complete, `a` and `b`
@@ -417,19 +468,6 @@ impl Search {
         }
         moves.sort();
     }
-}
-
-#[inline]
-fn prefetch<T>(item: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint; it reads nothing and faults on no address.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            std::ptr::from_ref(item).cast::<i8>(),
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = item;
 }
 
 /// `PEXT[live][x]`: the bits of `x` gathered at the positions of the set bits of `live`
