@@ -157,7 +157,7 @@ impl Search {
     /// Tricks left at a trick boundary: the hand plus one card per talon pair to come.
     #[inline]
     pub fn tricks_left(&self, hand: u32, t: usize) -> i32 {
-        (hand.count_ones() as usize + self.talon_len.saturating_sub(t) / 2) as i32
+        pop(hand) + (self.talon_len.saturating_sub(t) / 2) as i32
     }
 
     /// The live cards: both hands and the undrawn talon.
@@ -369,8 +369,8 @@ impl Search {
     #[inline]
     fn quick_bounds(&self, a: u32, b: u32, t: usize, r: i32) -> (i32, i32) {
         let live_trumps = self.live(a, b, t) & self.trump_bits;
-        let sure_a = sure_trumps(a & self.trump_bits, live_trumps & !a);
-        let sure_b = sure_trumps(b & self.trump_bits, live_trumps & !b);
+        let sure_a = sure_top(a & self.trump_bits, live_trumps & !a);
+        let sure_b = sure_top(b & self.trump_bits, live_trumps & !b);
         let lower = if t >= self.talon_len {
             self.quick_tricks(a, b).max(sure_a)
         } else {
@@ -386,19 +386,18 @@ impl Search {
     fn quick_tricks(&self, a: u32, b: u32) -> i32 {
         let b_trumps = b & self.trump_bits != 0;
         let mut total = 0;
-        for suit in 0..4u8 {
-            let bits = 0xffu32 << (suit * 8);
+        let mut suits = a;
+        while suits != 0 {
+            let bits = suit_bits(suits.trailing_zeros() as u8);
+            suits &= !bits;
             let (sa, sb) = (a & bits, b & bits);
-            if sa == 0 {
-                continue;
-            }
             let top = sure_top(sa, sb);
-            let b_len = sb.count_ones() as i32;
+            let b_len = pop(sb);
             let can_ruff = b_trumps && bits != self.trump_bits;
             total += if can_ruff {
                 top.min(b_len)
             } else if top >= b_len {
-                sa.count_ones() as i32
+                pop(sa)
             } else {
                 top
             };
@@ -408,6 +407,10 @@ impl Search {
 
     fn order_leads(&self, a: u32, b: u32, live: u32, best: u8, killer: [u8; 2], moves: &mut Moves) {
         let cands = reduce_equivalent(a, live);
+        if cands & cands.wrapping_neg() == cands {
+            moves.push(cands.trailing_zeros() as u8, 0);
+            return;
+        }
         let mut set = cands;
         while set != 0 {
             let c = set.trailing_zeros() as u8;
@@ -452,6 +455,11 @@ impl Search {
 
     fn order_replies(&self, legal: u32, live: u32, lead: u8, moves: &mut Moves) {
         let cands = reduce_equivalent(legal, live);
+        if cands & cands.wrapping_neg() == cands {
+            // One reply: nothing to order.
+            moves.push(cands.trailing_zeros() as u8, 0);
+            return;
+        }
         let mut set = cands;
         while set != 0 {
             let c = set.trailing_zeros() as u8;
@@ -537,6 +545,25 @@ fn absolute(rel: u8, live: u32) -> u8 {
     }
 }
 
+/// The number of cards in a set, from a byte table (the portable build of x86-64
+/// has no `popcnt` instruction, and a hand has at most five cards).
+#[inline]
+fn pop(set: u32) -> i32 {
+    let bytes = set.to_le_bytes();
+    i32::from(POP8[bytes[0] as usize] + POP8[bytes[1] as usize])
+        + i32::from(POP8[bytes[2] as usize] + POP8[bytes[3] as usize])
+}
+
+static POP8: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = (i as u8).count_ones() as u8;
+        i += 1;
+    }
+    table
+};
+
 /// How many of `mine` are above every card of `theirs` (the top of a suit held by one side).
 fn sure_top(mine: u32, theirs: u32) -> i32 {
     if mine == 0 {
@@ -548,30 +575,7 @@ fn sure_top(mine: u32, theirs: u32) -> i32 {
         let top = theirs.ilog2();
         mine & !((2u32 << top).wrapping_sub(1))
     };
-    above.count_ones() as i32
-}
-
-/// Tricks that the trumps `mine` take for sure against the other trumps that may still
-/// be played (`theirs`: the other hand's and the undrawn talon's). Every trump of
-/// `mine` is played in a trick of its own, and loses it only to a higher trump of
-/// `theirs` in that same trick, each of which can beat at most one: so at least
-/// `|mine|` less the largest matching of `theirs` cards to lower `mine` cards win.
-#[inline]
-fn sure_trumps(mine: u32, theirs: u32) -> i32 {
-    let mut free = mine;
-    let mut matched = 0;
-    let mut rest = theirs;
-    // Each of theirs, lowest first, beats the lowest free card of mine below it.
-    while rest != 0 && free != 0 {
-        let c = rest.trailing_zeros();
-        rest &= rest - 1;
-        let below = free & ((1u32 << c) - 1);
-        if below != 0 {
-            free &= free - 1;
-            matched += 1;
-        }
-    }
-    mine.count_ones() as i32 - matched
+    pop(above)
 }
 
 /// The lowest card equivalent to `card` in `hand`: walking down its suit, every next
