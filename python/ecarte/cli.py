@@ -11,6 +11,7 @@ import click
 import numpy as np
 from rich.table import Table
 
+from ecarte._core import MAX_THREADS
 from ecarte.errors import EcarteError
 from ecarte.agents import make_agent
 from ecarte.seeding import agent_seed
@@ -40,9 +41,8 @@ SEED = click.IntRange(0, 2**64 - 1)
 USER_ERRORS = (EcarteError, ValueError, OSError, UnicodeError, OverflowError, RecursionError)
 
 #: Upper bounds of the CLI's sizes, so that a typo cannot start a machine-filling run: worker
-#: threads (``simulate --threads``), worker processes (``arena --workers``) and worlds per
-#: PIMC decision (``arena --samples``).
-MAX_THREADS = 256
+#: threads (the engine's own ``MAX_THREADS``), worker processes (``arena --workers``) and
+#: worlds per PIMC decision (``arena --samples``).
 MAX_WORKERS = 64
 MAX_SAMPLES = 10_000
 #: ... and of the run lengths: deals of ``simulate``, seeds of ``arena``, deals of ``bank``.
@@ -352,14 +352,29 @@ def _offer_save(match: Match, save_path: Path | None) -> None:
               help="The dealer, with --seed.")
 @click.option("--objective", type=click.Choice(["points", "cards"]), default="points",
               show_default=True, help="Deal points, or the most cards the player can take.")
+@click.option("--batch", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Solve every position of a JSON-lines file of deal records, in parallel, "
+                   "and write one JSON line of results each.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --batch: write the results here instead of stdout.")
+@click.option("--threads", type=click.IntRange(1, MAX_THREADS), default=None,
+              help="With --batch: worker threads (default: all cores).")
 def solve_command(
-    file: Path | None, seed: int | None, deal_number: int | None, dealer: int, objective: str
+    file: Path | None,
+    seed: int | None,
+    deal_number: int | None,
+    dealer: int,
+    objective: str,
+    batch: Path | None,
+    out: Path | None,
+    threads: int | None,
 ) -> None:
     """The double-dummy value of a play-phase position, and of every legal action.
 
     FILE is a deal record (``deal.to_json()``), or a match record with --deal N; its position
     after the recorded actions is solved, or its first lead when the deal is over. With
-    --seed, the deal of that seed is solved from its first lead.
+    --seed, the deal of that seed is solved from its first lead. With --batch, each line of
+    the file is a deal record (or a position of the solver benchmark's set).
     """
     import time
 
@@ -367,6 +382,15 @@ def solve_command(
 
     from ecarte.duel import action_values, solve
 
+    if batch is not None:
+        if file is not None or seed is not None:
+            raise EcarteError("give --batch FILE.jsonl alone, without a FILE or --seed")
+        from ecarte.solverbench import solve_batch_command
+
+        solve_batch_command(batch, out, objective, threads)
+        return
+    if out is not None or threads is not None:
+        raise EcarteError("--out and --threads go with --batch")
     if (file is None) == (seed is None):
         raise click.UsageError("give a deal record FILE or --seed N (one of them)")
     console = Console(highlight=False)
@@ -640,11 +664,14 @@ def plot_bankrolls(history: list[Any], names: list[str], path: Path) -> None:
         plt.close(fig)
 
 
-@main.command("bench")
+@main.group("bench", invoke_without_command=True)
 @click.option("--full", is_flag=True, help="Longer runs, steadier figures.")
-def bench_command(full: bool) -> None:
+@click.pass_context
+def bench_command(ctx: click.Context, full: bool) -> None:
     """Time ecarte against the pure-Python reference (and OpenSpiel, when installed), side by
-    side in one run, and print the ratios."""
+    side in one run, and print the ratios. `ecarte bench solver` times the solver."""
+    if ctx.invoked_subcommand is not None:
+        return
     import platform
 
     from ecarte.bench import format_table, run_benchmarks
@@ -652,6 +679,20 @@ def bench_command(full: bool) -> None:
     click.echo(f"python {platform.python_version()} on {platform.machine()}, "
                f"{'full' if full else 'quick'} run")
     click.echo(format_table(run_benchmarks(full=full)))
+
+
+@bench_command.command("solver")
+@click.option("--positions", type=click.IntRange(1), default=None,
+              help="Solve the first N positions of the set (default: all 1,200).")
+@click.option("--threads", type=click.IntRange(1), default=1, show_default=True,
+              help="Positions solved at once; each time is that of one solve on one thread.")
+def bench_solver_command(positions: int | None, threads: int) -> None:
+    """Time the double-dummy solver on the position set shipped with ecarte
+    (solver_positions_v1: 100 opening positions for each of 0 to 11 exchanges), check every
+    value, and print median, p90 and max time and nodes per exchange count."""
+    from ecarte.solverbench import bench_solver_command as run_bench_solver
+
+    run_bench_solver(positions, threads)
 
 
 @main.command("arena")

@@ -34,6 +34,7 @@ from ecarte._core.duel import (
     sample_worlds,
     solve,
     solve_many,
+    solve_many_timed,
 )
 from ecarte._core.duel import simulate as _simulate
 from ecarte.results import SimulationResult
@@ -65,6 +66,7 @@ __all__ = [
     "simulate",
     "solve",
     "solve_many",
+    "solve_many_timed",
 ]
 
 

@@ -392,6 +392,12 @@ def solve(deal: Deal, objective: str | None = None) -> Solution:
 def solve_many(deals: Sequence[Deal], objective: str | None = None) -> list[Solution]:
     """Solves many positions in parallel (rayon); results in input order."""
 
+def solve_many_timed(
+    deals: Sequence[Deal], objective: str | None = None, threads: int | None = None
+) -> list[tuple[Solution, float]]:
+    """Solves many positions in parallel on ``threads`` threads (default: all cores), each
+    with its own solve time in seconds; results in input order."""
+
 def action_values(
     deal: Deal, objective: str | None = None
 ) -> list[tuple[Action, int]]:

@@ -3,6 +3,7 @@
 
 use pyo3::prelude::*;
 
+use super::batch::with_threads;
 use super::duel::{PyAction, PyDeal, PyObservation};
 use super::errors::{extract_u64, int_usize, text, EcarteError, MAX_SAMPLES};
 use crate::duel::DealState;
@@ -114,6 +115,31 @@ fn solve_many(
         .collect()
 }
 
+/// Solves many positions in parallel on `threads` threads (default: rayon's pool), each
+/// with its own solve time in seconds; results in input order.
+#[pyfunction]
+#[pyo3(signature = (deals, objective = None, threads = None))]
+fn solve_many_timed(
+    py: Python<'_>,
+    deals: Vec<PyRef<'_, PyDeal>>,
+    objective: Option<&Bound<'_, PyAny>>,
+    threads: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<(PySolution, f64)>> {
+    let objective = self::objective(objective)?;
+    let threads = super::batch::threads_arg(threads)?;
+    let states: Vec<DealState> = deals.iter().map(|d| *d.state()).collect();
+    let results = py.detach(move || {
+        with_threads(threads, || solver::solve_many_timed(&states, objective))
+    })?;
+    results
+        .into_iter()
+        .map(|(r, time)| {
+            r.map(|s| (PySolution(s), time.as_secs_f64()))
+                .map_err(|e| solve_error(&e))
+        })
+        .collect()
+}
+
 /// Every legal action with its exact double-dummy value, in action-id order.
 #[pyfunction]
 #[pyo3(signature = (deal, objective = None))]
@@ -175,5 +201,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(action_values, m)?)?;
     m.add_function(wrap_pyfunction!(sample_worlds, m)?)?;
     m.add_function(wrap_pyfunction!(pimc_values, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_many_timed, m)?)?;
     Ok(())
 }

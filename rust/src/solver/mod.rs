@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use crate::duel::action::Action;
 use crate::duel::state::{DealState, Phase};
-use search::{set_to_internal, to_internal, Search};
+use search::{representative, set_to_internal, to_internal, Search};
 
 /// What the solver maximises for the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -92,6 +92,10 @@ struct Root {
     total: i32,
     cards_taken: i32,
     legal: Vec<Action>,
+    /// The live cards: both hands, the undrawn talon and the card led, if any.
+    live: u32,
+    /// Tests already answered at the root: (representative card, threshold, result).
+    answered: RefCell<Vec<(u8, i32, bool)>>,
 }
 
 impl Root {
@@ -102,10 +106,18 @@ impl Root {
         let order = state.rules().order;
         let me = state.current_player().unwrap_or(0);
         let mine = set_to_internal(state.hand_set(me), order);
+        let theirs = set_to_internal(state.hand_set(1 - me), order);
+        let lead = state.lead().map(|c| to_internal(c, order));
+        let talon = state
+            .talon()
+            .iter()
+            .fold(0u32, |set, &c| set | 1 << to_internal(c, order));
         Ok(Root {
             mine,
-            theirs: set_to_internal(state.hand_set(1 - me), order),
-            lead: state.lead().map(|c| to_internal(c, order)),
+            theirs,
+            lead,
+            live: mine | theirs | talon | lead.map_or(0, |c| 1 << c),
+            answered: RefCell::new(Vec::new()),
             remaining: (mine.count_ones() as usize + state.talon_size() / 2) as i32,
             taken: i32::from(state.tricks_taken()[me as usize]),
             played: state.trick_count() as i32,
@@ -118,6 +130,22 @@ impl Root {
     /// Can the mover reach a metric of at least `k` over the remaining tricks (this one
     /// included) after playing `card`?
     fn action_ge(&self, search: &mut Search, card: u8, k: i32) -> bool {
+        // Equivalent cards (no live card between them) have the same value: answer once.
+        let card = representative(card, self.mine, self.live);
+        if let Some(&(_, _, result)) = self
+            .answered
+            .borrow()
+            .iter()
+            .find(|&&(c, threshold, _)| c == card && threshold == k)
+        {
+            return result;
+        }
+        let result = self.search_ge(search, card, k);
+        self.answered.borrow_mut().push((card, k, result));
+        result
+    }
+
+    fn search_ge(&self, search: &mut Search, card: u8, k: i32) -> bool {
         let mine = self.mine & !(1 << card);
         match self.lead {
             None => search.lead_card_ge(mine, self.theirs, card, 0, self.remaining, k),
@@ -274,6 +302,22 @@ pub fn solve(state: &DealState, objective: Objective) -> Result<Solution, SolveE
 /// Solves a batch in parallel on the rayon pool; results are in input order.
 pub fn solve_many(states: &[DealState], objective: Objective) -> Vec<Result<Solution, SolveError>> {
     states.par_iter().map(|s| solve(s, objective)).collect()
+}
+
+/// Like [`solve_many`], with each solve's own time (on the thread that solved it): what
+/// the solver benchmark reports.
+pub fn solve_many_timed(
+    states: &[DealState],
+    objective: Objective,
+) -> Vec<(Result<Solution, SolveError>, std::time::Duration)> {
+    states
+        .par_iter()
+        .map(|s| {
+            let start = std::time::Instant::now();
+            let result = solve(s, objective);
+            (result, start.elapsed())
+        })
+        .collect()
 }
 
 /// The benchmark position of `seed` after `exchanges` exchanges: the deal of `seed` with

@@ -134,6 +134,58 @@ fn matches_naive_minimax_with_talon_draws() {
     }
 }
 
+/// Random positions: random seeds, dealers, exchange counts (9 to 11), discards and plays,
+/// both rank orders and both objectives, drawn from one `SplitMix64` stream.
+#[test]
+fn matches_naive_minimax_on_random_positions() {
+    let mut state = 0x00C0_FFEE_u64;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49EB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    for _ in 0..150 {
+        let order = if next() % 2 == 0 {
+            Order::Ecarte
+        } else {
+            Order::Traditional
+        };
+        let rules = Rules {
+            order,
+            ..Rules::default()
+        };
+        let exchanges = 9 + (next() % 3) as u8;
+        let mut s = DealState::from_seed(next() >> 1, (next() % 2) as u8, rules).unwrap();
+        while s.phase() != Phase::Play {
+            let legal = s.legal_actions();
+            let a = match legal[0] {
+                Action::Propose if s.exchanges() < exchanges => Action::Propose,
+                Action::Propose => Action::Decline,
+                Action::Accept => Action::Accept,
+                _ => legal[(next() % legal.len() as u64) as usize],
+            };
+            s.apply(a).unwrap();
+        }
+        let plays = next() % 7;
+        for _ in 0..plays {
+            let legal = s.legal_actions();
+            if s.is_over() || s.total_tricks() - s.trick_count() <= 1 {
+                break;
+            }
+            s.apply(legal[(next() % legal.len() as u64) as usize])
+                .unwrap();
+        }
+        let objective = if next() % 3 == 0 {
+            Objective::Cards
+        } else {
+            Objective::Points
+        };
+        check(&s, objective);
+    }
+}
+
 #[test]
 fn refuses_positions_outside_play() {
     let s = DealState::from_seed(1, 0, Rules::default()).unwrap();

@@ -1,0 +1,323 @@
+"""The solver benchmark that ships with the package, and batch solving.
+
+``solver_positions_v1.jsonl`` (in ``ecarte/data``) is a fixed, versioned set of
+double-dummy positions, in the spirit of the standard deal lists of bridge solvers: one
+JSON object a line, each with the deal record of the position (``Deal.to_json``), its exact
+value for the player to move and every best action. ``benches/make_solver_positions.py``
+regenerates it with :func:`make_positions`; a new set gets a new version number, and the old
+file stays as it was.
+
+The set: 100 positions for each exchange count from 0 to 11 (1,200 in all, line ``i`` has
+``i % 12`` exchanges), each the opening lead of a deal of its own seed. The seeds come from
+a SplitMix64 stream of :data:`SEED`, so they overlap neither the seeds 0..99 of
+``benches/solver_positions.py`` nor the small seeds of the tests; discards are drawn from the
+same stream; dealers alternate.
+
+``ecarte bench solver`` times the solver on it (:func:`run_bench`) and checks every value;
+``ecarte solve --batch`` solves a file of records (:func:`solve_records`).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ecarte.duel import solve_many_timed
+from ecarte.errors import EcarteError
+from ecarte.duel import Deal, Solution
+
+__all__ = [
+    "FORMAT",
+    "POSITIONS_FILE",
+    "SEED",
+    "VERSION",
+    "BenchRow",
+    "Position",
+    "bench_table",
+    "load_positions",
+    "make_positions",
+    "parse_record",
+    "position_record",
+    "run_bench",
+    "solution_record",
+    "solve_records",
+]
+
+FORMAT = "ecarte.solver.position"
+VERSION = 1
+POSITIONS_FILE = f"solver_positions_v{VERSION}.jsonl"
+SEED = 0x5EED_EC_A27E_0001
+PER_EXCHANGE = 100
+MAX_EXCHANGES = 11
+# Positions per call into the solver: the size of a progress step.
+CHUNK = 64
+
+_MASK = (1 << 64) - 1
+
+
+class SplitMix64:
+    """The SplitMix64 generator: the same numbers on every platform and Python version."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """An integer in ``range(n)`` (the modulo bias is negligible for small ``n``)."""
+        return self.next() % n
+
+
+@dataclass(frozen=True)
+class Position:
+    """One position of the set: the deal (at its opening lead) and its exact result."""
+
+    id: int
+    exchanges: int
+    deal: Deal
+    value: int
+    best_actions: tuple[str, ...]
+    objective: str = "points"
+
+
+def opening_position(seed: int, dealer: int, exchanges: int, rng: SplitMix64) -> Deal:
+    """The deal of ``seed`` after ``exchanges`` exchanges (every proposal accepted, random
+    discards), at its first lead."""
+    deal = Deal(seed=seed, dealer=dealer)
+    while deal.phase != "play":
+        names = [str(a) for a in deal.legal_actions()]
+        if "propose" in names:
+            deal.apply("propose" if deal.exchanges < exchanges else "decline")
+        elif "accept" in names:
+            deal.apply("accept")
+        else:
+            legal = deal.legal_actions()
+            deal.apply(legal[rng.below(len(legal))])
+    return deal
+
+
+def make_positions(count: int | None = None) -> list[dict[str, Any]]:
+    """The records of the shipped set (its first ``count`` lines), solved afresh."""
+    total = PER_EXCHANGE * (MAX_EXCHANGES + 1)
+    count = total if count is None else min(count, total)
+    rng = SplitMix64(SEED)
+    deals = []
+    for i in range(count):
+        seed = rng.next() >> 1  # below 2**63: a seed every API takes
+        deals.append(opening_position(seed, i % 2, i % (MAX_EXCHANGES + 1), rng))
+    solved = solve_many_timed(deals)
+    return [position_record(i, deal, solution) for i, (deal, (solution, _)) in
+            enumerate(zip(deals, solved))]
+
+
+def position_record(i: int, deal: Deal, solution: Solution) -> dict[str, Any]:
+    """The JSON object of one position of the set."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "id": i,
+        "exchanges": deal.exchanges,
+        "objective": "points",
+        "value": solution.value,
+        "best_actions": [str(a) for a in solution.best_actions],
+        "deal": json.loads(deal.to_json()),
+    }
+
+
+def default_path() -> Path:
+    """Where the shipped set is, inside the installed package."""
+    return Path(str(resources.files("ecarte") / "data" / POSITIONS_FILE))
+
+
+def parse_record(obj: Any, where: str) -> tuple[Deal, dict[str, Any]]:
+    """The deal of one JSON line: a position of the set (``"deal"`` holds the record) or
+    a bare deal record. Raises ``EcarteError`` naming ``where`` when it is neither."""
+    if not isinstance(obj, dict):
+        raise EcarteError(f"{where}: expected a JSON object")
+    record = obj.get("deal", obj)
+    try:
+        deal = Deal.from_json(json.dumps(record))
+    except EcarteError as exc:
+        raise EcarteError(f"{where}: {exc}") from None
+    if deal.phase != "play":
+        raise EcarteError(f"{where}: the position is in the {deal.phase} phase; "
+                          "the solver needs the play phase")
+    return deal, obj
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, Any]]:
+    """``(line number, parsed JSON)`` for each non-blank line of a JSON-lines file."""
+    with path.open(encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                yield n, json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise EcarteError(f"{path}:{n}: not JSON ({exc.msg})") from None
+
+
+def load_positions(path: Path | None = None, limit: int | None = None) -> list[Position]:
+    """The positions of the set (the shipped one by default), the first ``limit`` of them."""
+    path = default_path() if path is None else path
+    out: list[Position] = []
+    for n, obj in read_lines(path):
+        if limit is not None and len(out) >= limit:
+            break
+        deal, meta = parse_record(obj, f"{path}:{n}")
+        try:
+            out.append(Position(
+                id=int(meta["id"]), exchanges=int(meta["exchanges"]), deal=deal,
+                value=int(meta["value"]), best_actions=tuple(meta["best_actions"]),
+                objective=str(meta.get("objective", "points")),
+            ))
+        except (KeyError, TypeError, ValueError):
+            raise EcarteError(f"{path}:{n}: not a solver position record") from None
+    return out
+
+
+def solve_in_chunks(
+    deals: Sequence[Deal], objective: str, threads: int | None,
+    advance: Callable[[int], None] | None = None,
+) -> list[tuple[Solution, float]]:
+    """Every deal solved (in parallel within each chunk), with its solve time in seconds."""
+    out: list[tuple[Solution, float]] = []
+    for start in range(0, len(deals), CHUNK):
+        part = deals[start:start + CHUNK]
+        out += solve_many_timed(list(part), objective, threads)
+        if advance is not None:
+            advance(len(part))
+    return out
+
+
+def solution_record(solution: Solution, meta: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """The output line of ``ecarte solve --batch`` for one position."""
+    out: dict[str, Any] = {}
+    if "id" in meta:
+        out["id"] = meta["id"]
+    out["value"] = solution.value
+    out["best_actions"] = [str(a) for a in solution.best_actions]
+    out["nodes"] = solution.nodes
+    out["ms"] = round(seconds * 1e3, 4)
+    return out
+
+
+def solve_records(
+    path: Path, objective: str = "points", threads: int | None = None,
+    advance: Callable[[int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Solves every position of a JSON-lines file of deal or position records."""
+    parsed = [parse_record(obj, f"{path}:{n}") for n, obj in read_lines(path)]
+    solved = solve_in_chunks([d for d, _ in parsed], objective, threads, advance)
+    return [solution_record(s, meta, t) for (_, meta), (s, t) in zip(parsed, solved)]
+
+
+def count_lines(path: Path) -> int:
+    with path.open(encoding="utf-8") as f:
+        return sum(1 for line in f if line.strip())
+
+
+@dataclass
+class BenchRow:
+    """Times (ms) and nodes of one exchange count."""
+
+    exchanges: int
+    times: list[float] = field(default_factory=list)
+    nodes: list[int] = field(default_factory=list)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The nearest-rank percentile (``q`` in 0..100) of a non-empty list."""
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * q // 100))
+    return ordered[int(rank) - 1]
+
+
+def run_bench(
+    positions: int | None = None, threads: int = 1, path: Path | None = None,
+    advance: Callable[[int], None] | None = None,
+) -> tuple[list[BenchRow], list[int]]:
+    """Solves the first ``positions`` positions of the set on ``threads`` threads; returns
+    one row per exchange count and the ids whose value or best actions differ from the
+    file's."""
+    chosen = load_positions(path, positions)
+    solved = solve_in_chunks([p.deal for p in chosen], "points", threads, advance)
+    rows: dict[int, BenchRow] = {}
+    wrong: list[int] = []
+    for p, (solution, seconds) in zip(chosen, solved):
+        row = rows.setdefault(p.exchanges, BenchRow(p.exchanges))
+        row.times.append(seconds * 1e3)
+        row.nodes.append(solution.nodes)
+        best = tuple(str(a) for a in solution.best_actions)
+        if solution.value != p.value or best != p.best_actions:
+            wrong.append(p.id)
+    return [rows[x] for x in sorted(rows)], wrong
+
+
+def bench_table(rows: Iterable[BenchRow]) -> list[str]:
+    """The lines of the benchmark's table."""
+    lines = [(f"{'exchanges':>9} {'positions':>9} {'median ms':>10} {'p90 ms':>9} {'max ms':>9} "
+              f"{'median nodes':>12} {'p90 nodes':>10} {'max nodes':>10}")]
+    for row in rows:
+        lines.append(
+            f"{row.exchanges:>9} {len(row.times):>9} {statistics.median(row.times):>10.4f} "
+            f"{percentile(row.times, 90):>9.4f} {max(row.times):>9.4f} "
+            f"{int(statistics.median(row.nodes)):>12} {int(percentile(row.nodes, 90)):>10} "
+            f"{max(row.nodes):>10}"
+        )
+    return lines
+
+
+def solve_batch_command(path: Path, out: Path | None, objective: str, threads: int | None) -> None:
+    """``ecarte solve --batch``: the results as JSON lines on stdout or in ``out``, with a
+    progress bar on stderr."""
+    import sys
+
+    from ecarte.progress import progress_bar
+
+    with progress_bar("Solving", count_lines(path)) as advance:
+        results = solve_records(path, objective, threads, advance)
+    text = "".join(json.dumps(r) + "\n" for r in results)
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        out.write_text(text, encoding="utf-8")
+        print(f"{len(results)} positions solved, results in {out}", file=sys.stderr)
+
+
+def bench_solver_command(positions: int | None, threads: int) -> None:
+    """``ecarte bench solver``: the table, the totals, and exit status 1 if a value differs."""
+    import platform
+    import sys
+    import time
+
+    from ecarte.progress import progress_bar
+
+    total = len(load_positions(limit=positions))
+    started = time.perf_counter()
+    with progress_bar("Solving", total) as advance:
+        rows, wrong = run_bench(positions, threads, advance=advance)
+    wall = time.perf_counter() - started
+    print(f"ecarte solver benchmark: {POSITIONS_FILE}, {total} positions, {threads} "
+          f"thread{'s' if threads > 1 else ''}, python {platform.python_version()} on "
+          f"{platform.machine()}")
+    for line in bench_table(rows):
+        print(line)
+    every = [t for row in rows for t in row.times]
+    print(f"all: median {statistics.median(every):.4f} ms, p90 {percentile(every, 90):.4f} ms, "
+          f"max {max(every):.4f} ms; {wall:.2f} s wall")
+    if wrong:
+        shown = ", ".join(str(i) for i in wrong[:10])
+        print(f"MISMATCH: {len(wrong)} positions differ from the shipped values (ids {shown})")
+        sys.exit(1)
+    print(f"every value and best action matches the shipped set ({total} positions)")
