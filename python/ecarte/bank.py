@@ -21,7 +21,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Final, Literal, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Final, Iterable, Literal, Mapping, Sequence, Union
 
 from ecarte._core import Card, Suit
 from ecarte._core.bank import (
@@ -33,8 +33,10 @@ from ecarte._core.bank import (
     deal_from_shoe,
     odds,
     resolve,
-    simulate,
 )
+from ecarte._core.bank import simulate as _simulate
+if TYPE_CHECKING:
+    from ecarte.distributed import Backend
 from ecarte.errors import (
     EcarteError,
     InvalidRecordError,
@@ -620,3 +622,49 @@ class Table:
             f"Table(players={self._players!r}, banker={self.banker!r}, mode={self._mode!r}, "
             f"bank={self._bank}, phase={self._phase!r}, deals_played={self._deals_played})"
         )
+
+
+# ------------------------------------------------------------------ simulation
+#: Deals per chunk of :func:`simulate` (``rust/src/bank/simulate.rs``, ``CHUNK``): each
+#: chunk has its own random stream, so a run splits between chunks only.
+SIMULATION_CHUNK: Final = 4096
+#: Measured single-thread seconds per simulated deal (docs/scale.md, "Chunk sizing").
+SIMULATED_DEAL_SECONDS: Final = 3e-7
+
+
+def simulate(
+    n: int,
+    seed: int | None = None,
+    shoe: Iterable[Card | str] | None = None,
+    threads: int | None = None,
+    backend: Backend = "local",
+    progress: bool | None = False,
+) -> Simulation:
+    """Simulates ``n`` whole deals (T2, T3, T4 against T1) from a freshly shuffled ``shoe``
+    (the cards left, default the full shoe), natively with the GIL released; the result is
+    the same for any ``threads``. ``backend="ray"`` (or a ``RayBackend``) runs whole chunks
+    of :data:`SIMULATION_CHUNK` deals as Ray tasks and adds their counts: the same result.
+    """
+    from ecarte.distributed import chunk_size, chunks, cluster_cpus, connect, ray_backend
+    from ecarte.distributed import run_chunks
+
+    ray = ray_backend(backend)
+    if ray is None:
+        return _simulate(n, seed, shoe, threads)
+    cards = None if shoe is None else list(shoe)
+    checked = _simulate(0, seed, cards, threads)  # the same errors (and seed) as local
+    seed = checked.seed
+    size = ray.chunk_size or chunk_size(
+        n, SIMULATED_DEAL_SECONDS, cluster_cpus(connect(ray.address)) // ray.cpus_per_task,
+        align=SIMULATION_CHUNK,
+    )
+    parts = run_chunks(
+        ray, _simulate_chunk, chunks(n, size, align=SIMULATION_CHUNK), (seed, cards),
+        label="Deals", progress=progress, seed=seed,
+    )
+    joint = [sum(int(k) for k in cell) for cell in zip(*(p.joint.ravel() for p in parts))]
+    return Simulation(n, seed, joint or [0] * 27)
+
+
+def _simulate_chunk(start: int, n: int, seed: int, cards: list[Card | str] | None) -> Simulation:
+    return _simulate(n, seed, cards, None, start)

@@ -33,6 +33,14 @@ class AgentSpec(click.ParamType):  # type: ignore[type-arg]  # generic only in c
 AGENT = AgentSpec()
 
 
+def ray_option(f: Any) -> Any:
+    """``--ray [ADDRESS]``: run on Ray (docs/scale.md); no address: RAY_ADDRESS or local."""
+    return click.option(
+        "--ray", "ray_address", is_flag=False, flag_value="", default=None, metavar="[ADDRESS]",
+        help="Run on a Ray cluster (ADDRESS, e.g. auto; default RAY_ADDRESS or a local one).",
+    )(f)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ecarte")
 def main() -> None:
@@ -169,7 +177,13 @@ def _offer_save(match: Match, save_path: Path | None) -> None:
               help="The dealer, with --seed.")
 @click.option("--objective", type=click.Choice(["points", "cards"]), default="points",
               show_default=True, help="Deal points, or the most cards the player can take.")
-def solve_command(file: Path | None, seed: int | None, dealer: int, objective: str) -> None:
+@click.option("--positions", type=click.IntRange(1), default=None,
+              help="With --seed: solve this many deals (seeds SEED, SEED+1, ...) and summarise.")
+@ray_option
+def solve_command(
+    file: Path | None, seed: int | None, dealer: int, objective: str, positions: int | None,
+    ray_address: str | None,
+) -> None:
     """The double-dummy value of a play-phase position, and of every legal action.
 
     FILE is a deal record (``deal.to_json()``); its position after the recorded actions is
@@ -183,6 +197,13 @@ def solve_command(file: Path | None, seed: int | None, dealer: int, objective: s
 
     if (file is None) == (seed is None):
         raise click.UsageError("give a deal record FILE or --seed N (one of them)")
+    if positions is not None or ray_address is not None:
+        from ecarte.distributed import cli_solve
+
+        if positions is None or seed is None:
+            raise click.UsageError("--positions N (with --seed) solves many deals; --ray needs it")
+        click.echo(cli_solve(seed, positions, dealer, objective, ray_address))
+        return
     if file is not None:
         deal = Deal.from_json(file.read_text())
     else:
@@ -265,8 +286,10 @@ def replay_command(file: Path, step: bool) -> None:
               help="Worker threads (default: all cores); results do not depend on it.")
 @click.option("--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte",
               show_default=True)
+@ray_option
 def simulate_command(
-    n: int, seed: int, agents: tuple[str, str], matches: bool, threads: int | None, order: str
+    n: int, seed: int, agents: tuple[str, str], matches: bool, threads: int | None, order: str,
+    ray_address: str | None,
 ) -> None:
     """Simulate many deals or matches natively and summarise them."""
     from rich.console import Console
@@ -274,6 +297,13 @@ def simulate_command(
     from ecarte.progress import progress_bar
 
     rules = Rules(order=order)
+    if ray_address is not None:
+        from ecarte.distributed import cli_backend
+
+        ran = simulate(n, seed, agents, rules, matches, threads=threads,
+                       backend=cli_backend(ray_address), progress=None)
+        Console(highlight=False).print(simulation_table(dict(ran), agents, matches))
+        return
     chunk = max(1, min(n, 20_000 if not matches else 500))
     parts: list[dict[str, np.ndarray]] = []
     with progress_bar("Simulating", n) as advance:
@@ -352,11 +382,22 @@ def odds_command(trump: str, seen: str) -> None:
               help="Draw each player's chips over the deals to a PNG (needs matplotlib).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Save the session record (JSON).")
+@click.option("--simulate", "simulated", type=click.IntRange(1), default=None,
+              help="Instead: the outcomes of this many simulated deals (Monte Carlo).")
+@ray_option
 def bank_command(
     players: int, bank_size: int, stake: int, chips: int, deals: int, mode: str, seed: int,
-    plot: Path | None, out: Path | None,
+    plot: Path | None, out: Path | None, simulated: int | None, ray_address: str | None,
 ) -> None:
-    """Simulate a banking session and print its ledger."""
+    """Simulate a banking session and print its ledger (or, with --simulate N, the
+    outcome frequencies of N deals)."""
+    if simulated is not None or ray_address is not None:
+        from ecarte.distributed import cli_bank
+
+        if simulated is None:
+            raise click.UsageError("--ray runs the Monte Carlo of --simulate N")
+        click.echo(cli_bank(simulated, seed, ray_address))
+        return
     from rich.console import Console
 
     from ecarte import bank
@@ -433,6 +474,7 @@ def bench_command(full: bool) -> None:
 @click.option("--target", type=click.IntRange(1, 100), default=7, show_default=True)
 @click.option("--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte",
               show_default=True)
+@ray_option
 def arena_command(
     agent_a: str,
     agent_b: str,
@@ -442,15 +484,18 @@ def arena_command(
     samples: int | None,
     target: int,
     order: str,
+    ray_address: str | None,
 ) -> None:
     """Duplicate matches between AGENT_A and AGENT_B, with 95% confidence intervals."""
     from ecarte.arena import play
+    from ecarte.distributed import cli_backend
 
     def spec(name: str) -> str:
         return f"pimc:{samples}" if name == "pimc" and samples else name
 
     result = play(spec(agent_a), spec(agent_b), matches=matches, seed=seed, workers=workers,
-                  rules=Rules(order=order, target=target), progress=True)
+                  rules=Rules(order=order, target=target), progress=True,
+                  backend=cli_backend(ray_address))
     click.echo(result.table())
 
 

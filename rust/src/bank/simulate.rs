@@ -75,6 +75,26 @@ pub fn simulate(
     shoe: Option<&[Card]>,
     threads: Option<usize>,
 ) -> Result<Simulation, BankError> {
+    simulate_from(n, seed, 0, shoe, threads)
+}
+
+/// Deals `start..start + n` of the run [`simulate`] makes with `seed`, for splitting a long
+/// run across machines. `start` must be a multiple of [`CHUNK`] (deals of one chunk share a
+/// random stream, so a run splits only between chunks); the pieces' counts add up to the
+/// whole run's, exactly.
+pub fn simulate_from(
+    n: u64,
+    seed: u64,
+    start: u64,
+    shoe: Option<&[Card]>,
+    threads: Option<usize>,
+) -> Result<Simulation, BankError> {
+    if start % CHUNK != 0 {
+        return Err(BankError::InvalidArgument(format!(
+            "start must be a multiple of {CHUNK} (a whole chunk), got {start}"
+        )));
+    }
+    let first = start / CHUNK;
     let cards = match shoe {
         Some(cards) => {
             check_copies(cards)?;
@@ -88,7 +108,7 @@ pub fn simulate(
             left: cards.len(),
         });
     }
-    let run = || run_chunks(n, seed, &cards);
+    let run = || run_chunks(n, seed, first, &cards);
     match threads {
         None => Ok(run()),
         Some(0) => Err(BankError::InvalidArgument(
@@ -102,11 +122,11 @@ pub fn simulate(
     }
 }
 
-fn run_chunks(n: u64, seed: u64, cards: &[Card]) -> Simulation {
+fn run_chunks(n: u64, seed: u64, first: u64, cards: &[Card]) -> Simulation {
     let chunks = n.div_ceil(CHUNK);
     let parts: Vec<Simulation> = (0..chunks)
         .into_par_iter()
-        .map(|k| run_chunk(seed, k, CHUNK.min(n - k * CHUNK), cards))
+        .map(|k| run_chunk(seed, first + k, CHUNK.min(n - k * CHUNK), cards))
         .collect();
     let mut total = Simulation::empty(n, seed);
     for part in &parts {

@@ -296,11 +296,38 @@ fn bank_odds(
 }
 
 /// Outcome counts of simulated deals, with 95% Wilson intervals.
-#[pyclass(name = "Simulation", module = "ecarte.bank", frozen)]
+#[pyclass(name = "Simulation", module = "ecarte.bank", frozen, eq)]
+#[derive(PartialEq)]
 pub struct PyBankSimulation(bank::Simulation);
 
 #[pymethods]
 impl PyBankSimulation {
+    /// The counts of `n` deals simulated with `seed`, from the 27 `joint` counts (flat, as
+    /// `joint.ravel()`); they must add up to `n`. Pieces of one run (``simulate(start=)``)
+    /// combine by adding their `n` and `joint`.
+    #[new]
+    fn new(n: u64, seed: u64, joint: Vec<u64>) -> PyResult<PyBankSimulation> {
+        let joint: [u64; 27] = joint.try_into().map_err(|j: Vec<u64>| {
+            EcarteError::new_err(format!("joint must hold 27 counts, got {}", j.len()))
+        })?;
+        let total = joint.iter().try_fold(0u64, |a, &k| a.checked_add(k));
+        if total != Some(n) {
+            return Err(EcarteError::new_err(format!(
+                "the joint counts must add up to n = {n}"
+            )));
+        }
+        let mut counts = [[0u64; 3]; 3];
+        for (cell, &k) in joint.iter().enumerate() {
+            counts[0][cell / 9] += k;
+            counts[1][(cell / 3) % 3] += k;
+            counts[2][cell % 3] += k;
+        }
+        Ok(PyBankSimulation(bank::Simulation { n, seed, counts, joint }))
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (u64, u64, Vec<u64>)) {
+        let s = &slf.get().0;
+        (slf.get_type().into_any(), (s.n, s.seed, s.joint.to_vec()))
+    }
     /// Deals simulated.
     #[getter]
     fn n(&self) -> u64 {
@@ -378,17 +405,19 @@ impl PyBankSimulation {
 
 /// Simulates `n` whole deals (T2, T3, T4 against T1) from a freshly shuffled `shoe`
 /// (the cards left, default the full shoe). The GIL is released; the result is the same for
-/// any `threads`.
+/// any `threads`. `start` (a multiple of 4096) simulates deals `start..start + n` of the run.
 #[pyfunction]
-#[pyo3(signature = (n, seed = None, shoe = None, threads = None))]
+#[pyo3(signature = (n, seed = None, shoe = None, threads = None, start = None))]
 fn bank_simulate(
     py: Python<'_>,
     n: &Bound<'_, PyAny>,
     seed: Option<&Bound<'_, PyAny>>,
     shoe: Option<&Bound<'_, PyAny>>,
     threads: Option<&Bound<'_, PyAny>>,
+    start: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyBankSimulation> {
     let n = super::errors::extract_u64(n, "n")?;
+    let start = start.map_or(Ok(0), |s| super::errors::extract_u64(s, "start"))?;
     let seed = seed.map_or(Ok(0), |s| super::errors::extract_u64(s, "seed"))?;
     let threads = match threads {
         Some(t) => Some(
@@ -398,7 +427,9 @@ fn bank_simulate(
         None => None,
     };
     let cards = shoe.map(cards_of).transpose()?;
-    let sim = py.detach(|| bank::simulate(n, seed, cards.as_deref(), threads))?;
+    let sim = py.detach(|| {
+        bank::simulate::simulate_from(n, seed, start, cards.as_deref(), threads)
+    })?;
     Ok(PyBankSimulation(sim))
 }
 
