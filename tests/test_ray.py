@@ -26,8 +26,7 @@ from ecarte.duel import Action, Deal, Observation  # noqa: E402
 def cluster() -> Iterator[None]:
     started = not ray.is_initialized()
     if started:
-        ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR",
-                 log_to_driver=False)
+        ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
     # The agents below live in this test module, which the workers cannot import.
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     yield
@@ -126,8 +125,9 @@ def same_rates(a: ArenaResult, b: ArenaResult) -> bool:
 @pytest.mark.parametrize("chunk", [None, 4])
 def test_arena_native(cluster: None, chunk: int) -> None:
     local = play("heuristic", "pimc:4", matches=6, seed=2, rules=duel.Rules(target=3))
-    remote = play("heuristic", "pimc:4", matches=6, seed=2, rules=duel.Rules(target=3),
-                  backend=on_ray(chunk))
+    remote = play(
+        "heuristic", "pimc:4", matches=6, seed=2, rules=duel.Rules(target=3), backend=on_ray(chunk)
+    )
     assert remote.native and same_rates(remote, local)
 
 
@@ -157,8 +157,7 @@ class KillOnce:
 
 def test_a_killed_worker_is_retried_with_the_same_result(cluster: None, tmp_path: Path) -> None:
     marker = tmp_path / "killed"
-    remote = play(KillOnce(marker, "heuristic"), "random", matches=4, seed=4,
-                  backend=on_ray(2))
+    remote = play(KillOnce(marker, "heuristic"), "random", matches=4, seed=4, backend=on_ray(2))
     assert marker.exists()
     local = play("heuristic", "random", matches=4, seed=4, native=False)
     assert same_rates(remote, local)
@@ -166,8 +165,13 @@ def test_a_killed_worker_is_retried_with_the_same_result(cluster: None, tmp_path
 
 def test_a_dead_worker_without_retries_is_an_error(cluster: None, tmp_path: Path) -> None:
     with pytest.raises(EcarteError, match=r"chunk 0 \(items 0-1\) of the run with seed 4"):
-        play(KillOnce(tmp_path / "killed", "heuristic"), "random", matches=4, seed=4,
-             backend=on_ray(2, max_retries=0))
+        play(
+            KillOnce(tmp_path / "killed", "heuristic"),
+            "random",
+            matches=4,
+            seed=4,
+            backend=on_ray(2, max_retries=0),
+        )
 
 
 class Failing:
@@ -222,7 +226,6 @@ def test_import_does_not_load_ray() -> None:
 
 def test_cli_ray_option(cluster: None) -> None:
     from click.testing import CliRunner
-
     from ecarte.cli import main
 
     runner = CliRunner()
@@ -230,3 +233,19 @@ def test_cli_ray_option(cluster: None) -> None:
     remote = runner.invoke(main, ["simulate", "--deals", "300", "--seed", "4", "--ray"])
     assert remote.exit_code == 0, remote.output
     assert remote.output == local.output
+
+
+def test_bank_pieces_add_up_and_pickle() -> None:
+    import pickle
+
+    from ecarte._core.bank import simulate as native
+
+    whole = bank.simulate(9000, 2)
+    first, rest = native(4096, 2), native(9000 - 4096, 2, start=4096)
+    joint = (first.joint + rest.joint).ravel().tolist()
+    assert bank.Simulation(9000, 2, joint) == whole
+    assert pickle.loads(pickle.dumps(whole)) == whole
+    with pytest.raises(EcarteError, match="multiple of 4096"):
+        native(10, 2, start=100)
+    with pytest.raises(EcarteError, match="add up to n"):
+        bank.Simulation(5, 2, joint)

@@ -213,14 +213,19 @@ LOCAL_NATIVE_CHUNK = 16
 
 
 def _play_native(
-    agent_a: str, agent_b: str, matches: int, seed: int, rules: Rules, show: bool,
+    agent_a: str,
+    agent_b: str,
+    matches: int,
+    seed: int,
+    rules: Rules,
+    show: bool,
     ray: RayBackend | None = None,
 ) -> ArenaResult:
     """The duplicate matches through native simulation: match `i` is played once with A
     in seat 0 and once with A in seat 1, over the same deals."""
     start = time.perf_counter()
     if ray is None:
-        parts = []
+        parts: list[tuple[dict[str, Any], dict[str, Any]]] = []
         with progress_bar("Seeds", matches, show) as advance:
             for c in chunks(matches, LOCAL_NATIVE_CHUNK):
                 parts.append(_native_chunk(c.start, c.n, agent_a, agent_b, seed, rules))
@@ -229,9 +234,15 @@ def _play_native(
         size = ray.chunk_size or chunk_size(
             matches, 2 * simulate_item_seconds((agent_a, agent_b), True), _cpus(ray)
         )
-        parts = run_chunks(ray, _native_chunk, chunks(matches, size),
-                           (agent_a, agent_b, seed, rules), label="Seeds", progress=show,
-                           seed=seed)
+        parts = run_chunks(
+            ray,
+            _native_chunk,
+            chunks(matches, size),
+            (agent_a, agent_b, seed, rules),
+            label="Seeds",
+            progress=show,
+            seed=seed,
+        )
     a_first, a_second = (
         {k: np.concatenate([p[a_seat][k] for p in parts]) for k in parts[0][a_seat]}
         for a_seat in (0, 1)
@@ -317,9 +328,15 @@ def play(
     results: list[PairResult] = []
     if ray is not None:
         size = ray.chunk_size or chunk_size(matches, PYTHON_PAIR_SECONDS, _cpus(ray))
-        parts = run_chunks(ray, _pairs_chunk, chunks(matches, size),
-                           (agent_a, agent_b, seed, rules), label="Seeds", progress=show,
-                           seed=seed)
+        parts = run_chunks(
+            ray,
+            _pairs_chunk,
+            chunks(matches, size),
+            (agent_a, agent_b, seed, rules),
+            label="Seeds",
+            progress=show,
+            seed=seed,
+        )
         results = [pair for part in parts for pair in part]
         return summarize(agent_a, agent_b, results, time.perf_counter() - start)
     with progress_bar("Seeds", matches, show) as advance:

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, Callable, Final, Iterable, Literal, Mapping, Sequence, Union
+from typing import Any, Callable, Final, Literal, Mapping, Sequence, Union
 
 from ecarte._core import Card, Suit
 from ecarte._core.bank import (
@@ -35,8 +36,15 @@ from ecarte._core.bank import (
     resolve,
 )
 from ecarte._core.bank import simulate as _simulate
-if TYPE_CHECKING:
-    from ecarte.distributed import Backend
+from ecarte.distributed import (
+    Backend,
+    chunk_size,
+    chunks,
+    cluster_cpus,
+    connect,
+    ray_backend,
+    run_chunks,
+)
 from ecarte.errors import (
     EcarteError,
     InvalidRecordError,
@@ -645,25 +653,28 @@ def simulate(
     the same for any ``threads``. ``backend="ray"`` (or a ``RayBackend``) runs whole chunks
     of :data:`SIMULATION_CHUNK` deals as Ray tasks and adds their counts: the same result.
     """
-    from ecarte.distributed import chunk_size, chunks, cluster_cpus, connect, ray_backend
-    from ecarte.distributed import run_chunks
-
     ray = ray_backend(backend)
     if ray is None:
         return _simulate(n, seed, shoe, threads)
     cards = None if shoe is None else list(shoe)
     checked = _simulate(0, seed, cards, threads)  # the same errors (and seed) as local
     seed = checked.seed
-    size = ray.chunk_size or chunk_size(
-        n, SIMULATED_DEAL_SECONDS, cluster_cpus(connect(ray.address)) // ray.cpus_per_task,
-        align=SIMULATION_CHUNK,
-    )
+    cpus = max(1, cluster_cpus(connect(ray.address)) // ray.cpus_per_task)
+    size = ray.chunk_size or chunk_size(n, SIMULATED_DEAL_SECONDS, cpus, align=SIMULATION_CHUNK)
     parts = run_chunks(
-        ray, _simulate_chunk, chunks(n, size, align=SIMULATION_CHUNK), (seed, cards),
-        label="Deals", progress=progress, seed=seed,
+        ray,
+        _simulate_chunk,
+        chunks(n, size, align=SIMULATION_CHUNK),
+        (seed, cards),
+        label="Deals",
+        progress=progress,
+        seed=seed,
     )
-    joint = [sum(int(k) for k in cell) for cell in zip(*(p.joint.ravel() for p in parts))]
-    return Simulation(n, seed, joint or [0] * 27)
+    joint = [0] * 27
+    for part in parts:
+        for cell, k in enumerate(part.joint.ravel().tolist()):
+            joint[cell] += int(k)
+    return Simulation(n, seed, joint)
 
 
 def _simulate_chunk(start: int, n: int, seed: int, cards: list[Card | str] | None) -> Simulation:

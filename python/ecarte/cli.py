@@ -36,7 +36,12 @@ AGENT = AgentSpec()
 def ray_option(f: Any) -> Any:
     """``--ray [ADDRESS]``: run on Ray (docs/scale.md); no address: RAY_ADDRESS or local."""
     return click.option(
-        "--ray", "ray_address", is_flag=False, flag_value="", default=None, metavar="[ADDRESS]",
+        "--ray",
+        "ray_address",
+        is_flag=False,
+        flag_value="",
+        default=None,
+        metavar="[ADDRESS]",
         help="Run on a Ray cluster (ADDRESS, e.g. auto; default RAY_ADDRESS or a local one).",
     )(f)
 
@@ -177,11 +182,19 @@ def _offer_save(match: Match, save_path: Path | None) -> None:
               help="The dealer, with --seed.")
 @click.option("--objective", type=click.Choice(["points", "cards"]), default="points",
               show_default=True, help="Deal points, or the most cards the player can take.")
-@click.option("--positions", type=click.IntRange(1), default=None,
-              help="With --seed: solve this many deals (seeds SEED, SEED+1, ...) and summarise.")
+@click.option(
+    "--positions",
+    type=click.IntRange(1),
+    default=None,
+    help="With --seed: solve this many deals (from derive_seed(SEED, i)) and summarise.",
+)
 @ray_option
 def solve_command(
-    file: Path | None, seed: int | None, dealer: int, objective: str, positions: int | None,
+    file: Path | None,
+    seed: int | None,
+    dealer: int,
+    objective: str,
+    positions: int | None,
     ray_address: str | None,
 ) -> None:
     """The double-dummy value of a play-phase position, and of every legal action.
@@ -288,7 +301,12 @@ def replay_command(file: Path, step: bool) -> None:
               show_default=True)
 @ray_option
 def simulate_command(
-    n: int, seed: int, agents: tuple[str, str], matches: bool, threads: int | None, order: str,
+    n: int,
+    seed: int,
+    agents: tuple[str, str],
+    matches: bool,
+    threads: int | None,
+    order: str,
     ray_address: str | None,
 ) -> None:
     """Simulate many deals or matches natively and summarise them."""
@@ -300,8 +318,10 @@ def simulate_command(
     if ray_address is not None:
         from ecarte.distributed import cli_backend
 
-        ran = simulate(n, seed, agents, rules, matches, threads=threads,
-                       backend=cli_backend(ray_address), progress=None)
+        backend = cli_backend(ray_address)  # the bar shows when stderr is a terminal
+        ran = simulate(
+            n, seed, agents, rules, matches, threads=threads, backend=backend, progress=None
+        )
         Console(highlight=False).print(simulation_table(dict(ran), agents, matches))
         return
     chunk = max(1, min(n, 20_000 if not matches else 500))
@@ -382,12 +402,18 @@ def odds_command(trump: str, seen: str) -> None:
               help="Draw each player's chips over the deals to a PNG (needs matplotlib).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Save the session record (JSON).")
-@click.option("--simulate", "simulated", type=click.IntRange(1), default=None,
-              help="Instead: the outcomes of this many simulated deals (Monte Carlo).")
+@click.option(
+    "--simulate",
+    "simulated",
+    type=click.IntRange(1),
+    default=None,
+    help="Instead: the outcomes of this many simulated deals (Monte Carlo).",
+)
 @ray_option
 def bank_command(
     players: int, bank_size: int, stake: int, chips: int, deals: int, mode: str, seed: int,
-    plot: Path | None, out: Path | None, simulated: int | None, ray_address: str | None,
+    plot: Path | None, out: Path | None, simulated: int | None = None,
+    ray_address: str | None = None,
 ) -> None:
     """Simulate a banking session and print its ledger (or, with --simulate N, the
     outcome frequencies of N deals)."""
@@ -493,9 +519,16 @@ def arena_command(
     def spec(name: str) -> str:
         return f"pimc:{samples}" if name == "pimc" and samples else name
 
-    result = play(spec(agent_a), spec(agent_b), matches=matches, seed=seed, workers=workers,
-                  rules=Rules(order=order, target=target), progress=True,
-                  backend=cli_backend(ray_address))
+    result = play(
+        spec(agent_a),
+        spec(agent_b),
+        matches=matches,
+        seed=seed,
+        workers=workers,
+        rules=Rules(order=order, target=target),
+        progress=True,
+        backend=cli_backend(ray_address),
+    )
     click.echo(result.table())
 
 

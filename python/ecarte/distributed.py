@@ -13,6 +13,7 @@ Ray backend runs, never by ``import ecarte``. See docs/scale.md.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 from collections.abc import Callable, Sequence
@@ -46,6 +47,7 @@ TASK_OVERHEAD_SECONDS: Final = 0.0015
 MIN_TASK_SECONDS: Final = 50 * TASK_OVERHEAD_SECONDS
 #: Chunks per CPU when the work allows it: spreads uneven chunks and moves the progress bar.
 CHUNKS_PER_CPU: Final = 4
+
 
 @dataclass(frozen=True)
 class RayBackend:
@@ -114,8 +116,9 @@ def chunks(total: int, size: int, align: int = 1) -> list[Chunk]:
     if size < 1 or align < 1:
         raise EcarteError(f"chunk size and alignment must be at least 1, got {size}, {align}")
     size = -(-size // align) * align
-    return [Chunk(k, start, min(size, total - start)) for k, start in
-            enumerate(range(0, total, size))]
+    return [
+        Chunk(k, start, min(size, total - start)) for k, start in enumerate(range(0, total, size))
+    ]
 
 
 def chunk_size(
@@ -142,9 +145,9 @@ def connect(address: str | None = None) -> Any:
         address = address or os.environ.get("RAY_ADDRESS") or None
         try:
             if address is None:
-                ray.init(include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+                ray.init(include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
             else:
-                ray.init(address=address, logging_level="ERROR", log_to_driver=False)
+                ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
         except (ConnectionError, RuntimeError, ValueError) as e:
             where = address or "a local instance"
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
@@ -270,8 +273,10 @@ def cli_solve(seed: int, positions: int, dealer: int, objective: str, address: s
     unit = "deal points" if objective == "points" else "cards"
     mean = sum(s.value for s in solutions) / positions
     nodes = sum(s.nodes for s in solutions)
-    return (f"{positions} positions from seed {seed}: mean value {mean:+.3f} {unit} for the "
-            f"player to lead, {nodes} nodes, {elapsed:.2f} s")
+    return (
+        f"{positions} positions from seed {seed}: mean value {mean:+.3f} {unit} for the "
+        f"player to lead, {nodes} nodes, {elapsed:.2f} s"
+    )
 
 
 def cli_bank(n: int, seed: int, address: str | None) -> str:
@@ -283,7 +288,7 @@ def cli_bank(n: int, seed: int, address: str | None) -> str:
     for tableau, counts in result.intervals.items():
         rates = result.probabilities[tableau]
         cells = ", ".join(
-            f"{name} {rates[name]:.4f} [{low:.4f}, {high:.4f}]"  # type: ignore[literal-required]
+            f"{name} {rates[name]:.4f} [{low:.4f}, {high:.4f}]"
             for name, (low, high) in counts.items()
         )
         lines.append(f"T{tableau}: {cells}")

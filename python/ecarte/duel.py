@@ -136,8 +136,13 @@ def simulate(
         )
         pieces = chunks(n, size)
         parts = run_chunks(
-            ray, _offset_simulate_chunk, pieces, (start, seed, agents, rules, matches),
-            label="Matches" if matches else "Deals", progress=progress, seed=seed,
+            ray,
+            _offset_simulate_chunk,
+            pieces,
+            (start, seed, agents, rules, matches),
+            label="Matches" if matches else "Deals",
+            progress=progress,
+            seed=seed,
         )
         if not parts:
             parts = [_simulate_chunk(start, 0, seed, agents, rules, matches)]

@@ -88,6 +88,9 @@ class Odds:
 class Simulation:
     """Outcome counts of simulated deals with 95% Wilson intervals (``ecarte.bank.Simulation``)."""
 
+    def __new__(cls, n: int, seed: int, joint: Sequence[int]) -> Simulation:
+        """The counts of ``n`` deals from the 27 flat ``joint`` counts (adding up to ``n``)."""
+    def __eq__(self, other: object, /) -> bool: ...
     @property
     def n(self) -> int: ...
     @property
@@ -155,10 +158,15 @@ def odds(
     A ``Card`` trump is the turned-up card and is removed too."""
 
 def simulate(
-    n: int, seed: int | None = None, shoe: Iterable[_CardLike] | None = None, threads: int | None = None
+    n: int,
+    seed: int | None = None,
+    shoe: Iterable[_CardLike] | None = None,
+    threads: int | None = None,
+    start: int | None = None,
 ) -> Simulation:
     """Simulates ``n`` deals from a freshly shuffled ``shoe`` (default the full shoe); GIL
-    released; the same result for any ``threads``."""
+    released; the same result for any ``threads``. ``start`` (a multiple of 4096) gives
+    deals ``start .. start + n - 1`` of the run instead."""
 
 
 # -- solver ------------------------------------------------------------------------------
