@@ -123,7 +123,8 @@ def simulate(
 
     ``backend="ray"`` (or a :class:`ecarte.distributed.RayBackend`) plays the run in chunks
     of indices on a Ray cluster, with the same result (docs/scale.md); ``n`` may then
-    exceed ``MAX_BATCH``, and ``progress`` shows a bar that advances as chunks complete.
+    exceed ``MAX_BATCH``, each task runs ``RayBackend.cpus_per_task`` threads (``threads``
+    is not used), and ``progress`` shows a bar that advances as chunks complete.
     """
     seed = resolve_seed(seed)
     ray = ray_backend(backend)
@@ -180,12 +181,12 @@ def _cpus(ray: RayBackend) -> int:
     return max(1, cluster_cpus(connect(ray.address)) // ray.cpus_per_task)
 
 
-#: Measured single-thread seconds per deal of each agent (docs/scale.md, "Chunk sizing");
-#: a PIMC agent costs about its samples times the per-sample figure.
-AGENT_DEAL_SECONDS: Final = {"random": 1e-6, "heuristic": 2e-6}
-PIMC_SAMPLE_DEAL_SECONDS: Final = 1e-4
-#: Deals per match at the default target (measured mean).
-DEALS_PER_MATCH: Final = 6.0
+#: Measured single-thread CPU seconds per deal of each agent (docs/scale.md, "Chunk
+#: sizing"); a PIMC agent costs about its samples times the per-sample figure.
+AGENT_DEAL_SECONDS: Final = {"random": 1.5e-6, "heuristic": 4e-6}
+PIMC_SAMPLE_DEAL_SECONDS: Final = 0.02
+#: Deals per match at the default target (measured mean, heuristic v heuristic).
+DEALS_PER_MATCH: Final = 11.0
 
 
 def simulate_item_seconds(agents: tuple[str, str], matches: bool) -> float:
@@ -200,8 +201,8 @@ def simulate_item_seconds(agents: tuple[str, str], matches: bool) -> float:
     return total * (DEALS_PER_MATCH if matches else 1.0)
 
 
-#: Measured single-thread seconds to solve one position from the first lead.
-SOLVE_SECONDS: Final = 1e-3
+#: Measured single-thread CPU seconds to solve one position from the first lead.
+SOLVE_SECONDS: Final = 4e-3
 
 
 def solve_many(
