@@ -70,8 +70,8 @@ def test_simulate_deals(cluster: None, seed: int, chunk: int | None) -> None:
 @pytest.mark.parametrize("chunk", [1, 3])
 def test_simulate_pimc_deals_and_matches(cluster: None, chunk: int) -> None:
     agents = ("pimc:4", "heuristic")
-    rules = duel.Rules(target=3)
-    for matches, n in ((False, 6), (True, 3)):
+    rules = duel.Rules(target=2)
+    for matches, n in ((False, 4), (True, 2)):
         local = duel.simulate(n, 11, agents, rules, matches=matches)
         remote = duel.simulate(n, 11, agents, rules, matches=matches, backend=on_ray(chunk))
         assert remote == local
@@ -123,11 +123,16 @@ def same_rates(a: ArenaResult, b: ArenaResult) -> bool:
 
 
 @pytest.mark.parametrize("chunk", [None, 4])
-def test_arena_native(cluster: None, chunk: int) -> None:
-    local = play("heuristic", "pimc:4", matches=6, seed=2, rules=duel.Rules(target=3))
-    remote = play(
-        "heuristic", "pimc:4", matches=6, seed=2, rules=duel.Rules(target=3), backend=on_ray(chunk)
-    )
+def test_arena_native(cluster: None, chunk: int | None) -> None:
+    local = play("heuristic", "random", matches=30, seed=2)
+    remote = play("heuristic", "random", matches=30, seed=2, backend=on_ray(chunk))
+    assert remote.native and same_rates(remote, local)
+
+
+def test_arena_native_pimc(cluster: None) -> None:
+    rules = duel.Rules(target=2)
+    local = play("pimc:4", "heuristic", matches=2, seed=5, rules=rules)
+    remote = play("pimc:4", "heuristic", matches=2, seed=5, rules=rules, backend=on_ray(1))
     assert remote.native and same_rates(remote, local)
 
 
