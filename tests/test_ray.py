@@ -254,3 +254,11 @@ def test_bank_pieces_add_up_and_pickle() -> None:
         native(10, 2, start=100)
     with pytest.raises(EcarteError, match="add up to n"):
         bank.Simulation(5, 2, joint)
+
+
+def test_an_unreachable_address_fails_fast_in_one_line() -> None:
+    from ecarte.distributed import _check_reachable
+
+    with pytest.raises(EcarteError, match=r"^cannot connect to Ray at 127\.0\.0\.1:1: [^\n]+$"):
+        _check_reachable("127.0.0.1:1", timeout=2.0)
+    _check_reachable("auto")  # left to Ray

@@ -143,6 +143,8 @@ def connect(address: str | None = None) -> Any:
         raise EcarteError(MISSING_RAY) from None
     if not ray.is_initialized():
         address = address or os.environ.get("RAY_ADDRESS") or None
+        if address is not None:
+            _check_reachable(address)
         try:
             if address is None:
                 ray.init(include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
@@ -153,6 +155,20 @@ def connect(address: str | None = None) -> Any:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise EcarteError(f"cannot connect to Ray at {where}: {first}") from None
     return ray
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fails fast, in one line, on a ``host:port`` (or ``ray://host:port``) that does not
+    answer; Ray itself would retry for minutes. ``auto`` and other forms are left to Ray."""
+    import socket
+
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise EcarteError(f"cannot connect to Ray at {address}: {e.strerror or e}") from None
 
 
 def cluster_cpus(ray: Any) -> int:
