@@ -22,7 +22,7 @@ os.environ.setdefault("RAYON_NUM_THREADS", "1")  # the costs are single-thread f
 def _init(cpus: int) -> Any:
     import ray
 
-    ray.init(num_cpus=cpus, include_dashboard=False, logging_level=logging.ERROR)
+    ray.init(address="local", num_cpus=cpus, include_dashboard=False, logging_level=logging.ERROR)
     return ray
 
 

@@ -26,7 +26,14 @@ from ecarte.duel import Action, Deal, Observation  # noqa: E402
 def cluster() -> Iterator[None]:
     started = not ray.is_initialized()
     if started:
-        ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+        # A new local instance, even if a stale cluster file names another.
+        ray.init(
+            address="local",
+            num_cpus=2,
+            include_dashboard=False,
+            logging_level="ERROR",
+            log_to_driver=False,
+        )
     # The agents below live in this test module, which the workers cannot import.
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     yield

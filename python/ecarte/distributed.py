@@ -230,6 +230,9 @@ def run_chunks(
         with progress_bar(label, total, progress) as advance:
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
+                if pending:  # and every other chunk already done, in one call
+                    more, pending = ray.wait(pending, num_returns=len(pending), timeout=0)
+                    done += more
                 for ref in done:
                     i = order[ref]
                     try:

@@ -322,7 +322,12 @@ impl PyBankSimulation {
             counts[1][(cell / 3) % 3] += k;
             counts[2][cell % 3] += k;
         }
-        Ok(PyBankSimulation(bank::Simulation { n, seed, counts, joint }))
+        Ok(PyBankSimulation(bank::Simulation {
+            n,
+            seed,
+            counts,
+            joint,
+        }))
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (u64, u64, Vec<u64>)) {
         let s = &slf.get().0;
@@ -427,9 +432,8 @@ fn bank_simulate(
         None => None,
     };
     let cards = shoe.map(cards_of).transpose()?;
-    let sim = py.detach(|| {
-        bank::simulate::simulate_from(n, seed, start, cards.as_deref(), threads)
-    })?;
+    let sim =
+        py.detach(|| bank::simulate::simulate_from(n, seed, start, cards.as_deref(), threads))?;
     Ok(PyBankSimulation(sim))
 }
 
