@@ -1,10 +1,12 @@
-//! Criterion micro-benchmarks of the duel engine's hot paths.
+//! Criterion micro-benchmarks of the engine's hot paths (duel, and the bank's exact odds).
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
+use _core::bank::{odds, Composition};
 use _core::card::{derive_seed, rng_from_seed, shuffle_with_seed};
+use _core::card::{Card, Suit};
 use _core::duel::{DealState, Rules, NUM_ACTIONS, OBSERVATION_SIZE};
 use _core::play::policy::{random_action, Policy, View};
 use _core::play::simulate::play_deal;
@@ -78,5 +80,14 @@ fn vecenv(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, engine, vecenv);
+fn bank_odds(c: &mut Criterion) {
+    // A fresh shoe with the turn-up 7H out: the largest case the calculator meets.
+    let mut full = Composition::full();
+    full.remove(&["7H".parse::<Card>().unwrap()]).unwrap();
+    c.bench_function("bank odds, full shoe", |b| {
+        b.iter(|| odds(black_box(Suit::Hearts), black_box(&full)).unwrap());
+    });
+}
+
+criterion_group!(benches, engine, vecenv, bank_odds);
 criterion_main!(benches);

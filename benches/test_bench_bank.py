@@ -27,7 +27,9 @@ def test_resolution_ecarte(benchmark: Any) -> None:
 
 @pytest.mark.benchmark(group="bank odds")
 def test_odds_ecarte(benchmark: Any) -> None:
+    """Exact odds on a full shoe: 104 cards less the turn-up, each suit in turn."""
     odds = bank.odds
-    trumps = cycle(["C", "D", "H", "S"])
-    result = benchmark(lambda: odds(next(trumps)))
-    assert abs(result.banker + result.en_carte + result.punter - 1) < 1e-9
+    turn_ups = cycle(["7C", "7D", "7H", "7S"])
+    result = benchmark(lambda: odds(next(turn_ups)))
+    assert result.cards_left == 103
+    assert sum(result.exact.values()) == 1

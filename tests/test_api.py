@@ -48,6 +48,9 @@ def value_objects() -> list[object]:
         finished.outcome(),
         finished.tricks[0],
         duel.solve(play_deal),
+        bank.resolve(["QH", "7C", "8C", "9C", "TC"], ["KH", "7D", "8D", "9D", "TD"], "H"),
+        bank.deal_from_shoe(ecarte.shoe_pack()[:17]),
+        bank.simulate(5000, seed=2),
         match,
         result,
     ]
@@ -199,6 +202,6 @@ def test_public_names_match_the_native_ones() -> None:
         cls = getattr(duel, name)
         assert cls is getattr(native_duel, name)
         assert (cls.__module__, cls.__name__) == ("ecarte.duel", name)
-    for name in ["Deal", "Shoe", "Odds", "Resolution", "Simulation"]:
+    for name in ["Deal", "Shoe", "Odds", "Resolution"]:
         assert getattr(bank, name) is getattr(native_bank, name)
     assert np.asarray(duel.Deal(seed=1).legal_action_mask()).dtype == np.bool_

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from ecarte import Card, InvalidShoeError, Suit, bank
+from ecarte import Card, InvalidCardError, InvalidShoeError, Suit, bank
 
 
 def brute_force(trump: str, shoe: list[str]) -> dict[str, Fraction]:
@@ -83,3 +83,48 @@ def test_impossible_states_raise() -> None:
         bank.odds("H", removed=["AH"], shoe="2C 3C 4C 5C 6C 7C 8C 9C TC".split())
     with pytest.raises(InvalidShoeError):
         bank.odds("7H", removed=["7H", "7H"])  # the turn-up would be a third 7H
+
+
+def test_the_turned_up_card_as_trump_card() -> None:
+    # Issue 10: a bare suit left the turn-up in the shoe, a state play never meets. The
+    # turned-up card is accepted as trump_card= and leaves the shoe.
+    with_card = bank.odds(trump_card="QH")
+    assert with_card.cards_left == 103 and with_card.trumps_left == 25
+    assert with_card.exact == bank.odds("QH").exact == bank.odds(Card("QH")).exact
+    assert with_card.exact == bank.odds("H", removed=["QH"]).exact
+    assert bank.odds(trump_card=Card("7S"), removed=["2C"]).cards_left == 102
+    # A bare suit removes nothing more, as documented: the cards left are shoe - removed.
+    assert bank.odds("H").cards_left == 104
+    with pytest.raises(InvalidCardError, match="not both"):
+        bank.odds("H", trump_card="QH")
+    with pytest.raises(InvalidCardError, match="turned-up card"):
+        bank.odds()
+    with pytest.raises(InvalidCardError):
+        bank.odds(trump_card="H")
+    with pytest.raises(InvalidCardError, match="Card or card text"):
+        bank.odds(trump_card=7)  # type: ignore[arg-type]
+    with pytest.raises(InvalidShoeError):
+        bank.odds(trump_card="QH", removed=["QH", "QH"])
+
+
+def test_full_shoe_figures_are_pinned() -> None:
+    # The figures of the former enumeration: the dynamic programme must keep them exactly.
+    o = bank.odds(trump_card="7H")
+    assert o.exact == {
+        "banker": Fraction(6796449772173, 16643341499400),
+        "en_carte": Fraction(3050441955054, 16643341499400),
+        "punter": Fraction(6796449772173, 16643341499400),
+    }
+    assert o.scores_exact[(0, 0)] == Fraction(1766840493330, 16643341499400)
+    seen = bank.odds(trump_card="7H", removed=["AH", "AH", "KH", "KH"])
+    assert seen.exact["en_carte"] == Fraction(2433747900890, 11984060392920)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_matches_brute_force_on_random_small_shoes(seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    pool = [r + "H" for r in "23456789TJQKA"] * 2 + ["2C", "3D", "4S", "5C"]
+    shoe = rng.sample(pool, 8 + seed % 3)
+    assert bank.odds("H", shoe=shoe).exact == brute_force("H", shoe)

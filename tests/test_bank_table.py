@@ -54,6 +54,8 @@ def order_for(deals: list[tuple[str, str, str, str]]) -> list[str]:
 
 
 def table(deals: list[tuple[str, str, str, str]], **kw: Any) -> bank.Table:
+    # These rigged deals test settlement; the obligation to stake T2/T3 has its own tests.
+    kw.setdefault("obliged", False)
     kw.setdefault("bank", 50)
     kw.setdefault("fixed_stake", 10)
     kw.setdefault("chips", 100)
@@ -194,8 +196,6 @@ def test_the_second_bank_and_the_responsible_bank() -> None:
     with pytest.raises(InvalidStakeError, match="cannot stake a bank of 1000"):
         t.restake_bank(1000)
     assert t.restake_bank() == 10
-    with pytest.raises(TableError, match="without shuffling"):
-        t.shuffle_rest("bob")
     _break(t)
     assert t.phase == "broken" and t.bank_number == 2
     with pytest.raises(TableError, match="broken too"):
@@ -225,7 +225,7 @@ def test_passing_the_bank_after_the_second_break() -> None:
 
 
 def test_passing_the_bank_after_two_run_outs_and_the_run_out_count() -> None:
-    t = bank.Table(["ann", "bob", "cy"], seed=5)
+    t = bank.Table(["ann", "bob", "cy"], seed=5, obliged=False)
     seen: list[tuple[int, int, str]] = []
     for _ in range(13):
         t.deal()
@@ -239,7 +239,7 @@ def test_passing_the_bank_after_two_run_outs_and_the_run_out_count() -> None:
 
 
 def test_shuffle_rest_rules() -> None:
-    t = bank.Table(["ann", "bob"], seed=1)
+    t = bank.Table(["ann", "bob"], seed=1, obliged=False)
     with pytest.raises(TableError, match="after a deal"):
         t.shuffle_rest("bob")
     t.deal()
@@ -291,3 +291,124 @@ def test_record_is_versioned_json_and_replays() -> None:
         bank.Table.replay('{"format": "ecarte.bank.session", "version": 2}')
     with pytest.raises(InvalidRecordError):
         bank.Table.replay("not json")
+
+
+def table_state(t: bank.Table) -> tuple[Any, ...]:
+    return (t.phase, t.stakes, t.chips, t.bank, t.remaining, t.discards, t.record())
+
+
+def test_one_fixed_stake_per_punter_per_tableau() -> None:
+    # Issue 10: one punter staked the "fixed" 10 on T2 nine times and drained a bank of 100.
+    t = bank.Table(["ann", "bob", "cy"], bank=100, fixed_stake=10, chips=1000, seed=3)
+    t.deal()
+    t.stake("bob", 2, 10)
+    before = table_state(t)
+    for _ in range(8):
+        with pytest.raises(InvalidStakeError, match="fixed stake on T2 already"):
+            t.stake("bob", 2, 10)
+        assert table_state(t) == before
+    t.stake("bob", 3, 10)  # one on each of T2 and T3
+    with pytest.raises(InvalidStakeError, match="T3 already"):
+        t.stake("bob", 3, 10)
+    t.stake("cy", 2, 10)  # another punter may place theirs
+    t.stake("bob", 4, 30)  # T4 keeps its own limit: the bank
+    t.stake("bob", 4, 20)
+    assert [(s.player, s.tableau) for s in t.stakes] == [("bob", 2), ("bob", 3), ("cy", 2), ("bob", 4), ("bob", 4)]
+
+
+def test_open_mode_has_no_fixed_stake_limit() -> None:
+    t = bank.Table(["ann", "bob"], mode="open", chips=100, seed=3)
+    assert not t.obliged
+    t.deal()
+    t.stake("bob", 2, 7)
+    t.stake("bob", 2, 9)
+    t.reveal()
+
+
+def test_the_obligation_to_stake_t2_and_t3() -> None:
+    t = bank.Table(["ann", "bob", "cy"], bank=100, fixed_stake=10, chips=100, seed=3)
+    assert t.obliged and t.record()["config"]["obliged"] is True
+    t.deal()
+    before = table_state(t)
+    with pytest.raises(TableError, match="T2 needs its fixed stake of 10"):
+        t.reveal()
+    assert table_state(t) == before
+    t.stake("bob", 2, 10)
+    t.stake("cy", 4, 50)
+    before = table_state(t)
+    with pytest.raises(TableError, match="T3 needs its fixed stake.*'bob', 'cy'"):
+        t.reveal()
+    assert table_state(t) == before
+    t.stake("cy", 3, 10)
+    assert len(t.reveal()) == 3
+    t.settle()
+    assert bank.Table.replay(t.to_json()).ledger == t.ledger
+
+
+def test_the_obligation_is_waived_when_no_punter_can_afford_it() -> None:
+    chips = {"ann": 100, "bob": 15, "cy": 9}
+    t = bank.Table(["ann", "bob", "cy"], bank=50, fixed_stake=10, chips=chips, seed=3)
+    t.deal()
+    t.stake("bob", 3, 10)  # bob has 5 free chips left, cy 9: nobody can cover T2
+    t.reveal()
+    t = bank.Table(["ann", "bob", "cy"], bank=50, fixed_stake=10, chips={"ann": 100, "bob": 0, "cy": 0}, seed=3)
+    t.deal()
+    t.reveal()
+
+
+def test_the_obligation_is_a_table_option() -> None:
+    t = bank.Table(["ann", "bob"], obliged=False, seed=3)
+    assert not t.obliged and t.record()["config"]["obliged"] is False
+    t.deal()
+    t.reveal()
+    assert bank.Table(["ann", "bob"], mode="open").obliged is False
+    with pytest.raises(InvalidRulesError, match="banking mode"):
+        bank.Table(["ann", "bob"], mode="open", obliged=True)
+    with pytest.raises(InvalidRulesError, match="obliged"):
+        bank.Table(["ann", "bob"], obliged=1)  # type: ignore[arg-type]
+
+
+def test_the_punter_view_hides_the_tableaux_until_the_reveal() -> None:
+    t = bank.Table(["ann", "bob", "cy"], seed=11)
+    empty = t.punter_view()
+    assert (empty.trump_card, empty.tableaux, empty.results, empty.phase) == (None, None, None, "ready")
+    view = t.deal()
+    assert isinstance(view, bank.PunterView) and not isinstance(view, bank.Deal)
+    deal = t.deal_in_play  # the dealer's all-seeing view, for tests
+    assert deal is not None
+    assert view.trump_card == deal.trump_card and view.phase == "staking"
+    assert view.tableaux is None and view.results is None
+    assert view.stakes == () and view.banker == "ann" and view.bank == 100
+    t.stake("bob", 2, 10)
+    t.stake("cy", 3, 10)
+    view = t.punter_view()
+    assert view.tableaux is None and view.stakes == tuple(t.stakes)
+    assert view.free_chips("bob") == 990
+    with pytest.raises(TypeError):
+        view.chips["bob"] = 5  # type: ignore[index]
+    results = t.reveal()
+    shown = t.punter_view()
+    assert shown.tableaux == tuple(tuple(x) for x in deal.tableaux)
+    assert shown.results == tuple(results)
+    t.settle()
+    after = t.punter_view()
+    assert after.tableaux == shown.tableaux and after.phase == "ready"
+    assert t.deal().tableaux is None  # the next deal is face down again
+
+
+def test_a_punter_may_shuffle_after_a_restake() -> None:
+    # RULES.md, "The shoe across deals": the restake spares the banker a reshuffle; it does
+    # not take away the punter's right to shuffle after the deal.
+    win = (BANKER, PUNTER_WINS, BANKER_WINS, BANKER_WINS)
+    t = table([win, win], bank=10)
+    _break(t)
+    with pytest.raises(TableError, match="broken"):
+        t.shuffle_rest("bob")  # the banker decides first
+    t.restake_bank()
+    undealt = sorted(str(c) for c in t._shoe.undealt)
+    assert t.shuffle_rest("bob", seed=5) == 5
+    assert sorted(str(c) for c in t._shoe.undealt) == undealt
+    with pytest.raises(TableError, match="already shuffled"):
+        t.shuffle_rest("cy")
+    again = bank.Table.replay(t.to_json())
+    assert again.record() == t.record()

@@ -13,6 +13,7 @@ def ecarte(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", "from ecarte.cli import run; run()", *args],
         capture_output=True,
+        check=False,
         text=True,
         timeout=120,
     )
@@ -85,6 +86,10 @@ def test_odds_command() -> None:
     proc = ecarte("odds", "--trump", "H", "--seen", "5H,KS")
     assert proc.returncode == 0, proc.stderr
     assert "102 cards left" in proc.stdout and "en carte" in proc.stdout and "0-0" in proc.stdout
+    assert "no turn-up removed" in proc.stdout
+    proc = ecarte("odds", "--trump", "7H", "--seen", "5H,KS")
+    assert proc.returncode == 0, proc.stderr
+    assert "less the turn-up 7H, less 2 seen card(s)" in proc.stdout and "101 cards left" in proc.stdout
     proc = ecarte("odds", "--trump", "H", "--seen", "5H,XX")
     assert proc.returncode == 2 and "XX" in proc.stderr
     assert ecarte("odds").returncode == 2
@@ -102,6 +107,13 @@ def test_bank_command(tmp_path: Path) -> None:
     table = bank.Table.replay(record.read_text())
     assert table.deals_played == 6
     assert ecarte("bank", "--players", "1").returncode == 2
+
+
+def test_bank_command_open_mode_with_few_chips() -> None:
+    # Issue 10: the session staked the fixed 10 from 5 free chips and crashed.
+    proc = ecarte("bank", "--mode", "open", "--chips", "5", "--stake", "10", "--players", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert "Chips + bank: 15 (start 15)" in proc.stdout
 
 
 def test_solve_command(tmp_path: Path) -> None:
@@ -149,7 +161,7 @@ def test_replay_step_by_step(tmp_path: Path) -> None:
     record.write_text(deal.to_json())
     proc = subprocess.run(
         [sys.executable, "-c", "from ecarte.cli import run; run()", "replay", str(record), "--step"],
-        input="\n\nq\n", capture_output=True, text=True, timeout=60,
+        input="\n\nq\n", capture_output=True, text=True, timeout=60, check=False,
     )
     assert proc.returncode == 0, proc.stderr
     from ecarte.display import deal_report

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pexpect
 import pytest
-
 from ecarte import RandomAgent
-from ecarte.duel import Action, Match, Rules
-from ecarte.play import Game, parse_move
+from ecarte.duel import Action, Deal, Match, Rules
+from ecarte.play import Game, explain_illegal, parse_move, result_banner
 
 
 def test_parse_move_forms() -> None:
@@ -30,19 +29,148 @@ def test_game_plays_a_whole_match_and_undo() -> None:
     me = RandomAgent(2)
     assert "Legal:" in game.handle("KZ").message
     undone = False
+    banners = 0
     while not match.is_over():
+        if game.pending_banner:
+            # Between deals the game waits; any line but quit goes on to the next deal.
+            assert game.handle("").redraw and not game.pending_banner
+            continue
         assert game.human_to_move()
         action = me(match.observation(1), match.legal_actions())
         before = match.deal.copy()
-        assert game.handle(str(action)).message == ""
+        reply = game.handle(str(action))
+        assert reply.message == ""
+        if reply.banner:
+            banners += 1
+            assert reply.banner.startswith(("You win the deal", "The opponent wins the deal"))
+            assert "on cards" in reply.banner or "vole" in reply.banner
+            assert game.pending_banner or match.is_over()
         if not undone and not match.is_over() and before_deal(match, before) is not None:
             assert game.handle("undo").message == "Move taken back."
             assert match.deal == before
             undone = True
             game.handle(str(action))
     assert undone
+    assert banners == len(match.deals) >= 2
     assert "over" in game.handle("propose").message
     assert game.handle("quit").quit
+
+
+def why(deal: Deal, text: str) -> str:
+    """The reason given to the player to move for the illegal move ``text``."""
+    player = deal.current_player
+    assert player is not None
+    legal = deal.legal_actions()
+    with pytest.raises(ValueError) as info:
+        parse_move(text, legal, deal.observation(player))
+    assert str(info.value) == explain_illegal(Action(text), deal.observation(player), legal)
+    return str(info.value)
+
+
+def test_illegal_moves_are_explained() -> None:
+    # Seed 1, seat 0 deals; trump ♠. Elder (seat 1): 9♣ A♣ 7♦ 8♠ T♠; dealer: 8♣ 9♥ A♥ 9♠ A♠.
+    deal = Deal(seed=1, dealer=0)
+    assert deal.trump.symbol == "♠"
+    assert why(deal, "accept") == (
+        "only the dealer accepts or refuses; you are the elder: propose or decline"
+    )
+    assert why(deal, "9C") == "the exchange comes first: propose, decline"
+    assert why(deal, "discard 9C") == "discards come after an accepted proposal"
+    proposed = deal.copy()
+    proposed.apply("propose")
+    assert why(proposed, "propose") == (
+        "the dealer never proposes: accept or refuse the opponent's proposal"
+    )
+    proposed.apply("accept")
+    assert why(proposed, "discard 8S").startswith("trumps (♠) may not be discarded")
+    assert why(proposed, "discard KH") == "you hold no K♥"
+    assert why(proposed, "decline").startswith("discard a card first")
+    follow = deal.copy()
+    follow.apply("decline")
+    assert why(follow, "propose") == "the exchange is over: play a card"
+    assert why(follow, "QH") == "you hold no Q♥"
+    follow.apply("9C")
+    assert why(follow, "9H") == "you must follow ♣"
+    trump = deal.copy()
+    trump.apply("decline")
+    trump.apply("7D")
+    assert why(trump, "9H") == "you have no ♦, so you must trump (♠)"
+    # Without the observation, the old generic line.
+    with pytest.raises(ValueError, match="is not legal now"):
+        parse_move("9H", trump.legal_actions())
+
+
+def finished(kind: str) -> Deal:
+    """A deal played out at random that ends in a vole, on equal cards, or on more cards."""
+    for seed in range(10_000):
+        deal = Deal(seed=seed, dealer=seed % 2)
+        agent = RandomAgent(seed)
+        while not deal.is_over():
+            player = deal.current_player
+            assert player is not None
+            deal.apply(agent(deal.observation(player), deal.legal_actions()))
+        outcome = deal.outcome()
+        assert outcome is not None
+        equal = outcome.cards[0] == outcome.cards[1]
+        if {"vole": outcome.vole, "equal": equal, "more": not equal and not outcome.vole}[kind]:
+            return deal
+    raise AssertionError(kind)
+
+
+def test_result_banner_says_why_the_deal_was_won() -> None:
+    vole = finished("vole")
+    outcome = vole.outcome()
+    assert outcome is not None
+    n = outcome.tricks[outcome.winner]
+    score = (2, 0) if outcome.winner == 0 else (0, 2)
+    text = result_banner(vole, outcome.winner, score, 7)
+    assert text == (
+        f"You win the deal, 2 points: you took all {n} tricks: a vole scores 2. "
+        "Score: you 2, opponent 0 (to 7)."
+    )
+    equal = finished("equal")
+    outcome = equal.outcome()
+    assert outcome is not None
+    c = outcome.cards[0]
+    last = equal.tricks[-1].winner
+    assert last == outcome.winner
+    text = result_banner(equal, 1 - last, (1, 0) if last == 0 else (0, 1), 7)
+    assert text.startswith(
+        f"The opponent wins the deal, 1 point: {c}–{c} on cards: the last trick decides, "
+        "and the opponent took it."
+    )
+    assert "Score: you 0, opponent 1 (to 7)." in text
+    more = finished("more")
+    outcome = more.outcome()
+    assert outcome is not None
+    won, lost = outcome.cards[outcome.winner], outcome.cards[1 - outcome.winner]
+    assert won > lost
+    banner = result_banner(more, outcome.winner, (1, 1), 7)
+    assert banner.startswith(f"You win the deal, 1 point: {won}–{lost} on cards: more cards win.")
+
+
+def test_the_game_announces_draws_and_waits_between_deals() -> None:
+    match = Match(seed=4, rules=Rules(target=3))
+    game = Game(match, RandomAgent(1), seat=0)
+    me = RandomAgent(2)
+    drawn: list[str] = []
+    while not game.pending_banner:
+        before = len(match.observation(0).draws)
+        game.handle(str(me(match.observation(0), match.legal_actions())))
+        if game.pending_banner:
+            break
+        new = match.observation(0).draws[before:]
+        if new:
+            drawn.append(" ".join(c.pretty() for c in new))
+            assert f"You draw {drawn[-1]}" in game.log
+    assert drawn, "the human drew from the talon"
+    # The finished deal stays on the table, with its result, until the player goes on.
+    assert len(match.deals) == 2 and game.shown_index == 0
+    assert not game.human_to_move() or match.deal.history == []
+    assert game.log[-1].endswith("the deal, 1 point.") or game.log[-1].endswith("2 points.")
+    game.next_deal()
+    assert game.shown_index == 1 and not game.pending_banner
+    assert game.human_to_move()
 
 
 def before_deal(match: Match, before: object) -> object:
@@ -59,37 +187,103 @@ def spawn(*args: str) -> pexpect.spawn:
 
 
 def test_play_through_a_pseudo_terminal(tmp_path: Path) -> None:
-    child = spawn("--seed", "3", "--opponent", "random", "--target", "1")
+    child = spawn("--seed", "3", "--opponent", "random", "--target", "2")
     child.expect("> ")
     screen = child.before
     for part in ("Trump", "Talon:", "Score:", "Your hand:", "Tricks:", "Current trick:", "Your move:"):
         assert part in screen, part
+    # Seed 3: the opponent is the elder and proposes; you deal.
+    assert "Opponent: propose" in screen and "1) accept  2) refuse" in screen
     # An unparseable and an illegal move: a one-line explanation and the legal choices.
     child.sendline("XYZ")
     child.expect("cannot read 'XYZ'. Legal: ")
     child.expect("> ")
+    child.sendline("propose")
+    child.expect("the dealer never proposes: accept or refuse the opponent's proposal. Legal: ")
+    child.expect("> ")
+    child.sendline("discard 7C")
+    child.expect("discards come after an accepted proposal")
+    child.expect("> ")
     child.sendline("hint")
     child.expect("Hint: ")
     child.expect("> ")
-    # Play by number until the match (to 1 point) ends; undo once along the way.
+    # Accept: you draw a card, and the table says which.
     child.sendline("1")
     child.expect("> ")
+    assert "You draw " in child.before
     child.sendline("undo")
     child.expect("Move taken back|Nothing to undo")
-    moves = 0
+    # Play by number until the match (to 2 points) ends; every deal ends with a banner
+    # that says why it was won, and the game waits for Enter before the next deal.
+    moves = pauses = 0
     while True:
-        index = child.expect(["> ", "Save the match record"])
+        index = child.expect(["> ", r"\(Enter: next deal, q: quit\) ", "Save the match record"])
         if index == 1:
+            banner = child.before
+            assert "Deal " in banner and " result" in banner
+            assert "wins the deal" in banner or "win the deal" in banner
+            assert "on cards" in banner or "a vole scores 2" in banner
+            assert "Press Enter for the next deal." in banner
+            pauses += 1
+            child.sendline("")
+            continue
+        if index == 2:
             assert "win the match" in child.before or "wins the match" in child.before
+            assert " result" in child.before
             break
         child.sendline("1")
         moves += 1
-        assert moves < 200
+        assert moves < 400
+    assert pauses >= 1
     out = tmp_path / "m.json"
     child.sendline(str(out))
     child.expect("Record saved")
     child.expect(pexpect.EOF)
-    assert Match.from_json(out.read_text()).is_over()
+    match = Match.from_json(out.read_text())
+    assert match.is_over() and len(match.deals) == pauses + 1
+
+
+def test_play_a_call_after_the_exchange_is_explained() -> None:
+    # Seed 3, seat 1: you are the elder. Decline, then try to propose during play.
+    child = spawn("--seed", "3", "--opponent", "random", "--seat", "1")
+    child.expect("> ")
+    child.sendline("decline")
+    child.expect("> ")
+    screen = child.before
+    assert "Your move:" in screen
+    child.sendline("propose")
+    child.expect("the exchange is over: play a card. Legal: ")
+    child.expect("> ")
+    child.sendline("quit")
+    child.expect("Save the match record")
+    child.sendline("")
+    child.expect(pexpect.EOF)
+
+
+def test_play_quit_between_deals() -> None:
+    child = spawn("--seed", "3", "--opponent", "random", "--target", "5")
+    for _ in range(400):
+        if child.expect(["> ", r"\(Enter: next deal, q: quit\) "]) == 1:
+            break
+        child.sendline("1")
+    else:
+        raise AssertionError("no deal ended")
+    child.sendline("q")
+    child.expect("Bye.")
+    child.expect("Save the match record")
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_play_refuses_an_unwritable_save_path_before_playing(tmp_path: Path) -> None:
+    child = spawn("--seed", "3", "--save", str(tmp_path / "missing" / "m.json"))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+    assert "error: --save" in child.before and "does not exist" in child.before
+    assert "Traceback" not in child.before
 
 
 def test_play_quit() -> None:

@@ -11,10 +11,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ecarte.duel import Action, Observation, heuristic_action, parse_agent
-from ecarte.seeding import resolve_seed
+from ecarte.seeding import AGENT_STREAM, agent_seed, resolve_seed
 
-__all__ = ["Agent", "HeuristicAgent", "RandomAgent", "make_agent"]
-
+__all__ = ["AGENT_STREAM", "Agent", "HeuristicAgent", "RandomAgent", "agent_seed", "make_agent"]
 
 class Agent(Protocol):
     """Chooses one of ``legal_actions`` from what ``observation`` shows."""

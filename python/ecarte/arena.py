@@ -42,7 +42,7 @@ from ecarte.duel import (
 from ecarte.errors import EcarteError
 from ecarte.seeding import agent_seed
 from ecarte.progress import progress_bar
-from ecarte.stats import mean_interval, ratio_interval, wilson_interval
+from ecarte.stats import RATE_BOUNDS, mean_interval, ratio_interval, wilson_interval
 
 __all__ = ["AgentSpec", "ArenaResult", "Estimate", "build_agent", "play"]
 
@@ -168,23 +168,25 @@ def play_pair(
                       (seconds[0], seconds[1]))
 
 
-def _mean_ci(values: Sequence[float]) -> Estimate:
-    return Estimate(*mean_interval(values))
+def _mean_ci(values: Sequence[float], bounds: tuple[float, float] | None = None) -> Estimate:
+    return Estimate(*mean_interval(values, bounds=bounds))
 
 
 def _match_rate_ci(won_per_pair: Sequence[int]) -> Estimate:
     """The share of matches won, with an interval over the duplicate pairs; when every
     pair came out the same (a zero-width interval), the Wilson interval of the matches
     instead, which stays honest about the sample size."""
-    estimate = _mean_ci([w / 2 for w in won_per_pair])
+    estimate = _mean_ci([w / 2 for w in won_per_pair], RATE_BOUNDS)
     if estimate.low < estimate.high:
         return estimate
     low, high = wilson_interval(sum(won_per_pair), 2 * len(won_per_pair))
     return Estimate(estimate.mean, low, high)
 
 
-def _ratio_ci(num: Sequence[float], den: Sequence[float]) -> Estimate:
-    return Estimate(*ratio_interval(num, den))
+def _ratio_ci(
+    num: Sequence[float], den: Sequence[float], bounds: tuple[float, float] | None = None
+) -> Estimate:
+    return Estimate(*ratio_interval(num, den, bounds=bounds))
 
 
 def summarize(
@@ -198,8 +200,13 @@ def summarize(
         pairs=len(pairs),
         deals=sum(p.deals for p in pairs),
         match_win_rate=_match_rate_ci([p.matches_won for p in pairs]),
-        deal_win_rate=_ratio_ci([p.deals_won for p in pairs], [p.deals for p in pairs]),
-        points_per_deal=_ratio_ci([p.net_points for p in pairs], [p.deals for p in pairs]),
+        deal_win_rate=_ratio_ci(
+            [p.deals_won for p in pairs], [p.deals for p in pairs], RATE_BOUNDS
+        ),
+        # A deal is worth 1 or 2 points (a vole), so net points per deal lie in [-2, 2].
+        points_per_deal=_ratio_ci(
+            [p.net_points for p in pairs], [p.deals for p in pairs], (-2.0, 2.0)
+        ),
         decision_seconds=(
             spent[0] / max(decisions[0], 1),
             spent[1] / max(decisions[1], 1),

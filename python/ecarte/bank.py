@@ -12,17 +12,20 @@ Phase machine of a :class:`Table`::
     "broken" --pass_bank()--> "ready"
     "over": no player can hold the bank; nothing more is legal.
 
-Between deals ("ready") a punter may ``shuffle_rest`` once, except right after a restake
-(the seed: the bank is restaked "without shuffling").
+Between deals ("ready") a punter may ``shuffle_rest`` once, also after a restake (RULES.md,
+"The shoe across deals": the restake only spares the banker a reshuffle).
+
+During staking the tableaux are face down: punters see :meth:`Table.punter_view` (the trump
+card and the stakes), which :meth:`Table.deal` returns.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Final, Literal, Mapping, Sequence, Union
+from types import MappingProxyType
+from typing import Any, Callable, Final, Iterable, Literal, Mapping, Sequence, Union
 
 from ecarte._core import Card, Suit
 from ecarte._core.bank import (
@@ -30,12 +33,12 @@ from ecarte._core.bank import (
     Odds,
     Resolution,
     Shoe,
-    Simulation,
     deal_from_shoe,
-    odds,
     resolve,
 )
-from ecarte._core.bank import simulate as _simulate
+from ecarte._core.bank import CHUNK, MAX_DEALS
+from ecarte._core.bank import simulate as _native_simulate
+from ecarte._core.bank import odds as _native_odds
 from ecarte.distributed import (
     Backend,
     chunk_size,
@@ -45,8 +48,12 @@ from ecarte.distributed import (
     ray_backend,
     run_chunks,
 )
+from ecarte.results import SimulationResult
+from ecarte.seeding import resolve_seed
+from ecarte.stats import wilson_interval
 from ecarte.errors import (
     EcarteError,
+    InvalidCardError,
     InvalidRecordError,
     InvalidRulesError,
     InvalidShoeError,
@@ -55,16 +62,20 @@ from ecarte.errors import (
 )
 
 __all__ = [
+    "CHUNK",
+    "MAX_DEALS",
+    "OUTCOMES",
     "Card",
     "Deal",
     "EcarteError",
     "InvalidShoeError",
     "InvalidStakeError",
     "Odds",
+    "PunterView",
     "Resolution",
     "Settlement",
     "Shoe",
-    "Simulation",
+    "SimulationResult",
     "Stake",
     "Suit",
     "Table",
@@ -85,6 +96,91 @@ PUNTER_TABLEAUX: Final = (2, 3, 4)
 _MASK64: Final = (1 << 64) - 1
 
 
+OUTCOMES: Final = ("banker", "en_carte", "punter")
+
+
+#: Measured single-thread CPU seconds per simulated deal (docs/scale.md, "Chunk sizing").
+SIMULATED_DEAL_SECONDS: Final = 3e-7
+
+
+def simulate(
+    n: int,
+    seed: int | None = None,
+    shoe: Iterable[Card | str] | None = None,
+    start: int = 0,
+    threads: int | None = None,
+    backend: Backend = "local",
+    progress: bool | None = False,
+) -> SimulationResult:
+    """Simulates ``n`` whole deals (T2, T3 and T4 each against T1) from a freshly shuffled
+    ``shoe`` (the cards left; the full 104-card shoe by default), in parallel with the GIL
+    released; the result is the same for any ``threads``.
+
+    Deals are drawn in chunks of ``CHUNK`` (4096), chunk ``k`` from its own ChaCha8 stream
+    ``k`` of ``seed``; ``start`` (a multiple of ``CHUNK``) offsets the chunks, so a long run
+    split at chunk boundaries adds up to the same counts. ``seed=None`` draws a fresh seed,
+    kept in the result. ``n`` is at most ``MAX_DEALS`` per call.
+
+    Columns: ``counts``, a ``(3, 3)`` uint64 array indexed ``[tableau - 2, outcome]``, and
+    ``joint``, ``(3, 3, 3)`` indexed ``[T2, T3, T4]``; outcomes 0 banker, 1 en carte,
+    2 punter. A bank run's columns are count tables, not per-deal rows: a billion deals fit.
+    The summary holds, per tableau (2, 3, 4) and outcome name, the ``counts``,
+    ``probabilities`` and 95% Wilson ``intervals``.
+
+    ``backend="ray"`` (or a ``RayBackend``) runs whole chunks of ``CHUNK`` deals as Ray
+    tasks and adds their counts: the same result (docs/scale.md); ``n`` may then exceed
+    ``MAX_DEALS`` and ``progress`` shows a bar that advances as chunks complete.
+    """
+    seed = resolve_seed(seed)
+    ray = ray_backend(backend)
+    if ray is None:
+        counts, joint = _native_simulate(n, seed, shoe, start, threads)
+    else:
+        cards = None if shoe is None else list(shoe)
+        counts, joint = _native_simulate(0, seed, cards, start, threads)  # the same errors
+        cpus = max(1, cluster_cpus(connect(ray.address)) // ray.cpus_per_task)
+        size = ray.chunk_size or chunk_size(
+            n, SIMULATED_DEAL_SECONDS, cpus, align=CHUNK, limit=MAX_DEALS
+        )
+        parts = run_chunks(
+            ray,
+            _simulate_chunk,
+            chunks(n, size, align=CHUNK),
+            (start, seed, cards),
+            label="Deals",
+            progress=progress,
+            seed=seed,
+        )
+        for part_counts, part_joint in parts:  # integer counts: exact in any order
+            counts, joint = counts + part_counts, joint + part_joint
+    total = int(n)
+    per_tableau = {
+        t + 2: {name: int(counts[t, o]) for o, name in enumerate(OUTCOMES)} for t in range(3)
+    }
+    summary = {
+        "counts": per_tableau,
+        "probabilities": {
+            t: {o: k / total if total else 0.0 for o, k in row.items()}
+            for t, row in per_tableau.items()
+        },
+        "intervals": {
+            t: {o: wilson_interval(k, total) for o, k in row.items()}
+            for t, row in per_tableau.items()
+        },
+    }
+    return SimulationResult(
+        n=total, seed=seed, columns={"counts": counts, "joint": joint}, summary=summary
+    )
+
+
+def _simulate_chunk(
+    start: int, n: int, offset: int, seed: int, cards: list[Card | str] | None
+) -> tuple[Any, Any]:
+    """Deals ``offset + start`` onwards, ``n`` of them: the count tables of one Ray task."""
+    counts, joint = _native_simulate(n, seed, cards, offset + start, None)
+    return counts, joint
+
+
 @dataclass(frozen=True)
 class Stake:
     """A punter's stake on tableau 2, 3 or 4, in placing order."""
@@ -103,6 +199,62 @@ class Settlement:
     amount: int
     result: SettlementResult
     paid: int
+
+
+def odds(
+    trump: Suit | Card | str | None = None,
+    removed: Iterable[Card | str] | None = None,
+    shoe: Iterable[Card | str] | None = None,
+    *,
+    trump_card: Card | str | None = None,
+) -> Odds:
+    """Exact odds of one punter tableau against the banker's.
+
+    The cards left are ``shoe`` (default: the full 104-card shoe) minus ``removed`` minus
+    the turned-up card. Give the turn-up as ``trump_card="QH"`` (or as ``trump`` itself, a
+    ``Card`` or card text such as ``"QH"``): its suit is trump and it leaves the shoe, as in
+    play. A bare suit (``"H"``, ``Suit.Hearts``) removes nothing more: the cards left are
+    exactly ``shoe`` minus ``removed``, so put the turn-up in ``removed`` (or leave it out of
+    ``shoe``) for a state that occurs in play.
+    """
+    if trump_card is None:
+        if trump is None:
+            raise InvalidCardError("odds needs the turned-up card (trump_card=) or a trump suit")
+        return _native_odds(trump, removed, shoe)
+    if trump is not None:
+        raise InvalidCardError("give the turned-up card as trump or as trump_card, not both")
+    if isinstance(trump_card, str):
+        trump_card = Card(trump_card)
+    if not isinstance(trump_card, Card):
+        raise InvalidCardError(f"trump_card must be a Card or card text such as 'QH', got {trump_card!r}")
+    return _native_odds(trump_card, removed, shoe)
+
+
+@dataclass(frozen=True)
+class PunterView:
+    """What a punter may know: the trump card and the stakes while the tableaux lie face
+    down, and the tableaux and results once they are revealed (the duel's observations are
+    the analogue). ``chips`` and ``stakes`` are public at the table."""
+
+    phase: Phase
+    banker: str
+    bank: int
+    mode: Mode
+    fixed_stake: int
+    responsible: bool
+    chips: Mapping[str, int]
+    stakes: tuple[Stake, ...]
+    trump_card: Card | None
+    discards: tuple[Card, ...]
+    """Cards of earlier deals seen face up and not yet shuffled back (for the odds)."""
+    tableaux: tuple[tuple[Card, ...], ...] | None
+    """T1-T4, only once revealed (``None`` while face down or before the first deal)."""
+    results: tuple[Resolution, ...] | None
+    """T2-T4 against T1, only once revealed."""
+
+    def free_chips(self, player: str) -> int:
+        """``player``'s chips not yet committed to a stake of this deal."""
+        return self.chips[player] - sum(s.amount for s in self.stakes if s.player == player)
 
 
 def _whole(value: object) -> bool:
@@ -137,6 +289,7 @@ class Table:
         seed: int = 0,
         chips: Union[int, Mapping[str, int]] = 1000,
         shoe: Sequence[Union[Card, str]] | None = None,
+        obliged: bool | None = None,
     ) -> None:
         names = list(players)
         if len(names) < 2 or not all(isinstance(p, str) and p for p in names):
@@ -152,6 +305,12 @@ class Table:
                 raise InvalidRulesError(f"{label} must be a positive whole number, got {value!r}")
         if not _whole(seed) or not 0 <= seed <= _MASK64:
             raise InvalidRulesError(f"seed must be a whole number 0 to 2**64-1, got {seed!r}")
+        if obliged is None:
+            obliged = mode == "banking"
+        if not isinstance(obliged, bool):
+            raise InvalidRulesError(f"obliged must be True, False or None, got {obliged!r}")
+        if obliged and mode != "banking":
+            raise InvalidRulesError("obliged stakes need banking mode: open mode has no fixed stake")
         if isinstance(chips, Mapping):
             start = {p: chips.get(p) for p in names}
         else:
@@ -164,6 +323,7 @@ class Table:
         self._bank_size = bank
         self._fixed_stake = fixed_stake
         self._seed = seed
+        self._obliged = obliged
         self._config: dict[str, Any] = {
             "players": names,
             "banker": banker,
@@ -172,6 +332,7 @@ class Table:
             "fixed_stake": fixed_stake,
             "seed": seed,
             "chips": dict(start),
+            "obliged": obliged,
         }
         self._chips: dict[str, int] = {p: int(c) for p, c in start.items()}  # type: ignore[arg-type]
         if shoe is None:
@@ -186,11 +347,11 @@ class Table:
         self._tenure_start_run_outs = 0
         self._phase: Phase = "ready"
         self._deal: Deal | None = None
+        self._revealed = False
         self._stakes: list[Stake] = []
         self._settlements: list[Settlement] = []
         self._deals_played = 0
         self._shuffled_since_deal = False
-        self._restaked_since_deal = False
         self._actions: list[list[Any]] = []
         self._deal_records: list[dict[str, Any]] = []
         self._ledger: list[dict[str, Any]] = []
@@ -222,6 +383,12 @@ class Table:
         return self._mode
 
     @property
+    def obliged(self) -> bool:
+        """Whether T2 and T3 must each carry a fixed stake before the reveal (banking mode's
+        default; waived for a tableau when no punter can afford the stake)."""
+        return self._obliged
+
+    @property
     def phase(self) -> Phase:
         return self._phase
 
@@ -251,9 +418,28 @@ class Table:
 
     @property
     def deal_in_play(self) -> Deal | None:
-        """The current deal (``None`` before the first). Tableaux stay face down until
-        the reveal in real play; this view is for the engine's users and tests."""
+        """The current deal (``None`` before the first), face-down tableaux included: the
+        dealer's all-seeing view, for tools and tests. Players use :meth:`punter_view`."""
         return self._deal
+
+    def punter_view(self) -> PunterView:
+        """What every punter may know now: the trump card, the stakes, the chips and the
+        bank; the tableaux and results only after the reveal."""
+        deal = self._deal if self._revealed else None
+        return PunterView(
+            phase=self._phase,
+            banker=self.banker,
+            bank=self._bank,
+            mode=self._mode,
+            fixed_stake=self._fixed_stake,
+            responsible=self._responsible,
+            chips=MappingProxyType(dict(self._chips)),
+            stakes=tuple(self._stakes),
+            trump_card=None if self._deal is None else self._deal.trump_card,
+            discards=tuple(self._shoe.discards),
+            tableaux=None if deal is None else tuple(tuple(t) for t in deal.tableaux),
+            results=None if deal is None else tuple(deal.results()),
+        )
 
     @property
     def trump_card(self) -> Card | None:
@@ -302,18 +488,19 @@ class Table:
         return copy.deepcopy(self._ledger)
 
     # -------------------------------------------------------------- actions
-    def deal(self) -> Deal:
-        """Deals the next hand and shows the trump card; staking opens."""
+    def deal(self) -> PunterView:
+        """Deals the next hand face down and turns up the trump card; staking opens.
+        Returns the punters' view (the tableaux stay hidden until :meth:`reveal`)."""
         self._require("ready", "deal")
         deal = self._shoe.deal()
         self._deal = deal
         self._stakes = []
         self._settlements = []
         self._shuffled_since_deal = False
-        self._restaked_since_deal = False
+        self._revealed = False
         self._phase = "staking"
         self._actions.append(["deal"])
-        return deal
+        return self.punter_view()
 
     def stake(self, player: str, tableau: int, amount: int) -> Stake:
         """Places ``amount`` chips of ``player`` on tableau 2, 3 or 4."""
@@ -333,6 +520,10 @@ class Table:
             raise InvalidStakeError(
                 f"banking mode: the stake on T{tableau} is the fixed stake {self._fixed_stake}, got {amount}"
             )
+        if self._mode == "banking" and tableau in (2, 3) and self._has_fixed_stake(player, tableau):
+            raise InvalidStakeError(
+                f"banking mode: {player!r} has placed the fixed stake on T{tableau} already (one per punter)"
+            )
         if self._mode == "banking" and tableau == 4 and not self._responsible:
             on_t4 = sum(s.amount for s in self._stakes if s.tableau == 4)
             if on_t4 + amount > self._bank:
@@ -340,8 +531,7 @@ class Table:
                     f"banking mode: stakes on T4 may total at most the bank ({self._bank}); "
                     f"{on_t4} already staked, got {amount}"
                 )
-        committed = sum(s.amount for s in self._stakes if s.player == player)
-        free = self._chips[player] - committed
+        free = self._free(player)
         if amount > free:
             raise InvalidStakeError(f"{player!r} has {free} free chips, cannot stake {amount}")
         placed = Stake(player, tableau, amount)
@@ -350,9 +540,22 @@ class Table:
         return placed
 
     def reveal(self) -> list[Resolution]:
-        """Ends staking and turns the tableaux up: T2, T3, T4 each against T1."""
+        """Ends staking and turns the tableaux up: T2, T3, T4 each against T1. With
+        ``obliged`` (banking mode's default), refused while T2 or T3 lacks its fixed stake
+        and some punter could still place it."""
         self._require("staking", "reveal")
+        if self._obliged:
+            for tableau in (2, 3):
+                if any(s.tableau == tableau for s in self._stakes):
+                    continue
+                able = [p for p in self._players if self._can_place_fixed(p, tableau)]
+                if able:
+                    raise TableError(
+                        f"reveal: T{tableau} needs its fixed stake of {self._fixed_stake} first "
+                        f"(the punters are obliged to stake it; {', '.join(map(repr, able))} can)"
+                    )
         self._phase = "revealed"
+        self._revealed = True
         self._actions.append(["reveal"])
         return self._current_deal().results()
 
@@ -419,8 +622,6 @@ class Table:
             raise TableError("shuffle_rest: the shoe may be shuffled only after a deal")
         if self._shuffled_since_deal:
             raise TableError("shuffle_rest: the shoe was already shuffled since the last deal")
-        if self._restaked_since_deal:
-            raise TableError("shuffle_rest: the bank was restaked, which is done without shuffling")
         if seed is None:
             seed = _derived_seed(self._seed, self._deals_played)
         if not _whole(seed) or not 0 <= seed <= _MASK64:
@@ -432,7 +633,8 @@ class Table:
 
     def restake_bank(self, amount: int | None = None) -> int:
         """After the first break, the banker stakes a second bank (default: the original
-        bank size) without shuffling. Returns the new bank."""
+        bank size) without gathering and reshuffling the cards; a punter may still shuffle
+        the rest before the next deal. Returns the new bank."""
         self._require("broken", "restake_bank")
         if self._bank_number != 1:
             raise TableError(
@@ -448,7 +650,6 @@ class Table:
             )
         self._fund_bank(banker, amount, strict=True)
         self._bank_number = 2
-        self._restaked_since_deal = True
         self._phase = "ready"
         self._actions.append(["restake_bank", amount])
         return amount
@@ -493,17 +694,23 @@ class Table:
         return json.dumps(self.record(), separators=(",", ":"))
 
     @classmethod
-    def replay(cls, record: Union[str, Mapping[str, Any]]) -> Table:
-        """Rebuilds a session from :meth:`record` or :meth:`to_json`, checking every deal
-        against the record; raises ``InvalidRecordError`` on any mismatch."""
+    def from_json(cls, text: str) -> Table:
+        """Rebuilds a session from :meth:`to_json`, replaying every action and checking
+        every deal. The record must be exactly what ``to_json`` writes: anything else
+        (bad JSON, other types, unknown or altered fields) raises ``InvalidRecordError``."""
+        if not isinstance(text, str):
+            raise InvalidRecordError(f"a table record is JSON text, got {type(text).__name__}")
         try:
-            data = json.loads(record) if isinstance(record, str) else dict(record)
-        except (TypeError, ValueError) as e:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as e:
             raise InvalidRecordError(f"not a JSON record: {e}") from None
-        if data.get("format") != RECORD_FORMAT or data.get("version") != RECORD_VERSION:
+        if not isinstance(data, dict):
+            raise InvalidRecordError("a table record is a JSON object")
+        version = data.get("version")
+        if data.get("format") != RECORD_FORMAT or type(version) is not int or version != RECORD_VERSION:
             raise InvalidRecordError(
                 f"expected format {RECORD_FORMAT!r} version {RECORD_VERSION}, "
-                f"got {data.get('format')!r} version {data.get('version')!r}"
+                f"got {data.get('format')!r} version {version!r}"
             )
         config = data.get("config")
         actions = data.get("actions")
@@ -513,13 +720,29 @@ class Table:
             table = cls(**config)
             for action in actions:
                 table._apply(action)
+            again = json.loads(table.to_json())
         except InvalidRecordError:
             raise
-        except (EcarteError, TypeError) as e:
+        except Exception as e:  # noqa: BLE001  # any failure to replay is a bad record
             raise InvalidRecordError(f"the record does not replay: {e}") from None
         if table._deal_records != data.get("deals"):
             raise InvalidRecordError("the replayed deals differ from the recorded ones")
+        if again != data:
+            raise InvalidRecordError("the record holds unknown or altered fields")
         return table
+
+    @classmethod
+    def replay(cls, record: Union[str, Mapping[str, Any]]) -> Table:
+        """:meth:`from_json`, also taking the record as a mapping (:meth:`record`)."""
+        if isinstance(record, Mapping):
+            try:
+                record = json.dumps(dict(record))
+            except (TypeError, ValueError) as e:
+                raise InvalidRecordError(f"not a JSON record: {e}") from None
+        return cls.from_json(record)
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (Table.from_json, (self.to_json(),))
 
     # ------------------------------------------------------------ internals
     def _apply(self, action: object) -> None:
@@ -553,8 +776,22 @@ class Table:
         raise TableError(f"{action}: not allowed in phase {self._phase!r} ({hints[self._phase]})")
 
     def _check_player(self, player: object) -> None:
-        if player not in self._players:
+        if not isinstance(player, str) or player not in self._players:
             raise TableError(f"unknown player {player!r}; players are {self._players!r}")
+
+    def _free(self, player: str) -> int:
+        return self._chips[player] - sum(s.amount for s in self._stakes if s.player == player)
+
+    def _has_fixed_stake(self, player: str, tableau: int) -> bool:
+        return any(s.player == player and s.tableau == tableau for s in self._stakes)
+
+    def _can_place_fixed(self, player: str, tableau: int) -> bool:
+        """Whether ``player`` could still place the fixed stake on ``tableau`` now."""
+        return (
+            player != self.banker
+            and not self._has_fixed_stake(player, tableau)
+            and self._free(player) >= self._fixed_stake
+        )
 
     def _current_deal(self) -> Deal:
         if self._deal is None:  # unreachable through the phase machine
@@ -630,52 +867,3 @@ class Table:
             f"Table(players={self._players!r}, banker={self.banker!r}, mode={self._mode!r}, "
             f"bank={self._bank}, phase={self._phase!r}, deals_played={self._deals_played})"
         )
-
-
-# ------------------------------------------------------------------ simulation
-#: Deals per chunk of :func:`simulate` (``rust/src/bank/simulate.rs``, ``CHUNK``): each
-#: chunk has its own random stream, so a run splits between chunks only.
-SIMULATION_CHUNK: Final = 4096
-#: Measured single-thread seconds per simulated deal (docs/scale.md, "Chunk sizing").
-SIMULATED_DEAL_SECONDS: Final = 3e-7
-
-
-def simulate(
-    n: int,
-    seed: int | None = None,
-    shoe: Iterable[Card | str] | None = None,
-    threads: int | None = None,
-    backend: Backend = "local",
-    progress: bool | None = False,
-) -> Simulation:
-    """Simulates ``n`` whole deals (T2, T3, T4 against T1) from a freshly shuffled ``shoe``
-    (the cards left, default the full shoe), natively with the GIL released; the result is
-    the same for any ``threads``. ``backend="ray"`` (or a ``RayBackend``) runs whole chunks
-    of :data:`SIMULATION_CHUNK` deals as Ray tasks and adds their counts: the same result.
-    """
-    ray = ray_backend(backend)
-    if ray is None:
-        return _simulate(n, seed, shoe, threads)
-    cards = None if shoe is None else list(shoe)
-    checked = _simulate(0, seed, cards, threads)  # the same errors (and seed) as local
-    seed = checked.seed
-    cpus = max(1, cluster_cpus(connect(ray.address)) // ray.cpus_per_task)
-    size = ray.chunk_size or chunk_size(n, SIMULATED_DEAL_SECONDS, cpus, align=SIMULATION_CHUNK)
-    parts = run_chunks(
-        ray,
-        _simulate_chunk,
-        chunks(n, size, align=SIMULATION_CHUNK),
-        (seed, cards),
-        label="Deals",
-        progress=progress,
-        seed=seed,
-    )
-    joint = [0] * 27
-    for part in parts:
-        for cell, k in enumerate(part.joint.ravel().tolist()):
-            joint[cell] += int(k)
-    return Simulation(n, seed, joint)
-
-
-def _simulate_chunk(start: int, n: int, seed: int, cards: list[Card | str] | None) -> Simulation:
-    return _simulate(n, seed, cards, None, start)

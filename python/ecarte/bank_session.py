@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ecarte.bank import Table
+from ecarte.bank import PunterView, Table
 
 __all__ = ["SessionDeal", "play_session"]
 
@@ -28,23 +28,31 @@ def play_session(
     seed: int = 0,
     on_deal: Callable[[SessionDeal], None] | None = None,
 ) -> list[SessionDeal]:
-    """Plays ``deals`` deals. Each punter stakes on one tableau, chosen at random
-    (``random.Random(seed)``): the fixed stake on T2 or T3, or on T4 up to twice the fixed
-    stake, capped by the bank in banking mode. After a first break the banker restakes the
-    bank; after a second, the bank passes. Stops early when nobody can hold the bank."""
+    """Plays ``deals`` deals. The punters decide from :meth:`Table.punter_view` only (the
+    trump card and the stakes; the tableaux are face down). Each punter, in seat order
+    after the banker, stakes on one tableau chosen at random (``random.Random(seed)``): the
+    fixed stake on T2 or T3, or on T4 up to twice the fixed stake, within the bank in
+    banking mode and always within the punter's free chips. When the table obliges fixed
+    stakes on T2 and T3 and one is missing, the first punter in seat order who can afford
+    it places it. After a first break the banker restakes the bank; after a second, the
+    bank passes. Stops early when nobody can hold the bank."""
     rng = random.Random(seed)
     history: list[SessionDeal] = []
     for _ in range(deals):
         if table.phase == "over":
             break
-        table.deal()
-        for player in table.players:
-            if player == table.banker or table.chips[player] <= 0:
+        view = table.deal()
+        punters = _punters_in_seat_order(table.players, view.banker)
+        for player in punters:
+            if view.free_chips(player) <= 0:
                 continue
             tableau = rng.choice((2, 3, 4))
-            amount = table_stake(table, player, tableau, rng)
+            amount = table_stake(view, player, tableau, rng)
             if amount > 0:
                 table.stake(player, tableau, amount)
+                view = table.punter_view()
+        if table.obliged:
+            view = _place_obliged_stakes(table, view, punters)
         table.reveal()
         table.settle()
         event = ""
@@ -61,15 +69,38 @@ def play_session(
     return history
 
 
-def table_stake(table: Table, player: str, tableau: int, rng: random.Random) -> int:
-    """The policy's stake: the fixed stake on T2/T3; on T4 up to twice it, within the bank
-    (banking mode) and the player's free chips."""
-    fixed = table.fixed_stake
-    free = table.chips[player] - sum(s.amount for s in table.stakes if s.player == player)
+def _punters_in_seat_order(players: list[str], banker: str) -> list[str]:
+    i = players.index(banker)
+    return players[i + 1 :] + players[:i]
+
+
+def _place_obliged_stakes(table: Table, view: PunterView, punters: list[str]) -> PunterView:
+    """The seed obliges the first and second punters to stake on T2 and T3: the first in
+    seat order who can afford a missing fixed stake places it."""
+    for tableau in (2, 3):
+        if any(s.tableau == tableau for s in view.stakes):
+            continue
+        for player in punters:
+            placed = any(s.player == player and s.tableau == tableau for s in view.stakes)
+            if not placed and view.free_chips(player) >= view.fixed_stake:
+                table.stake(player, tableau, view.fixed_stake)
+                view = table.punter_view()
+                break
+    return view
+
+
+def table_stake(view: PunterView, player: str, tableau: int, rng: random.Random) -> int:
+    """The policy's stake from what a punter may see: the fixed stake on T2/T3 (in open
+    mode, any sum: the fixed stake or the free chips if fewer); on T4 up to twice the fixed
+    stake, within the bank (banking mode) and the player's free chips. 0: no stake."""
+    fixed = view.fixed_stake
+    free = view.free_chips(player)
     if tableau in (2, 3):
-        return fixed if (free >= fixed or table.mode == "open") else 0
+        if view.mode == "open":
+            return max(0, min(fixed, free))
+        return fixed if free >= fixed else 0
     amount = rng.randint(1, 2 * fixed)
-    if table.mode == "banking" and not table.responsible:
-        already = sum(s.amount for s in table.stakes if s.tableau == 4)
-        amount = min(amount, table.bank - already)
+    if view.mode == "banking" and not view.responsible:
+        already = sum(s.amount for s in view.stakes if s.tableau == 4)
+        amount = min(amount, view.bank - already)
     return max(0, min(amount, free))

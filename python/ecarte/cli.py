@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 import numpy as np
@@ -13,6 +13,7 @@ from rich.table import Table
 
 from ecarte.errors import EcarteError
 from ecarte.agents import make_agent
+from ecarte.seeding import agent_seed
 from ecarte.display import deal_report
 from ecarte.duel import AGENT_SPECS, Deal, Match, Rules, parse_agent, simulate
 from ecarte.stats import wilson_interval
@@ -32,6 +33,157 @@ class AgentSpec(click.ParamType):  # type: ignore[type-arg]  # generic only in c
 
 AGENT = AgentSpec()
 
+#: Every ``--seed``: a whole number from 0 to 2**64 - 1, checked before any work.
+SEED = click.IntRange(0, 2**64 - 1)
+
+#: What a bad input raises; the command reports it in one line and exits with status 2.
+USER_ERRORS = (EcarteError, ValueError, OSError, UnicodeError, OverflowError, RecursionError)
+
+#: Upper bounds of the CLI's sizes, so that a typo cannot start a machine-filling run: worker
+#: threads (``simulate --threads``), worker processes (``arena --workers``) and worlds per
+#: PIMC decision (``arena --samples``).
+MAX_THREADS = 256
+MAX_WORKERS = 64
+MAX_SAMPLES = 10_000
+#: ... and of the run lengths: deals of ``simulate``, seeds of ``arena``, deals of ``bank``.
+MAX_SIMULATED = 10**9
+MAX_ARENA_MATCHES = 10**6
+MAX_BANK_DEALS = 10**6
+
+#: The chart formats ``--plot`` writes (by file name extension).
+PLOT_SUFFIXES = (".png", ".pdf", ".svg", ".svgz", ".eps", ".ps", ".jpg", ".jpeg", ".tif",
+                 ".tiff", ".webp")
+
+DEAL_FORMAT = "ecarte.duel.deal"
+MATCH_FORMAT = "ecarte.duel.match"
+RECORD_KINDS = {
+    DEAL_FORMAT: "a duel deal record",
+    MATCH_FORMAT: "a duel match record",
+    "ecarte.bank.session": "a banking session record",
+}
+
+
+class OneLineError(click.ClickException):
+    """A bad input: ``error: ...`` in one line on stderr, status 2."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+def one_line(text: object) -> str:
+    return " ".join(str(text).split())
+
+
+def _usage_error(exc: click.UsageError) -> OneLineError:
+    hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+    return OneLineError(one_line(exc.format_message()) + hint)
+
+
+class EcarteGroup(click.Group):
+    """Reports every bad input, click's own usage errors included, in one line with status
+    2, never with a traceback."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as exc:
+            raise _usage_error(exc) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            raise _usage_error(exc) from None
+        except BrokenPipeError:
+            raise
+        except UnicodeEncodeError as exc:
+            # A command-line argument that was not UTF-8 reaches Python as lone surrogates.
+            raise OneLineError(
+                f"an argument is not valid UTF-8 text ({exc.object[exc.start:exc.end]!r})"
+            ) from None
+        except USER_ERRORS as exc:
+            raise OneLineError(one_line(exc) or type(exc).__name__) from None
+
+
+def fail(message: str) -> NoReturn:
+    raise OneLineError(message)
+
+
+def check_output_path(path: Path, option: str, suffixes: tuple[str, ...] | None = None) -> None:
+    """Refuses, before any work is done, an output file that cannot be written: its
+    directory is missing or not writable, it is a directory, or (with ``suffixes``) its
+    extension is not one of them. A file that does not exist yet is not left behind."""
+    if suffixes is not None and path.suffix.lower() not in suffixes:
+        fail(f"{option} {path}: the file name must end in one of {', '.join(suffixes)}")
+    parent = path.parent
+    if path.is_dir():
+        fail(f"{option} {path}: is a directory, not a file")
+    if not parent.is_dir():
+        what = "is not a directory" if parent.exists() else "does not exist"
+        fail(f"{option} {path}: the directory {parent} {what}")
+    existed = path.exists()
+    try:
+        with path.open("a"):
+            pass
+    except OSError as exc:
+        fail(f"{option} {path}: cannot write there ({exc.strerror or type(exc).__name__})")
+    if not existed:
+        path.unlink(missing_ok=True)
+
+
+def write_output(path: Path, text: str, option: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"{option} {path}: cannot write there ({exc.strerror or type(exc).__name__})")
+
+
+def _no_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not a number a record holds")
+
+
+def read_record(file: Path, command: str, accepted: tuple[str, ...]) -> tuple[str, str]:
+    """The text of the ecarte record in ``file`` and its format, which must be one of
+    ``accepted``; anything else (unreadable, not UTF-8 text, not JSON, not a record, another
+    kind of record) is refused in one line that says what the file is."""
+    wanted = " or ".join(f"{RECORD_KINDS[k]} (format {k!r})" for k in accepted)
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        fail(f"cannot read {file}: {exc.strerror or type(exc).__name__}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        fail(f"{file} is not a text file (not UTF-8); {command} reads {wanted}")
+    try:
+        record = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        fail(f"{file} is not a JSON record; {command} reads {wanted}")
+    kind = record.get("format") if isinstance(record, dict) else None
+    if not isinstance(kind, str):
+        fail(f"{file} is JSON but not an ecarte record (no \"format\" field); "
+             f"{command} reads {wanted}")
+    if kind not in accepted:
+        what = RECORD_KINDS.get(kind, f"unknown record format {kind!r}")
+        fail(f"{file}: {what}; {command} reads {wanted}")
+    return text, kind
+
+
+def parse_deal(file: Path, text: str) -> Deal:
+    try:
+        return Deal.from_json(text)
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+        fail(f"{file}: not a valid deal record: {one_line(exc)}")
+
+
+def parse_match(file: Path, text: str) -> Match:
+    try:
+        return Match.from_json(text)
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+        fail(f"{file}: not a valid match record: {one_line(exc)}")
+
 
 def ray_option(f: Any) -> Any:
     """``--ray [ADDRESS]``: run on Ray (docs/scale.md); no address: RAY_ADDRESS or local."""
@@ -46,14 +198,15 @@ def ray_option(f: Any) -> Any:
     )(f)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=EcarteGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ecarte")
 def main() -> None:
     """ecarte: a fast, faithful écarté engine. Run `ecarte COMMAND --help` for details."""
 
 
 @main.command("match")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the match's deals.")
+@click.option("--seed", type=SEED, default=1, show_default=True,
+              help="Seed of the match's deals (0 to 2**64 - 1).")
 @click.option(
     "--agents",
     nargs=2,
@@ -80,9 +233,14 @@ def match_command(
     quiet: bool,
 ) -> None:
     """Play a whole match between two built-in agents and print it deal by deal."""
+    if out is not None:
+        check_output_path(out, "--out")
     names = [f"{agents[0].capitalize()}-0", f"{agents[1].capitalize()}-1"]
     match = Match(seed=seed, first_dealer=first_dealer, rules=Rules(order=order, target=target))
-    players = (make_agent(agents[0], seed * 2), make_agent(agents[1], seed * 2 + 1))
+    players = (
+        make_agent(agents[0], agent_seed(seed, 0)),
+        make_agent(agents[1], agent_seed(seed, 1)),
+    )
     if not quiet:
         click.echo(f"Match to {target}, seed {seed}: {names[0]} v {names[1]} ({order} order)")
 
@@ -100,14 +258,15 @@ def match_command(
         f"in {len(result.outcomes)} deals."
     )
     if out is not None:
-        out.write_text(match.to_json())
+        write_output(out, match.to_json(), "--out")
         click.echo(f"Record saved to {out}")
 
 
 @main.command("play")
 @click.option("--opponent", type=AGENT, default="pimc",
               show_default=True, help="The built-in agent you play against.")
-@click.option("--seed", type=int, default=None, help="Seed of the match (random if omitted).")
+@click.option("--seed", type=SEED, default=None,
+              help="Seed of the match, 0 to 2**64 - 1 (random if omitted).")
 @click.option("--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte",
               show_default=True, help="Rank order.")
 @click.option("--target", type=click.IntRange(1, 100), default=7, show_default=True,
@@ -128,13 +287,15 @@ def play_command(
 
     from ecarte.play import Game
 
+    if save_path is not None:
+        check_output_path(save_path, "--save")
     console = Console(highlight=False)
     match = Match(seed=seed, rules=Rules(order=order, target=target))
     game = Game(
         match,
-        make_agent(opponent, match.seed + 1),
+        make_agent(opponent, agent_seed(match.seed, 1 - seat)),
         seat=seat,
-        hint_agent=lambda: make_agent(HINT_AGENT, match.seed + 2),
+        hint_agent=lambda: make_agent(HINT_AGENT, agent_seed(match.seed, 2)),
     )
     console.print(f"ecarte: you play {opponent}, match to {target}, seed {match.seed}. "
                   "Type help for the commands.")
@@ -144,6 +305,19 @@ def play_command(
             console.print(game.screen())
         if match.is_over():
             break
+        if game.pending_banner:
+            # A deal has just ended: its result stays on screen until the player goes on.
+            try:
+                answer = click.prompt("", prompt_suffix="(Enter: next deal, q: quit) ",
+                                      default="", show_default=False)
+            except (EOFError, click.Abort):
+                answer = "quit"
+            if answer.strip().lower() in ("q", "quit", "exit"):
+                console.print("Bye.")
+                break
+            game.next_deal()
+            redraw = True
+            continue
         try:
             line = click.prompt("", prompt_suffix="> ", default="", show_default=False)
         except (EOFError, click.Abort):
@@ -170,14 +344,23 @@ def _offer_save(match: Match, save_path: Path | None) -> None:
         if not answer.strip():
             return
         save_path = Path(answer.strip())
-    save_path.write_text(match.to_json())
+    try:
+        save_path.write_text(match.to_json(), encoding="utf-8")
+    except OSError as exc:
+        # Too late to refuse: say so, and let the player try another name.
+        click.echo(f"error: cannot write {save_path}: {exc.strerror or type(exc).__name__}",
+                   err=True)
+        _offer_save(match, None)
+        return
     click.echo(f"Record saved to {save_path}")
 
 
 @main.command("solve")
 @click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Solve the deal of this seed instead, played with no exchange.")
+@click.option("--deal", "deal_number", type=click.IntRange(1), default=None,
+              help="With a match record FILE: solve its deal N (1 is the first).")
 @click.option("--dealer", type=click.IntRange(0, 1), default=0, show_default=True,
               help="The dealer, with --seed.")
 @click.option("--objective", type=click.Choice(["points", "cards"]), default="points",
@@ -192,15 +375,17 @@ def _offer_save(match: Match, save_path: Path | None) -> None:
 def solve_command(
     file: Path | None,
     seed: int | None,
+    deal_number: int | None,
     dealer: int,
     objective: str,
-    positions: int | None,
-    ray_address: str | None,
+    positions: int | None = None,
+    ray_address: str | None = None,
 ) -> None:
     """The double-dummy value of a play-phase position, and of every legal action.
 
-    FILE is a deal record (``deal.to_json()``); its position after the recorded actions is
-    solved. With --seed, the deal of that seed is solved from its first lead.
+    FILE is a deal record (``deal.to_json()``), or a match record with --deal N; its position
+    after the recorded actions is solved, or its first lead when the deal is over. With
+    --seed, the deal of that seed is solved from its first lead.
     """
     import time
 
@@ -217,9 +402,26 @@ def solve_command(
             raise click.UsageError("--positions N (with --seed) solves many deals; --ray needs it")
         click.echo(cli_solve(seed, positions, dealer, objective, ray_address))
         return
+    console = Console(highlight=False)
     if file is not None:
-        deal = Deal.from_json(file.read_text())
+        text, kind = read_record(file, "solve", (DEAL_FORMAT, MATCH_FORMAT))
+        if kind == MATCH_FORMAT:
+            deals = parse_match(file, text).deals
+            if deal_number is None or deal_number > len(deals):
+                problem = "" if deal_number is None else f", it has no deal {deal_number}"
+                fail(f"{file} is a match record of {len(deals)} deal{'s' * (len(deals) != 1)}"
+                     f"{problem}: choose one with --deal N (1 to {len(deals)})")
+            deal = deals[deal_number - 1]
+        else:
+            if deal_number not in (None, 1):
+                fail(f"{file} is a deal record: --deal is for match records")
+            deal = parse_deal(file, text)
+        if deal.phase == "over":
+            deal = first_lead(deal)
+            console.print("The deal is over: solving it from its first lead.")
     else:
+        if deal_number is not None:
+            raise click.UsageError("--deal goes with a match record FILE, not with --seed")
         deal = Deal(seed=seed, dealer=dealer)
         deal.apply("decline")
     if deal.phase != "play":
@@ -230,7 +432,6 @@ def solve_command(
     solution = solve(deal, objective)
     elapsed = time.perf_counter() - started
     values = action_values(deal, objective)
-    console = Console(highlight=False)
     console.print(f"Trump {deal.trump.symbol}, talon {deal.talon_size} "
                   f"({' '.join(c.pretty() for c in deal.talon)}), seat {player} to play")
     for seat in (0, 1):
@@ -250,22 +451,28 @@ def solve_command(
     console.print(table)
 
 
+def first_lead(deal: Deal) -> Deal:
+    """``deal`` replayed to the start of its play phase."""
+    replay = Deal.from_deck(deal.deck, dealer=deal.dealer, rules=deal.rules)
+    for action in deal.history:
+        if replay.phase == "play":
+            break
+        replay.apply(action)
+    return replay
+
+
 @main.command("replay")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--step", is_flag=True, help="Show one line at a time; Enter for the next.")
 def replay_command(file: Path, step: bool) -> None:
     """Show a saved duel deal or match record, all at once or step by step."""
-    text = file.read_text()
-    try:
-        kind = json.loads(text).get("format")
-    except (json.JSONDecodeError, AttributeError):
-        raise EcarteError(f"{file} is not a JSON record") from None
+    text, kind = read_record(file, "replay", (DEAL_FORMAT, MATCH_FORMAT))
     names = ["Seat 0", "Seat 1"]
     lines: list[str] = []
-    if kind == "ecarte.duel.deal":
-        lines = deal_report(Deal.from_json(text), names)
-    elif kind == "ecarte.duel.match":
-        match = Match.from_json(text)
+    if kind == DEAL_FORMAT:
+        lines = deal_report(parse_deal(file, text), names)
+    else:
+        match = parse_match(file, text)
         lines.append(f"Match to {match.target}, seed {match.seed}")
         score = [0, 0]
         for i, deal in enumerate(match.deals, 1):
@@ -277,25 +484,27 @@ def replay_command(file: Path, step: bool) -> None:
                 lines.append(f"  Score: {names[0]} {score[0]}, {names[1]} {score[1]}")
         if match.winner is not None:
             lines.append(f"{names[match.winner]} wins the match {score[0]}-{score[1]}.")
-    else:
-        raise EcarteError(f"{file}: unknown record format {kind!r}")
     for line in lines:
         click.echo(line)
         if step:
-            answer = click.prompt("", prompt_suffix="(Enter: next, q: quit) ", default="",
-                                  show_default=False)
+            try:
+                answer = click.prompt("", prompt_suffix="(Enter: next, q: quit) ", default="",
+                                      show_default=False)
+            except (EOFError, click.Abort):
+                break
             if answer.strip().lower() == "q":
                 break
 
 
 @main.command("simulate")
-@click.option("--deals", "n", type=click.IntRange(1), default=10_000, show_default=True,
+@click.option("--deals", "n", type=click.IntRange(1, MAX_SIMULATED), default=10_000,
+              show_default=True,
               help="Number of deals (or matches with --matches).")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option("--agents", nargs=2, type=AGENT,
               default=("random", "random"), show_default=True, help="Seat 0 and seat 1.")
 @click.option("--matches", is_flag=True, help="Play whole matches instead of deals.")
-@click.option("--threads", type=click.IntRange(1), default=None,
+@click.option("--threads", type=click.IntRange(1, MAX_THREADS), default=None,
               help="Worker threads (default: all cores); results do not depend on it.")
 @click.option("--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte",
               show_default=True)
@@ -361,17 +570,26 @@ def rate_text(hits: np.ndarray) -> str:
 
 
 @main.command("odds")
-@click.option("--trump", required=True, help="Trump suit (C, D, H, S or a symbol) or the turn-up card.")
+@click.option("--trump", required=True,
+              help="The turned-up card (e.g. 7H; it leaves the shoe), or a bare suit (C, D, H, S or a symbol).")
 @click.option("--seen", default="", help="Cards already seen, comma-separated, e.g. 5H,KS.")
 def odds_command(trump: str, seen: str) -> None:
-    """Exact odds of one punter tableau against the banker's, from the shoe minus the seen
-    cards (and the turn-up, if given as a card)."""
+    """Exact odds of one punter tableau against the banker's, from the 104-card shoe minus
+    the turn-up (when --trump is a card) and the seen cards."""
     from rich.console import Console
 
     from ecarte import bank
 
     removed = [c.strip() for c in seen.split(",") if c.strip()]
     odds = bank.odds(trump, removed=removed)
+    # A bare suit removes no turn-up, a state play never meets: say which shoe was used.
+    turn_up = len(trump.strip()) > 1
+    shoe = (
+        f"the 104-card shoe less the turn-up {trump.strip()}"
+        if turn_up
+        else "the 104-card shoe with no turn-up removed (give the turned-up card, e.g. --trump 7H)"
+    )
+    click.echo(f"Shoe: {shoe}" + (f", less {len(removed)} seen card(s)" if removed else ""))
     table = Table(title=f"Bank odds, trump {trump.strip()}, {odds.cards_left} cards left")
     table.add_column("outcome")
     table.add_column("probability", justify="right")
@@ -395,11 +613,12 @@ def odds_command(trump: str, seen: str) -> None:
               help="The fixed stake on T2 and T3.")
 @click.option("--chips", type=click.IntRange(1), default=1000, show_default=True,
               help="Each player's chips at the start.")
-@click.option("--deals", type=click.IntRange(1), default=50, show_default=True)
+@click.option("--deals", type=click.IntRange(1, MAX_BANK_DEALS), default=50, show_default=True)
 @click.option("--mode", type=click.Choice(["banking", "open"]), default="banking", show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path),
-              help="Draw each player's chips over the deals to a PNG (needs matplotlib).")
+              help="Draw each player's chips over the deals to a chart: .png, .pdf, .svg and "
+              "more by the file name (needs matplotlib).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Save the session record (JSON).")
 @click.option(
@@ -429,6 +648,11 @@ def bank_command(
     from ecarte import bank
     from ecarte.bank_session import play_session
 
+    if out is not None:
+        check_output_path(out, "--out")
+    if plot is not None:
+        check_output_path(plot, "--plot", PLOT_SUFFIXES)
+        _pyplot()
     names = [f"P{i + 1}" for i in range(players)]
     table = bank.Table(names, bank=bank_size, fixed_stake=stake, chips=chips, mode=mode, seed=seed)  # type: ignore[arg-type]
     history = play_session(table, deals, seed)
@@ -445,21 +669,26 @@ def bank_command(
     Console(highlight=False).print(ledger)
     click.echo(f"Chips + bank: {table.total_chips} (start {players * chips})")
     if out is not None:
-        out.write_text(table.to_json())
+        write_output(out, table.to_json(), "--out")
         click.echo(f"Record saved to {out}")
     if plot is not None:
         plot_bankrolls(history, names, plot)
         click.echo(f"Chart saved to {plot}")
 
 
-def plot_bankrolls(history: list[Any], names: list[str], path: Path) -> None:
+def _pyplot() -> Any:
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise click.UsageError("--plot needs matplotlib: pip install 'ecarte[plot]'") from None
+        fail("--plot needs matplotlib: pip install 'ecarte[plot]'")
+    return plt
+
+
+def plot_bankrolls(history: list[Any], names: list[str], path: Path) -> None:
+    plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 4.5))
     deals = [e.deal for e in history]
     for name in names:
@@ -469,8 +698,12 @@ def plot_bankrolls(history: list[Any], names: list[str], path: Path) -> None:
     ax.set_title("Bankrolls over the session")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    try:
+        fig.savefig(path)
+    except OSError as exc:
+        fail(f"--plot {path}: cannot write there ({exc.strerror or type(exc).__name__})")
+    finally:
+        plt.close(fig)
 
 
 @main.command("bench")
@@ -490,12 +723,13 @@ def bench_command(full: bool) -> None:
 @main.command("arena")
 @click.argument("agent_a", type=AGENT)
 @click.argument("agent_b", type=AGENT)
-@click.option("--matches", type=click.IntRange(1), default=100, show_default=True,
+@click.option("--matches", type=click.IntRange(1, MAX_ARENA_MATCHES), default=100,
+              show_default=True,
               help="Seeds; each is played twice with seats and cards swapped.")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True,
               help="Processes playing seeds in parallel.")
-@click.option("--samples", type=click.IntRange(1), default=None,
+@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=None,
               help="Worlds per PIMC decision (default: the agent's default).")
 @click.option("--target", type=click.IntRange(1, 100), default=7, show_default=True)
 @click.option("--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte",

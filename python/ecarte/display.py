@@ -5,14 +5,28 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ecarte._core import Card
-from ecarte.duel import Deal
+from ecarte.duel import Deal, Outcome
 
-__all__ = ["cards_text", "deal_report"]
+__all__ = ["cards_text", "deal_report", "outcome_reason"]
 
 
 def cards_text(cards: Iterable[Card]) -> str:
     """Cards with suit symbols, e.g. ``Q♥ 7♣``."""
     return " ".join(c.pretty() for c in cards)
+
+
+def outcome_reason(outcome: Outcome, names: Sequence[str]) -> str:
+    """Why the deal went to its winner, by the scoring rules (``RULES.md``): every trick (a
+    vole, 2 points), more cards (1 point), or, on equal cards, the last trick (1 point).
+    E.g. ``"16–16 on cards: the last trick decides, and Seat 1 took it"``."""
+    winner, loser = outcome.winner, 1 - outcome.winner
+    won, lost = outcome.cards[winner], outcome.cards[loser]
+    if outcome.vole:
+        tricks = outcome.tricks[winner]
+        return f"{names[winner]} took all {tricks} tricks: a vole scores 2"
+    if won == lost:
+        return f"{won}–{lost} on cards: the last trick decides, and {names[winner]} took it"
+    return f"{won}–{lost} on cards: more cards win"
 
 
 def deal_report(deal: Deal, names: Sequence[str]) -> list[str]:
@@ -57,6 +71,7 @@ def deal_report(deal: Deal, names: Sequence[str]) -> list[str]:
         lines.append(
             f"  {names[outcome.winner]} wins the deal: cards {outcome.cards[0]}-{outcome.cards[1]}, "
             f"tricks {outcome.tricks[0]}-{outcome.tricks[1]}{vole}: "
-            f"{outcome.points} point{'s' if outcome.points > 1 else ''}"
+            f"{outcome.points} point{'s' if outcome.points > 1 else ''} "
+            f"({outcome_reason(outcome, names)})"
         )
     return lines

@@ -304,8 +304,8 @@ def cli_bank(n: int, seed: int, address: str | None) -> str:
 
     result = simulate(n, seed, backend=cli_backend(address), progress=None)
     lines = [f"{n} simulated deals, seed {seed}: outcome rates with 95% intervals"]
-    for tableau, counts in result.intervals.items():
-        rates = result.probabilities[tableau]
+    for tableau, counts in result.summary["intervals"].items():
+        rates = result.summary["probabilities"][tableau]
         cells = ", ".join(
             f"{name} {rates[name]:.4f} [{low:.4f}, {high:.4f}]"
             for name, (low, high) in counts.items()

@@ -17,9 +17,10 @@ from rich.text import Text
 from ecarte._core import Card, Suit
 from ecarte.errors import EcarteError
 from ecarte.agents import Agent
-from ecarte.duel import Action, Deal, Match
+from ecarte.display import outcome_reason
+from ecarte.duel import Action, Deal, Match, Observation
 
-__all__ = ["Game", "Reply", "card_text", "parse_move"]
+__all__ = ["Game", "Reply", "card_text", "explain_illegal", "parse_move", "result_banner"]
 
 HUMAN_COMMANDS = "a number from the list, a card (QH, q♥, 10s), propose/decline/accept/refuse, " \
     "discard 7C, or: help, hint, undo, quit"
@@ -40,9 +41,45 @@ def action_text(action: Action) -> Text:
     return card_text(card)
 
 
-def parse_move(text: str, legal: list[Action]) -> Action:
+def explain_illegal(action: Action, observation: Observation, legal: list[Action]) -> str:
+    """Why ``action`` is not legal for the player of ``observation`` (to move), in one line:
+    e.g. "you must follow ♦", "you hold no Q♥", "trumps may not be discarded"."""
+    phase = observation.phase
+    kind, card = action.kind, action.card
+    trump = observation.trump
+    calls = ", ".join(str(a) for a in legal)
+    if kind == "play" and phase in ("proposal", "response"):
+        return f"the exchange comes first: {calls}"
+    if kind in ("propose", "decline") and phase == "response":
+        return "the dealer never proposes: accept or refuse the opponent's proposal"
+    if kind in ("accept", "refuse") and phase == "proposal":
+        return "only the dealer accepts or refuses; you are the elder: propose or decline"
+    if kind == "discard" and phase in ("proposal", "response"):
+        return "discards come after an accepted proposal"
+    if kind in ("propose", "decline", "accept", "refuse") and phase == "discard":
+        return "discard a card first (one card a player, after drawing)"
+    if kind != "play" and phase == "play":
+        return "the exchange is over: play a card"
+    if card is not None and card not in observation.hand:
+        return f"you hold no {card.pretty()}"
+    if kind == "discard" and card is not None and card.suit == trump:
+        return (f"trumps ({trump.symbol}) may not be discarded while you hold a card of "
+                "another suit")
+    if kind == "play" and card is not None and observation.lead is not None:
+        led = observation.lead.suit
+        if card.suit != led and any(c.suit == led for c in observation.hand):
+            return f"you must follow {led.symbol}"
+        if card.suit not in (led, trump) and any(c.suit == trump for c in observation.hand):
+            return f"you have no {led.symbol}, so you must trump ({trump.symbol})"
+    return f"{action} is not legal now"
+
+
+def parse_move(
+    text: str, legal: list[Action], observation: Observation | None = None
+) -> Action:
     """The legal action meant by ``text``: a 1-based number from the list, an action's text,
-    or a bare card during the discards. Raises ``EcarteError`` with a one-line reason."""
+    or a bare card during the discards. Raises ``EcarteError`` with a one-line reason, which
+    says why the move is illegal when the mover's ``observation`` is given."""
     words = text.strip()
     if words.isdigit():
         index = int(words)
@@ -56,8 +93,24 @@ def parse_move(text: str, legal: list[Action]) -> Action:
     if action.kind == "play" and action not in legal and legal and legal[0].kind == "discard":
         action = Action(f"discard {action.card}")
     if action not in legal:
+        if observation is not None:
+            raise EcarteError(explain_illegal(action, observation, legal))
         raise EcarteError(f"{action} is not legal now")
     return action
+
+
+def result_banner(outcome_deal: Deal, seat: int, score: tuple[int, int], target: int) -> str:
+    """The end of a deal from ``seat``'s side: who won, why, the points and the score."""
+    outcome = outcome_deal.outcome()
+    assert outcome is not None
+    names = ["you", "the opponent"] if seat == 0 else ["the opponent", "you"]
+    who = "You win" if outcome.winner == seat else "The opponent wins"
+    points = f"{outcome.points} point{'s' if outcome.points > 1 else ''}"
+    reason = outcome_reason(outcome, names)
+    return (
+        f"{who} the deal, {points}: {reason}. "
+        f"Score: you {score[seat]}, opponent {score[1 - seat]} (to {target})."
+    )
 
 
 @dataclass
@@ -68,6 +121,8 @@ class Reply:
     quit: bool = False
     #: Whether the table changed and should be drawn again.
     redraw: bool = False
+    #: The result of a deal that just ended (see :func:`result_banner`), or "".
+    banner: str = ""
 
 
 @dataclass
@@ -79,6 +134,11 @@ class Game:
     seat: int = 0
     hint_agent: Callable[[], Agent] | None = None
     log: list[str] = field(default_factory=list)
+    #: The banner of the deal that just ended, while the game waits for the next deal to
+    #: be started with :meth:`next_deal` (the human reads the result first).
+    pending_banner: str = ""
+    #: The banner of the last deal that ended.
+    last_banner: str = ""
 
     def __post_init__(self) -> None:
         self.advance()
@@ -91,15 +151,38 @@ class Game:
         return self.match.current_player == self.seat
 
     def advance(self) -> None:
-        """Lets the opponent act until it is the human's turn or the match is over."""
-        while not self.match.is_over() and not self.human_to_move():
+        """Lets the opponent act until it is the human's turn, a deal ends (the game then
+        waits for :meth:`next_deal`) or the match is over."""
+        while (
+            not self.pending_banner and not self.match.is_over() and not self.human_to_move()
+        ):
             player = self.match.current_player
             assert player is not None
-            deal = self.match.deal
             action = self.opponent(self.match.observation(player), self.match.legal_actions())
-            self.match.apply(action)
-            self.log.append(f"Opponent: {self._describe(action)}")
-            self._note_end_of_deal(deal)
+            self._apply(action, f"Opponent: {self._describe(action)}")
+
+    def next_deal(self) -> None:
+        """Starts play of the next deal after a finished one has been shown."""
+        self.pending_banner = ""
+        self.advance()
+
+    def _apply(self, action: Action, entry: str) -> None:
+        """Applies ``action`` to the match and logs it, the cards the human draws, who
+        draws the turn-up, and the end of the deal."""
+        index = len(self.match.deals) - 1
+        before = self.match.deal.observation(self.seat)
+        drawn_before, holder_before = len(before.draws), before.turn_up_holder
+        self.match.apply(action)
+        self.log.append(entry)
+        deal = self.match.deals[index]  # the deal acted in, finished or not (deals are copies)
+        obs = deal.observation(self.seat)
+        drawn = obs.draws[drawn_before:]
+        if drawn:
+            self.log.append(f"You draw {' '.join(c.pretty() for c in drawn)}")
+        holder = obs.turn_up_holder
+        if holder is not None and holder_before is None and holder != self.seat:
+            self.log.append(f"The opponent draws the turn-up {deal.turn_up.pretty()}")
+        self._note_end_of_deal(deal)
 
     def _describe(self, action: Action) -> str:
         # The opponent's discards are face down.
@@ -108,16 +191,13 @@ class Game:
         return action.card.pretty() if action.card is not None else str(action)
 
     def _note_end_of_deal(self, deal: Deal) -> None:
-        outcome = deal.outcome()
-        if outcome is None:
+        if deal.outcome() is None:
             return
-        who = "You win" if outcome.winner == self.seat else "Opponent wins"
-        vole = " (vole)" if outcome.vole else ""
-        mine, theirs = outcome.cards[self.seat], outcome.cards[1 - self.seat]
-        self.log.append(
-            f"{who} the deal{vole}, cards {mine}-{theirs}: {outcome.points} point"
-            f"{'s' if outcome.points > 1 else ''}. Score {self.score_text()}"
-        )
+        banner = result_banner(deal, self.seat, self.match.score, self.match.target)
+        self.log.append(banner.split(":")[0] + ".")
+        self.last_banner = banner
+        if not self.match.is_over():
+            self.pending_banner = banner
 
     def score_text(self) -> str:
         s = self.match.score
@@ -132,6 +212,9 @@ class Game:
             return Reply(f"Type {HUMAN_COMMANDS}.")
         if self.match.is_over():
             return Reply("The match is over: type quit.")
+        if self.pending_banner:
+            self.next_deal()
+            return Reply("", redraw=True)
         legal = self.match.legal_actions()
         if command == "hint":
             agent = self.hint_agent() if self.hint_agent else None
@@ -144,16 +227,14 @@ class Game:
         if not command:
             return Reply("")
         try:
-            action = parse_move(line, legal)
+            action = parse_move(line, legal, self.match.observation(self.seat))
         except EcarteError as exc:
             choices = ", ".join(str(a) for a in legal)
             return Reply(f"{exc}. Legal: {choices}")
-        deal = self.match.deal
-        self.match.apply(action)
-        self.log.append(f"You: {action_text(action)}")
-        self._note_end_of_deal(deal)
+        self.last_banner = ""
+        self._apply(action, f"You: {action_text(action)}")
         self.advance()
-        return Reply("", redraw=True)
+        return Reply("", redraw=True, banner=self.last_banner)
 
     def undo(self) -> Reply:
         """Takes back the human's last decision in this deal, and the opponent's replies."""
@@ -169,13 +250,21 @@ class Game:
 
     # -- screen --------------------------------------------------------------------------
 
+    @property
+    def shown_index(self) -> int:
+        """The index of the deal on the table: the one just finished while the game waits
+        to go on, else the current one."""
+        last = len(self.match.deals) - 1
+        return last - 1 if self.pending_banner and last > 0 else last
+
     def screen(self) -> Group:
         """The table as rich renderables."""
-        deal, me = self.match.deal, self.seat
-        obs = self.match.observation(me)
+        number, me = self.shown_index + 1, self.seat
+        deal = self.match.deals[number - 1]
+        obs = deal.observation(me, self.match.score)
         status = Table.grid(padding=(0, 2))
         status.add_row(
-            Text(f"Deal {len(self.match.deals)}", style="bold"),
+            Text(f"Deal {number}", style="bold"),
             Text(f"Score: {self.score_text()} (to {self.match.target})"),
             Text("You deal" if deal.dealer == me else "Opponent deals"),
         )
@@ -206,9 +295,14 @@ class Game:
         parts: list[Text | Table | Panel] = [status, trick, hand]
         if self.log:
             parts.append(Panel(Text("\n".join(self.log[-6:])), title="Log", expand=False))
+        if self.pending_banner or (self.match.is_over() and self.last_banner):
+            parts.append(Panel(Text(self.last_banner, style="bold"),
+                               title=f"Deal {number} result", expand=False))
         if self.match.is_over():
             winner = "You win" if self.match.winner == me else "The opponent wins"
             parts.append(Text(f"{winner} the match, {self.score_text()}.", style="bold"))
+        elif self.pending_banner:
+            parts.append(Text("Press Enter for the next deal."))
         else:
             choices = Text("Your move: ")
             for i, action in enumerate(self.match.legal_actions(), 1):

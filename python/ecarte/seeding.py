@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import os
 
-from ecarte._core import derive_seed
+from ecarte._core import EcarteError, derive_seed
 
 __all__ = ["agent_seed", "fresh_seed", "resolve_seed"]
 
-#: ``derive_seed(seed, AGENT_STREAM + seat)`` seeds seat ``seat``'s agent in a match or
-#: run with seed ``seed``; far from the small indices that seed the deals.
-AGENT_STREAM = 1 << 62
+#: The first ``derive_seed`` stream index of agent seeds; the deals of a match use the
+#: streams from 0 up, so agents never share a stream with a deal.
+AGENT_STREAM = 1 << 63
 
 
 def fresh_seed() -> int:
@@ -25,10 +25,19 @@ def fresh_seed() -> int:
 
 
 def resolve_seed(seed: int | None) -> int:
-    """``seed``, or a fresh one for ``None``."""
-    return fresh_seed() if seed is None else seed
+    """``seed`` checked (a whole number from 0 to 2**64 - 1), or a fresh one for ``None``."""
+    if seed is None:
+        return fresh_seed()
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise EcarteError(f"seed must be a whole number from 0 to 2**64 - 1, got {seed!r}")
+    return int(seed)
 
 
 def agent_seed(seed: int, seat: int) -> int:
-    """The seed of seat ``seat``'s agent in a run with seed ``seed``."""
+    """The seed of the agent in ``seat`` (0 or 1; 2 and up for helpers such as a hint agent)
+    of the match or run with ``seed``: ``derive_seed(seed, AGENT_STREAM + seat)``. Raises
+    ``EcarteError`` for a seed or seat out of range. Every command, the arena and the
+    integrations seed agents through this one function."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < AGENT_STREAM:
+        raise EcarteError(f"seat must be a whole number from 0 to 2**63 - 1, got {seat!r}")
     return derive_seed(seed, AGENT_STREAM + seat)

@@ -13,6 +13,11 @@ _CardLike = Card | str
 
 # -- bank --------------------------------------------------------------------------------
 
+MAX_DEALS: Final[int]
+"""The most deals one ``simulate`` call runs."""
+CHUNK: Final[int]
+"""Deals per chunk: the unit of parallel work, seeding and ``start``."""
+
 _TrumpLike = Suit | Card | str
 _Outcome = Literal["banker", "en_carte", "punter"]
 
@@ -21,6 +26,8 @@ _Outcome = Literal["banker", "en_carte", "punter"]
 class Resolution:
     """The result of one punter tableau against the banker's (``ecarte.bank.Resolution``)."""
 
+    def __new__(cls, banker_tricks: int, punter_tricks: int) -> Resolution:
+        """The resolution with these trick counts (the outcome follows from them)."""
     @property
     def banker_tricks(self) -> int:
         """Tricks taken by the banker's tableau."""
@@ -85,32 +92,6 @@ class Odds:
     def trumps_left(self) -> int: ...
 
 @final
-class Simulation:
-    """Outcome counts of simulated deals with 95% Wilson intervals (``ecarte.bank.Simulation``)."""
-
-    def __new__(cls, n: int, seed: int, joint: Sequence[int]) -> Simulation:
-        """The counts of ``n`` deals from the 27 flat ``joint`` counts (adding up to ``n``)."""
-    def __eq__(self, other: object, /) -> bool: ...
-    @property
-    def n(self) -> int: ...
-    @property
-    def seed(self) -> int: ...
-    @property
-    def counts(self) -> dict[int, dict[_Outcome, int]]:
-        """``{2: {"banker": k, "en_carte": k, "punter": k}, 3: ..., 4: ...}``."""
-    @property
-    def probabilities(self) -> dict[int, dict[_Outcome, float]]: ...
-    @property
-    def intervals(self) -> dict[int, dict[_Outcome, tuple[float, float]]]:
-        """95% Wilson score intervals ``(low, high)``."""
-    @property
-    def joint(self) -> npt.NDArray[np.uint64]:
-        """``(3, 3, 3)`` counts indexed ``[T2, T3, T4]``; 0 banker, 1 en carte, 2 punter."""
-    @property
-    def joint_intervals(self) -> npt.NDArray[np.float64]:
-        """``(3, 3, 3, 2)`` Wilson intervals of the joint cells."""
-
-@final
 class Shoe:
     """The shoe across deals (``ecarte.bank.Shoe``): undealt cards, the cards on the table,
     the discard pile and the run-out count."""
@@ -159,14 +140,13 @@ def odds(
 
 def simulate(
     n: int,
-    seed: int | None = None,
+    seed: int,
     shoe: Iterable[_CardLike] | None = None,
-    threads: int | None = None,
     start: int | None = None,
-) -> Simulation:
-    """Simulates ``n`` deals from a freshly shuffled ``shoe`` (default the full shoe); GIL
-    released; the same result for any ``threads``. ``start`` (a multiple of 4096) gives
-    deals ``start .. start + n - 1`` of the run instead."""
+    threads: int | None = None,
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """Simulates deals ``start .. start + n``: ``(counts, joint)`` as uint64 arrays. See
+    ``ecarte.bank.simulate``."""
 
 
 # -- solver ------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 //!
 //! - [`resolve`]: one punter tableau against the banker's (only trumps count).
 //! - [`shoe`]: the 104-card shoe, its discard pile, the punter's shuffle and run-outs.
-//! - [`odds`]: exact outcome probabilities by enumeration with hypergeometric weights.
+//! - [`odds`]: exact outcome probabilities by a dynamic programme over trump-rank counts.
 //! - [`simulate`]: Monte Carlo of whole deals, parallel and deterministic.
 
 pub mod error;

@@ -1,16 +1,19 @@
 //! Exact odds of one punter tableau against the banker's, given what is left in the shoe.
 //!
 //! Both tableaux are 4 cards drawn without replacement from the remaining cards. Only trumps
-//! matter, so instead of enumerating card sets we enumerate, rank by rank, how many trumps
-//! of that rank go to the banker (`b`) and to the punter (`p`), with `b + p` at most the
-//! copies left (0–2). The non-trumps fill the rest of each tableau. A composition's weight
-//! is the number of ordered pairs of disjoint 4-card sets that realise it,
+//! matter, and of those only what is left after cancelling equal ranks: the remaining
+//! trumps in rank order, each marked with its side, decide every trick. So the calculator
+//! runs a dynamic programme over the 13 ranks, low to high. At each rank it chooses how
+//! many trumps go to the banker (`b`) and to the punter (`p`), `b + p` at most the copies
+//! left (0–2), weighted `C(t, b)·C(t − b, p)`; `min(b, p)` pairs cancel and the surplus is
+//! appended to the *word* of uncancelled trumps. A state is (pairs cancelled, word), at
+//! most 5 × 251 of them, so a full shoe needs tens of thousands of products rather than
+//! millions of compositions. At the end the non-trumps fill each tableau,
+//! `C(M, 4 − B)·C(M − 4 + B, 4 − P)` for `B`, `P` trumps per side and `M` non-trumps left,
+//! and each word is resolved once by [`resolve_counts`].
 //!
-//! `Π_r C(t_r, b_r)·C(t_r − b_r, p_r) × C(M, 4 − Σb)·C(M − 4 + Σb, 4 − Σp)`,
-//!
-//! with `t_r` trumps of rank `r` left and `M` non-trumps left; the weights sum to
-//! `C(N, 4)·C(N − 4, 4)` for `N` cards left (multivariate hypergeometric). All arithmetic
-//! is exact in `u128`.
+//! The weights sum to `C(N, 4)·C(N − 4, 4)` for `N` cards left (multivariate
+//! hypergeometric). All arithmetic is exact in `u128`.
 
 use super::error::BankError;
 use super::resolve::{resolve_counts, Outcome, TrumpCounts};
@@ -161,6 +164,65 @@ pub fn binomial(n: u128, k: u128) -> u128 {
     (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
 }
 
+/// Uncancelled trumps in rank order: bit `i` set when the `i`-th lowest is the banker's.
+/// At most 4 per side, so `len <= 8`.
+#[derive(Clone, Copy)]
+struct Word {
+    len: u8,
+    bits: u8,
+}
+
+/// States of the programme: pairs cancelled (0–4) × word length (0–8) × bits.
+const WORD_KEYS: usize = 9 * 256;
+const STATES: usize = (TABLEAU as usize + 1) * WORD_KEYS;
+
+fn key(cancelled: u8, w: Word) -> usize {
+    cancelled as usize * WORD_KEYS + w.len as usize * 256 + w.bits as usize
+}
+
+fn unkey(k: usize) -> (u8, Word) {
+    let cancelled = (k / WORD_KEYS) as u8;
+    let rest = k % WORD_KEYS;
+    let word = Word {
+        len: (rest / 256) as u8,
+        bits: (rest % 256) as u8,
+    };
+    (cancelled, word)
+}
+
+impl Word {
+    fn banker(self) -> u8 {
+        self.bits.count_ones() as u8
+    }
+
+    fn punter(self) -> u8 {
+        self.len - self.banker()
+    }
+
+    /// `n` more trumps of `banker`'s side, higher than all before.
+    fn push(self, n: u8, banker: bool) -> Word {
+        let ones = if banker { ((1u16 << n) - 1) as u8 } else { 0 };
+        Word {
+            len: self.len + n,
+            bits: self.bits | ones.checked_shl(self.len as u32).unwrap_or(0),
+        }
+    }
+
+    /// The word as trump counts, one rank per trump: only the order matters once equal
+    /// ranks have cancelled, so the resolution is the one `resolve` gives.
+    fn counts(self) -> (TrumpCounts, TrumpCounts) {
+        let (mut banker, mut punter) = ([0u8; 13], [0u8; 13]);
+        for i in 0..self.len as usize {
+            if self.bits >> i & 1 == 1 {
+                banker[i] = 1;
+            } else {
+                punter[i] = 1;
+            }
+        }
+        (banker, punter)
+    }
+}
+
 /// Exact odds for trump suit `trump` when `remaining` is what is left in the shoe (the full
 /// shoe minus the turned-up trump card and every card already seen). Needs 8 cards.
 pub fn odds(trump: Suit, remaining: &Composition) -> Result<Odds, BankError> {
@@ -174,74 +236,71 @@ pub fn odds(trump: Suit, remaining: &Composition) -> Result<Odds, BankError> {
     let trumps = remaining.trumps(trump);
     let trumps_left: usize = trumps.iter().map(|&n| n as usize).sum();
     let non_trumps = (cards_left - trumps_left) as u128;
-    // fill[nb][np]: ways to complete the tableaux with nb and np non-trumps.
-    let mut fill = [[0u128; 5]; 5];
-    for (nb, row) in fill.iter_mut().enumerate() {
-        for (np, cell) in row.iter_mut().enumerate() {
-            let (nb, np) = (nb as u128, np as u128);
-            *cell = binomial(non_trumps, nb) * binomial(non_trumps.saturating_sub(nb), np);
+
+    // ways[key(c, word)]: weighted ways to deal the ranks so far; `active` lists the
+    // non-zero states, so each rank costs only the states reached (a few thousand).
+    let mut ways = vec![0u128; STATES];
+    let mut next = vec![0u128; STATES];
+    let start = key(0, Word { len: 0, bits: 0 });
+    ways[start] = 1;
+    let mut active = vec![start];
+    let mut reached = Vec::new();
+    for &left in &trumps {
+        if left == 0 {
+            continue; // the only choice is none to either side: states unchanged
         }
+        for &k in &active {
+            let w = std::mem::take(&mut ways[k]);
+            let (cancelled, word) = unkey(k);
+            let (banker, punter) = (cancelled + word.banker(), cancelled + word.punter());
+            for b in 0..=left.min(TABLEAU - banker) {
+                for p in 0..=(left - b).min(TABLEAU - punter) {
+                    let grown = if b >= p {
+                        word.push(b - p, true)
+                    } else {
+                        word.push(p - b, false)
+                    };
+                    let to = key(cancelled + b.min(p), grown);
+                    if next[to] == 0 {
+                        reached.push(to); // every term is positive: 0 means not reached yet
+                    }
+                    next[to] += w
+                        * SMALL_BINOMIAL[left as usize][b as usize]
+                        * SMALL_BINOMIAL[(left - b) as usize][p as usize];
+                }
+            }
+        }
+        std::mem::swap(&mut ways, &mut next);
+        std::mem::swap(&mut active, &mut reached);
+        reached.clear();
     }
-    let mut acc = Enumeration {
-        trumps,
-        fill,
-        numerators: [0; 3],
-        scores: [[0; 5]; 5],
-    };
-    acc.walk(0, [0; 13], [0; 13], 0, 0, 1);
+
+    let mut numerators = [0u128; 3];
+    let mut scores = [[0u128; 5]; 5];
+    for &k in &active {
+        let w = ways[k];
+        let (cancelled, word) = unkey(k);
+        // Non-trumps complete the tableaux: the banker's first, then the punter's.
+        let nb = (TABLEAU - cancelled - word.banker()) as u128;
+        let np = (TABLEAU - cancelled - word.punter()) as u128;
+        let fill = binomial(non_trumps, nb) * binomial(non_trumps.saturating_sub(nb), np);
+        if fill == 0 {
+            continue;
+        }
+        let (banker, punter) = word.counts();
+        let r = resolve_counts(banker, punter);
+        let w = w * fill;
+        numerators[r.outcome.index()] += w;
+        scores[r.banker_tricks as usize][r.punter_tricks as usize] += w;
+    }
     let n = cards_left as u128;
     let denominator = binomial(n, 4) * binomial(n - 4, 4);
-    debug_assert_eq!(acc.numerators.iter().sum::<u128>(), denominator);
+    debug_assert_eq!(numerators.iter().sum::<u128>(), denominator);
     Ok(Odds {
-        numerators: acc.numerators,
-        scores: acc.scores,
+        numerators,
+        scores,
         denominator,
         cards_left,
         trumps_left,
     })
-}
-
-struct Enumeration {
-    trumps: TrumpCounts,
-    fill: [[u128; 5]; 5],
-    numerators: [u128; 3],
-    scores: [[u128; 5]; 5],
-}
-
-impl Enumeration {
-    /// Chooses the banker's and punter's trumps of `rank` and recurses to the next rank.
-    fn walk(
-        &mut self,
-        rank: usize,
-        banker: TrumpCounts,
-        punter: TrumpCounts,
-        banker_trumps: u8,
-        punter_trumps: u8,
-        weight: u128,
-    ) {
-        if rank == 13 {
-            let fill =
-                self.fill[(TABLEAU - banker_trumps) as usize][(TABLEAU - punter_trumps) as usize];
-            if fill == 0 {
-                return;
-            }
-            let r = resolve_counts(banker, punter);
-            let w = weight * fill;
-            self.numerators[r.outcome.index()] += w;
-            self.scores[r.banker_tricks as usize][r.punter_tricks as usize] += w;
-            return;
-        }
-        let left = self.trumps[rank];
-        for b in 0..=left.min(TABLEAU - banker_trumps) {
-            for p in 0..=(left - b).min(TABLEAU - punter_trumps) {
-                let (mut bn, mut pn) = (banker, punter);
-                bn[rank] = b;
-                pn[rank] = p;
-                let w = weight
-                    * SMALL_BINOMIAL[left as usize][b as usize]
-                    * SMALL_BINOMIAL[(left - b) as usize][p as usize];
-                self.walk(rank + 1, bn, pn, banker_trumps + b, punter_trumps + p, w);
-            }
-        }
-    }
 }

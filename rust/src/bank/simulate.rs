@@ -4,7 +4,8 @@
 //! Determinism: the `n` deals are split into fixed chunks of [`CHUNK`] deals. Chunk `k` uses
 //! its own `ChaCha8Rng`, seeded with `seed_from_u64(seed)` and then `set_stream(k)`, so its
 //! deals do not depend on which thread runs it. Chunk results are integer counts, summed in
-//! chunk order. The result is the same for any number of threads.
+//! chunk order. The result is the same for any number of threads, and a run can be split
+//! at chunk boundaries (`start`, a multiple of [`CHUNK`]) with the same total.
 
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
@@ -15,9 +16,6 @@ use crate::card::{shoe_pack, Card, GameRng};
 
 /// Deals per chunk: the unit of parallel work and of seeding.
 pub const CHUNK: u64 = 4096;
-
-/// The z value of the 95% Wilson intervals.
-pub const Z95: f64 = 1.959_963_984_540_054;
 
 /// Counts from `n` simulated deals.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,49 +50,21 @@ impl Simulation {
     }
 }
 
-/// The 95% Wilson score interval for `k` successes in `n` trials.
-pub fn wilson(k: u64, n: u64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let (k, n) = (k as f64, n as f64);
-    let p = k / n;
-    let z2 = Z95 * Z95;
-    let denom = 1.0 + z2 / n;
-    let centre = (p + z2 / (2.0 * n)) / denom;
-    let half = Z95 / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
-
-/// Simulates `n` deals. Each deal shuffles `shoe` (the cards left; the full 104-card shoe
-/// when `None`) afresh and deals from the top. `threads`: `None` uses rayon's global pool,
-/// `Some(k)` a local pool of `k` threads; the result does not depend on it.
+/// Simulates deals `start .. start + n` of the run with `seed` (`start` a multiple of
+/// [`CHUNK`]). Each deal shuffles `shoe` (the cards left; the full 104-card shoe when
+/// `None`) afresh and deals from the top. Runs on the current rayon pool; the result does
+/// not depend on its size.
 pub fn simulate(
     n: u64,
     seed: u64,
     shoe: Option<&[Card]>,
-    threads: Option<usize>,
-) -> Result<Simulation, BankError> {
-    simulate_from(n, seed, 0, shoe, threads)
-}
-
-/// Deals `start..start + n` of the run [`simulate`] makes with `seed`, for splitting a long
-/// run across machines. `start` must be a multiple of [`CHUNK`] (deals of one chunk share a
-/// random stream, so a run splits only between chunks); the pieces' counts add up to the
-/// whole run's, exactly.
-pub fn simulate_from(
-    n: u64,
-    seed: u64,
     start: u64,
-    shoe: Option<&[Card]>,
-    threads: Option<usize>,
 ) -> Result<Simulation, BankError> {
-    if start % CHUNK != 0 {
+    if start % CHUNK != 0 || start.checked_add(n).is_none() {
         return Err(BankError::InvalidArgument(format!(
-            "start must be a multiple of {CHUNK} (a whole chunk), got {start}"
+            "start must be a multiple of {CHUNK} with start + n below 2**64, got start={start}"
         )));
     }
-    let first = start / CHUNK;
     let cards = match shoe {
         Some(cards) => {
             check_copies(cards)?;
@@ -108,30 +78,22 @@ pub fn simulate_from(
             left: cards.len(),
         });
     }
-    let run = || run_chunks(n, seed, first, &cards);
-    match threads {
-        None => Ok(run()),
-        Some(0) => Err(BankError::InvalidArgument(
-            "threads must be at least 1 (or None for the default pool)".into(),
-        )),
-        Some(k) => rayon::ThreadPoolBuilder::new()
-            .num_threads(k)
-            .build()
-            .map(|pool| pool.install(run))
-            .map_err(|e| BankError::InvalidArgument(format!("cannot start {k} threads: {e}"))),
-    }
+    Ok(run_chunks(n, seed, start / CHUNK, &cards))
 }
 
 fn run_chunks(n: u64, seed: u64, first: u64, cards: &[Card]) -> Simulation {
-    let chunks = n.div_ceil(CHUNK);
-    let parts: Vec<Simulation> = (0..chunks)
+    // Counts add up in any order, so a parallel reduce needs no buffer of chunk results.
+    let mut total = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|k| run_chunk(seed, first + k, CHUNK.min(n - k * CHUNK), cards))
-        .collect();
-    let mut total = Simulation::empty(n, seed);
-    for part in &parts {
-        total.add(part);
-    }
+        .reduce(
+            || Simulation::empty(0, seed),
+            |mut a, b| {
+                a.add(&b);
+                a
+            },
+        );
+    total.n = n;
     total
 }
 

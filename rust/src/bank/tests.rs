@@ -157,10 +157,12 @@ fn shuffle_rest_keeps_discards_aside() {
     assert_eq!(shoe.discards(), &before_discards[..]);
 }
 
-/// Every ordered pair of disjoint 4-card sets of `cards`, resolved directly.
-fn brute_force(trump: Suit, cards: &[Card]) -> ([u128; 3], u128) {
+/// Every ordered pair of disjoint 4-card sets of `cards`, resolved directly: outcome
+/// counts, trick-score counts and the total.
+fn brute_force(trump: Suit, cards: &[Card]) -> ([u128; 3], [[u128; 5]; 5], u128) {
     let n = cards.len();
     let mut numerators = [0u128; 3];
+    let mut scores = [[0u128; 5]; 5];
     let mut total = 0;
     let quads = |mask: u32| -> Vec<u32> {
         (0u32..1 << n)
@@ -177,10 +179,61 @@ fn brute_force(trump: Suit, cards: &[Card]) -> ([u128; 3], u128) {
         for p in quads(b) {
             let r = resolve(&pick(b), &pick(p), trump);
             numerators[r.outcome.index()] += 1;
+            scores[r.banker_tricks as usize][r.punter_tricks as usize] += 1;
             total += 1;
         }
     }
-    (numerators, total)
+    (numerators, scores, total)
+}
+
+/// The former calculator, kept only as a test oracle: it enumerates every per-rank split
+/// of the trumps between the two tableaux (millions on a full shoe) and resolves each.
+fn enumerate_splits(trump: Suit, remaining: &Composition) -> ([u128; 3], [[u128; 5]; 5]) {
+    struct Walk {
+        trumps: [u8; 13],
+        fill: [[u128; 5]; 5],
+        numerators: [u128; 3],
+        scores: [[u128; 5]; 5],
+    }
+    impl Walk {
+        fn walk(&mut self, rank: usize, b: [u8; 13], p: [u8; 13], nb: u8, np: u8, w: u128) {
+            if rank == 13 {
+                let fill = self.fill[(4 - nb) as usize][(4 - np) as usize];
+                let r = resolve_counts(b, p);
+                self.numerators[r.outcome.index()] += w * fill;
+                self.scores[r.banker_tricks as usize][r.punter_tricks as usize] += w * fill;
+                return;
+            }
+            let left = self.trumps[rank];
+            for x in 0..=left.min(4 - nb) {
+                for y in 0..=(left - x).min(4 - np) {
+                    let (mut b2, mut p2) = (b, p);
+                    b2[rank] = x;
+                    p2[rank] = y;
+                    let ways = odds::binomial(left.into(), x.into())
+                        * odds::binomial((left - x).into(), y.into());
+                    self.walk(rank + 1, b2, p2, nb + x, np + y, w * ways);
+                }
+            }
+        }
+    }
+    let trumps = remaining.trumps(trump);
+    let m = (remaining.len() - trumps.iter().map(|&t| t as usize).sum::<usize>()) as u128;
+    let mut fill = [[0u128; 5]; 5];
+    for (nb, row) in fill.iter_mut().enumerate() {
+        for (np, cell) in row.iter_mut().enumerate() {
+            let (nb, np) = (nb as u128, np as u128);
+            *cell = odds::binomial(m, nb) * odds::binomial(m.saturating_sub(nb), np);
+        }
+    }
+    let mut walk = Walk {
+        trumps,
+        fill,
+        numerators: [0; 3],
+        scores: [[0; 5]; 5],
+    };
+    walk.walk(0, [0; 13], [0; 13], 0, 0, 1);
+    (walk.numerators, walk.scores)
 }
 
 #[test]
@@ -196,11 +249,120 @@ fn odds_match_brute_force_on_small_shoes() {
         let cs = cards(text);
         let comp = Composition::from_cards(&cs).unwrap();
         let o = odds(Suit::Hearts, &comp).unwrap();
-        let (nums, total) = brute_force(Suit::Hearts, &cs);
+        let (nums, scores, total) = brute_force(Suit::Hearts, &cs);
         assert_eq!(o.denominator, total, "{text}");
         assert_eq!(o.numerators, nums, "{text}");
+        assert_eq!(o.scores, scores, "{text}");
         assert_eq!(o.scores.iter().flatten().sum::<u128>(), o.denominator);
     }
+}
+
+/// Small shoes drawn at random from a trump-heavy pool (both packs' hearts and a few
+/// others), so that cancelling, doubled ranks and 4-trump tableaux all occur.
+#[test]
+fn odds_match_brute_force_on_random_small_shoes() {
+    let mut pool: Vec<Card> = shoe_pack()
+        .into_iter()
+        .filter(|c| c.suit() == Suit::Hearts)
+        .collect();
+    pool.extend(cards("2C 3C 4D 5S 6S 7D"));
+    for seed in 0..40u64 {
+        let mut order = pool.clone();
+        shuffle_with_seed(&mut order, seed);
+        let cs = &order[..8 + (seed % 4) as usize];
+        let trump = if seed % 10 == 9 {
+            Suit::Spades
+        } else {
+            Suit::Hearts
+        };
+        let o = odds(trump, &Composition::from_cards(cs).unwrap()).unwrap();
+        let (nums, scores, total) = brute_force(trump, cs);
+        assert_eq!(
+            (o.numerators, o.scores, o.denominator),
+            (nums, scores, total)
+        );
+    }
+}
+
+/// The rank-multiplicity programme against the former per-rank enumeration, on shoes
+/// large enough that brute force is out of reach.
+#[test]
+fn odds_match_the_former_enumeration() {
+    for seed in 0..9u64 {
+        let mut order = shoe_pack();
+        shuffle_with_seed(&mut order, seed);
+        // 20 to 52 cards left, every suit as trump (the oracle is slow beyond that in debug).
+        let left = 20 + 4 * seed as usize;
+        let comp = Composition::from_cards(&order[..left]).unwrap();
+        for trump in [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades] {
+            let o = odds(trump, &comp).unwrap();
+            assert_eq!(
+                (o.numerators, o.scores),
+                enumerate_splits(trump, &comp),
+                "seed {seed} {trump:?}"
+            );
+        }
+    }
+}
+
+/// Figures of the former enumeration on full and nearly full shoes, pinned.
+#[test]
+fn odds_pinned_on_full_shoes() {
+    let cases: [(&str, Suit, [u128; 3], u128, u128); 3] = [
+        (
+            "7H",
+            Suit::Hearts,
+            [6_796_449_772_173, 3_050_441_955_054, 6_796_449_772_173],
+            16_643_341_499_400,
+            1_766_840_493_330,
+        ),
+        (
+            "7H AH AH KH KH",
+            Suit::Hearts,
+            [4_775_156_246_015, 2_433_747_900_890, 4_775_156_246_015],
+            11_984_060_392_920,
+            1_745_568_638_170,
+        ),
+        (
+            "2C 3C 3C",
+            Suit::Clubs,
+            [5_719_549_523_402, 2_707_582_810_196, 5_719_549_523_402],
+            14_146_681_857_000,
+            1_756_187_208_050,
+        ),
+    ];
+    for (seen, trump, numerators, denominator, zero_zero) in cases {
+        let mut comp = Composition::full();
+        comp.remove(&cards(seen)).unwrap();
+        let o = odds(trump, &comp).unwrap();
+        assert_eq!(o.numerators, numerators, "{seen}");
+        assert_eq!(o.denominator, denominator, "{seen}");
+        assert_eq!(o.scores[0][0], zero_zero, "{seen}");
+    }
+    let mut comp = Composition::full();
+    comp.remove(&cards("7H")).unwrap();
+    assert_eq!(
+        odds(Suit::Hearts, &comp).unwrap().scores,
+        [
+            [
+                1_766_840_493_330,
+                3_958_956_123_672,
+                2_193_500_976_672,
+                466_172_777_760,
+                33_835_567_781
+            ],
+            [
+                3_958_956_123_672,
+                1_282_124_773_920,
+                137_166_714_600,
+                6_817_611_688,
+                0
+            ],
+            [2_193_500_976_672, 137_166_714_600, 1_476_687_804, 0, 0],
+            [466_172_777_760, 6_817_611_688, 0, 0, 0],
+            [33_835_567_781, 0, 0, 0, 0],
+        ]
+    );
 }
 
 #[test]
@@ -234,22 +396,28 @@ fn impossible_states_are_errors() {
 #[test]
 fn simulate_is_deterministic_across_threads() {
     let n = 3 * simulate::CHUNK + 123;
-    let one = simulate(n, 42, None, Some(1)).unwrap();
-    let two = simulate(n, 42, None, Some(2)).unwrap();
+    let pool = |k| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(k)
+            .build()
+            .unwrap()
+    };
+    let one = pool(1).install(|| simulate(n, 42, None, 0)).unwrap();
+    let two = pool(2).install(|| simulate(n, 42, None, 0)).unwrap();
     assert_eq!(one, two);
+    // Split at a chunk boundary, the pieces add up to the whole run.
+    let head = simulate(simulate::CHUNK, 42, None, 0).unwrap();
+    let tail = simulate(n - simulate::CHUNK, 42, None, simulate::CHUNK).unwrap();
+    for t in 0..3 {
+        for o in 0..3 {
+            assert_eq!(head.counts[t][o] + tail.counts[t][o], one.counts[t][o]);
+        }
+    }
+    assert!(simulate(10, 42, None, 5).is_err());
     assert_eq!(one.joint.iter().sum::<u64>(), n);
     for t in 0..3 {
         assert_eq!(one.counts[t].iter().sum::<u64>(), n);
     }
-    assert_ne!(one, simulate(n, 43, None, Some(2)).unwrap());
-    assert!(simulate(10, 0, Some(&cards("AH KH")), None).is_err());
-    assert!(simulate(10, 0, None, Some(0)).is_err());
-}
-
-#[test]
-fn wilson_interval_contains_the_estimate() {
-    let (lo, hi) = simulate::wilson(30, 100);
-    assert!(lo < 0.3 && 0.3 < hi);
-    assert!((hi - lo - 0.18).abs() < 0.01);
-    assert_eq!(simulate::wilson(0, 0), (0.0, 1.0));
+    assert_ne!(one, simulate(n, 43, None, 0).unwrap());
+    assert!(simulate(10, 0, Some(&cards("AH KH")), 0).is_err());
 }

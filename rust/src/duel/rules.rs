@@ -57,27 +57,16 @@ impl Order {
 
 /// Options of a duel deal and match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+// Records hold every option: a missing one is a malformed record, not a default.
 #[serde(deny_unknown_fields)]
 pub struct Rules {
-    #[serde(default)]
     pub order: Order,
     /// Lets a player discard trumps during the exchange (off by the seed's rule).
-    #[serde(default)]
     pub allow_trump_discard: bool,
     /// At most this many exchanges, 0 to 11 (the talon lasts for 11).
-    #[serde(default = "default_max_exchanges")]
     pub max_exchanges: u8,
     /// Points that win a match.
-    #[serde(default = "default_target")]
     pub target: u8,
-}
-
-fn default_max_exchanges() -> u8 {
-    11
-}
-
-fn default_target() -> u8 {
-    7
 }
 
 impl Default for Rules {

@@ -63,7 +63,8 @@ pub enum Policy {
 
 impl Policy {
     /// The agent specs [`Policy::parse`] reads, for help and error texts.
-    pub const SPECS: &'static str = "'random', 'heuristic', 'pimc' or 'pimc:N' (N worlds per decision, 1 to 65535)";
+    pub const SPECS: &'static str =
+        "'random', 'heuristic', 'pimc' or 'pimc:N' (N worlds per decision, 1 to 65535)";
 
     /// `"random"`, `"heuristic"`, `"pimc"` or `"pimc:N"` (N worlds per decision). This is
     /// the one grammar of agent specs: Python's agents, the arena and the CLI read it here.

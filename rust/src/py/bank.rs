@@ -4,13 +4,11 @@
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
-use pyo3::IntoPyObjectExt;
 
 use super::card::{extract_cards, to_py, PyCard, PySuit};
 use super::errors::{EcarteError, InvalidShoeError};
 use crate::bank::{self, BankError, Composition, Outcome};
 use crate::card::{Card, Suit};
-
 
 impl From<BankError> for PyErr {
     fn from(e: BankError) -> PyErr {
@@ -30,8 +28,9 @@ fn extract_trump(obj: &Bound<'_, PyAny>) -> PyResult<(Suit, Option<Card>)> {
     if let Ok(c) = obj.extract::<PyCard>() {
         return Ok((c.0.suit(), Some(c.0)));
     }
-    if let Ok(text) = obj.cast::<PyString>() {
-        let text = text.to_cow()?;
+    if obj.is_instance_of::<PyString>() {
+        let text = super::errors::text(obj, "a trump")
+            .map_err(|e| super::errors::InvalidCardError::new_err(e.value(obj.py()).to_string()))?;
         let mut chars = text.trim().chars();
         if let (Some(s), None) = (chars.next().and_then(Suit::from_char), chars.next()) {
             return Ok((s, None));
@@ -72,6 +71,29 @@ pub struct PyBankResolution(bank::Resolution);
 
 #[pymethods]
 impl PyBankResolution {
+    /// The resolution with these trick counts (the outcome follows from them).
+    #[new]
+    fn new(banker_tricks: &Bound<'_, PyAny>, punter_tricks: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let banker = super::errors::int_u8(banker_tricks, "banker_tricks", 0, 4)?;
+        let punter = super::errors::int_u8(punter_tricks, "punter_tricks", 0, 4)?;
+        if banker + punter > 4 {
+            return Err(EcarteError::new_err(format!(
+                "a tableau has 4 cards: {banker} + {punter} tricks is too many"
+            )));
+        }
+        Ok(PyBankResolution(bank::Resolution {
+            banker_tricks: banker,
+            punter_tricks: punter,
+            outcome: Outcome::from_tricks(banker, punter),
+        }))
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (u8, u8)) {
+        let r = slf.get().0;
+        (
+            slf.get_type().into_any(),
+            (r.banker_tricks, r.punter_tricks),
+        )
+    }
     /// Tricks taken by the banker's tableau.
     #[getter]
     fn banker_tricks(&self) -> u8 {
@@ -102,6 +124,17 @@ pub struct PyBankDeal(bank::Deal);
 
 #[pymethods]
 impl PyBankDeal {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Vec<String>,))> {
+        let cards = slf
+            .get()
+            .0
+            .cards()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let module = slf.py().import("ecarte._core.bank")?;
+        Ok((module.getattr("deal_from_shoe")?, (cards,)))
+    }
     /// The four tableaux, T1 (the banker's) first, each 4 cards in dealing order.
     #[getter]
     fn tableaux(&self) -> Vec<Vec<PyCard>> {
@@ -152,12 +185,14 @@ impl PyBankDeal {
 /// The deal the top 17 of `cards` give (index 0 = top): one card at a time to T1, T2, T3,
 /// T4, T1, … until each holds 4; the 17th card is the trump card.
 #[pyfunction]
+#[pyo3(name = "deal_from_shoe")]
 fn bank_deal_from_shoe(cards: &Bound<'_, PyAny>) -> PyResult<PyBankDeal> {
     Ok(PyBankDeal(bank::Deal::from_order(&cards_of(cards)?)?))
 }
 
 /// Resolves the banker's tableau against a punter's (only trumps count).
 #[pyfunction]
+#[pyo3(name = "resolve")]
 fn bank_resolve(
     banker: &Bound<'_, PyAny>,
     punter: &Bound<'_, PyAny>,
@@ -273,6 +308,7 @@ impl PyBankOdds {
 /// Exact odds for one punter tableau. The cards left are `shoe` (default: the full 104-card
 /// shoe) minus `removed`. A `Card` as trump is the turned-up card and is removed too.
 #[pyfunction]
+#[pyo3(name = "odds")]
 #[pyo3(signature = (trump, removed = None, shoe = None))]
 fn bank_odds(
     py: Python<'_>,
@@ -295,147 +331,39 @@ fn bank_odds(
     Ok(PyBankOdds(odds))
 }
 
-/// Outcome counts of simulated deals, with 95% Wilson intervals.
-#[pyclass(name = "Simulation", module = "ecarte.bank", frozen, eq)]
-#[derive(PartialEq)]
-pub struct PyBankSimulation(bank::Simulation);
-
-#[pymethods]
-impl PyBankSimulation {
-    /// The counts of `n` deals simulated with `seed`, from the 27 `joint` counts (flat, as
-    /// `joint.ravel()`); they must add up to `n`. Pieces of one run (``simulate(start=)``)
-    /// combine by adding their `n` and `joint`.
-    #[new]
-    fn new(n: u64, seed: u64, joint: Vec<u64>) -> PyResult<PyBankSimulation> {
-        let joint: [u64; 27] = joint.try_into().map_err(|j: Vec<u64>| {
-            EcarteError::new_err(format!("joint must hold 27 counts, got {}", j.len()))
-        })?;
-        let total = joint.iter().try_fold(0u64, |a, &k| a.checked_add(k));
-        if total != Some(n) {
-            return Err(EcarteError::new_err(format!(
-                "the joint counts must add up to n = {n}"
-            )));
-        }
-        let mut counts = [[0u64; 3]; 3];
-        for (cell, &k) in joint.iter().enumerate() {
-            counts[0][cell / 9] += k;
-            counts[1][(cell / 3) % 3] += k;
-            counts[2][cell % 3] += k;
-        }
-        Ok(PyBankSimulation(bank::Simulation {
-            n,
-            seed,
-            counts,
-            joint,
-        }))
-    }
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (u64, u64, Vec<u64>)) {
-        let s = &slf.get().0;
-        (slf.get_type().into_any(), (s.n, s.seed, s.joint.to_vec()))
-    }
-    /// Deals simulated.
-    #[getter]
-    fn n(&self) -> u64 {
-        self.0.n
-    }
-    #[getter]
-    fn seed(&self) -> u64 {
-        self.0.seed
-    }
-    /// `{2: {"banker": k, "en_carte": k, "punter": k}, 3: …, 4: …}`.
-    #[getter]
-    fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.per_tableau(py, |k, _| k.into_bound_py_any(py))
-    }
-    /// Estimated probabilities, same shape as `counts`.
-    #[getter]
-    fn probabilities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.per_tableau(py, |k, n| {
-            (k as f64 / n.max(1) as f64).into_bound_py_any(py)
-        })
-    }
-    /// 95% Wilson score intervals `(low, high)`, same shape as `counts`.
-    #[getter]
-    fn intervals<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.per_tableau(py, |k, n| {
-            bank::simulate::wilson(k, n).into_bound_py_any(py)
-        })
-    }
-    /// Joint counts as a `(3, 3, 3)` uint64 array indexed `[T2, T3, T4]` with outcomes
-    /// 0 = banker, 1 = en carte, 2 = punter.
-    #[getter]
-    fn joint<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        Ok(PyArray1::from_slice(py, &self.0.joint)
-            .reshape([3, 3, 3])?
-            .into_any())
-    }
-    /// 95% Wilson intervals of the joint cells, a `(3, 3, 3, 2)` float array.
-    #[getter]
-    fn joint_intervals<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let flat: Vec<f64> = self
-            .0
-            .joint
-            .iter()
-            .flat_map(|&k| {
-                let (lo, hi) = bank::simulate::wilson(k, self.0.n);
-                [lo, hi]
-            })
-            .collect();
-        Ok(PyArray1::from_vec(py, flat)
-            .reshape([3, 3, 3, 2])?
-            .into_any())
-    }
-    fn __repr__(&self) -> String {
-        format!("Simulation(n={}, seed={})", self.0.n, self.0.seed)
-    }
-}
-
-impl PyBankSimulation {
-    fn per_tableau<'py>(
-        &self,
-        py: Python<'py>,
-        value: impl Fn(u64, u64) -> PyResult<Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyDict>> {
-        let out = PyDict::new(py);
-        for (t, counts) in self.0.counts.iter().enumerate() {
-            let d = PyDict::new(py);
-            for o in Outcome::ALL {
-                d.set_item(o.name(), value(counts[o.index()], self.0.n)?)?;
-            }
-            out.set_item(t + 2, d)?;
-        }
-        Ok(out)
-    }
-}
-
-/// Simulates `n` whole deals (T2, T3, T4 against T1) from a freshly shuffled `shoe`
-/// (the cards left, default the full shoe). The GIL is released; the result is the same for
-/// any `threads`. `start` (a multiple of 4096) simulates deals `start..start + n` of the run.
+/// Simulates deals `start .. start + n` (T2, T3, T4 against T1) from a freshly shuffled
+/// `shoe` (the cards left, default the full shoe): `(counts, joint)` as uint64 arrays. The
+/// GIL is released; the result is the same for any `threads`. See `ecarte.bank.simulate`.
 #[pyfunction]
-#[pyo3(signature = (n, seed = None, shoe = None, threads = None, start = None))]
-fn bank_simulate(
-    py: Python<'_>,
-    n: &Bound<'_, PyAny>,
-    seed: Option<&Bound<'_, PyAny>>,
-    shoe: Option<&Bound<'_, PyAny>>,
-    threads: Option<&Bound<'_, PyAny>>,
-    start: Option<&Bound<'_, PyAny>>,
-) -> PyResult<PyBankSimulation> {
-    let n = super::errors::extract_u64(n, "n")?;
+#[pyo3(name = "simulate")]
+#[pyo3(signature = (n, seed, shoe = None, start = None, threads = None))]
+fn bank_simulate<'py>(
+    py: Python<'py>,
+    n: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    shoe: Option<&Bound<'py, PyAny>>,
+    start: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let n = super::errors::int_in(n, "n", 0, i128::from(MAX_BANK_DEALS))? as u64;
+    let seed = super::errors::extract_u64(seed, "seed")?;
     let start = start.map_or(Ok(0), |s| super::errors::extract_u64(s, "start"))?;
-    let seed = seed.map_or(Ok(0), |s| super::errors::extract_u64(s, "seed"))?;
-    let threads = match threads {
-        Some(t) => Some(
-            usize::try_from(super::errors::extract_u64(t, "threads")?)
-                .map_err(|_| EcarteError::new_err("threads is too large".to_string()))?,
-        ),
-        None => None,
-    };
+    let threads = super::batch::threads_arg(threads)?;
     let cards = shoe.map(cards_of).transpose()?;
-    let sim =
-        py.detach(|| bank::simulate::simulate_from(n, seed, start, cards.as_deref(), threads))?;
-    Ok(PyBankSimulation(sim))
+    let sim = py.detach(|| {
+        super::batch::with_threads(threads, || bank::simulate(n, seed, cards.as_deref(), start))
+    })??;
+    let counts: Vec<u64> = sim.counts.iter().flatten().copied().collect();
+    Ok((
+        PyArray1::from_vec(py, counts).reshape([3, 3])?.into_any(),
+        PyArray1::from_slice(py, &sim.joint)
+            .reshape([3, 3, 3])?
+            .into_any(),
+    ))
 }
+
+/// The most deals one `bank.simulate` call runs (split longer runs with `start`).
+pub const MAX_BANK_DEALS: u64 = 1_000_000_000;
 
 /// The shoe across deals: undealt cards, the current deal on the table, the discard pile
 /// and the run-out count.
@@ -524,11 +452,12 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBankDeal>()?;
     m.add_class::<PyBankResolution>()?;
     m.add_class::<PyBankOdds>()?;
-    m.add_class::<PyBankSimulation>()?;
+    m.add("MAX_DEALS", MAX_BANK_DEALS)?;
+    m.add("CHUNK", bank::simulate::CHUNK)?;
     m.add_class::<PyBankShoe>()?;
-    m.add("deal_from_shoe", wrap_pyfunction!(bank_deal_from_shoe, m)?)?;
-    m.add("resolve", wrap_pyfunction!(bank_resolve, m)?)?;
-    m.add("odds", wrap_pyfunction!(bank_odds, m)?)?;
-    m.add("simulate", wrap_pyfunction!(bank_simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(bank_deal_from_shoe, m)?)?;
+    m.add_function(wrap_pyfunction!(bank_resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(bank_odds, m)?)?;
+    m.add_function(wrap_pyfunction!(bank_simulate, m)?)?;
     Ok(())
 }

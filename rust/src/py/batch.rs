@@ -48,10 +48,7 @@ pub fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>
 }
 
 /// Runs `f` on a pool of `threads` threads, or on rayon's global pool when `None`.
-pub fn with_threads<T: Send>(
-    threads: Option<usize>,
-    f: impl FnOnce() -> T + Send,
-) -> PyResult<T> {
+pub fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
     match threads {
         None => Ok(f()),
         Some(t) => rayon::ThreadPoolBuilder::new()
@@ -67,6 +64,7 @@ type Columns<'py> = Vec<(&'static str, Bound<'py, PyAny>)>;
 /// Plays `n` deals (or matches) natively between two built-in agents; returns columns of
 /// arrays. See `ecarte.duel.simulate`.
 #[pyfunction]
+#[pyo3(name = "simulate")]
 #[allow(clippy::too_many_arguments)] // the Python keyword signature
 #[pyo3(signature = (n, seed, agents, rules = None, matches = false, start = None, threads = None))]
 fn duel_simulate<'py>(
@@ -89,7 +87,7 @@ fn duel_simulate<'py>(
     }
     let specs: Vec<Bound<'py, PyAny>> = agents
         .try_iter()
-        .and_then(|items| items.collect::<PyResult<_>>())
+        .and_then(Iterator::collect::<PyResult<Vec<_>>>)
         .ok()
         .filter(|v: &Vec<_>| v.len() == 2)
         .ok_or_else(|| {
@@ -161,6 +159,7 @@ fn pairs<'py>(py: Python<'py>, rows: &[[u8; 2]]) -> PyResult<Bound<'py, PyAny>> 
 
 /// The native heuristic's choice for an observation and its legal actions.
 #[pyfunction]
+#[pyo3(name = "heuristic_action")]
 fn duel_heuristic_action(
     observation: &PyObservation,
     legal_actions: Vec<PyAction>,
@@ -296,7 +295,7 @@ impl PyVecEnv {
     }
 }
 
-/// One action id per env from any integer array-like (a NumPy array of any integer
+/// One action id per env from any integer array-like (a `NumPy` array of any integer
 /// dtype or layout, a list); `EcarteError` for a wrong length or a non-integer.
 fn action_ids(actions: &Bound<'_, PyAny>, envs: usize) -> PyResult<Vec<i64>> {
     let bad = || {
@@ -314,14 +313,19 @@ fn action_ids(actions: &Bound<'_, PyAny>, envs: usize) -> PyResult<Vec<i64>> {
     }
     let items: Vec<Bound<'_, PyAny>> = actions
         .try_iter()
-        .and_then(|it| it.collect::<PyResult<_>>())
+        .and_then(Iterator::collect::<PyResult<Vec<_>>>)
         .map_err(|_| bad())?;
     let ids = items
         .iter()
         .map(|item| {
             let index = item.call_method0("__index__").map_err(|_| bad())?;
-            Ok(int_in(&index, "an action id", i128::from(i64::MIN), i128::from(i64::MAX))
-                .map_or(-1, |v| v as i64))
+            Ok(int_in(
+                &index,
+                "an action id",
+                i128::from(i64::MIN),
+                i128::from(i64::MAX),
+            )
+            .map_or(-1, |v| v as i64))
         })
         .collect::<PyResult<Vec<i64>>>()?;
     check_len(ids, envs).ok_or_else(bad)
@@ -334,9 +338,12 @@ fn check_len(ids: Vec<i64>, envs: usize) -> Option<Vec<i64>> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_agent, m)?)?;
     m.add("AGENT_SPECS", Policy::SPECS)?;
-    m.add("DEFAULT_PIMC_SAMPLES", crate::play::policy::DEFAULT_PIMC_SAMPLES)?;
-    m.add("simulate", wrap_pyfunction!(duel_simulate, m)?)?;
-    m.add("heuristic_action", wrap_pyfunction!(duel_heuristic_action, m)?)?;
+    m.add(
+        "DEFAULT_PIMC_SAMPLES",
+        crate::play::policy::DEFAULT_PIMC_SAMPLES,
+    )?;
+    m.add_function(wrap_pyfunction!(duel_simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(duel_heuristic_action, m)?)?;
     m.add_class::<PyVecEnv>()?;
     Ok(())
 }

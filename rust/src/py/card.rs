@@ -125,7 +125,8 @@ impl PySuit {
     }
     /// Parses a letter (either case) or a symbol.
     #[staticmethod]
-    fn parse(text: &str) -> PyResult<PySuit> {
+    fn parse(text: &Bound<'_, PyAny>) -> PyResult<PySuit> {
+        let text = card_text(text)?;
         let mut chars = text.trim().chars();
         match (chars.next().and_then(Suit::from_char), chars.next()) {
             (Some(s), None) => Ok(s.into()),
@@ -151,7 +152,8 @@ impl PyRank {
     }
     /// Parses 2-9, T or 10, J, Q, K, A in either case.
     #[staticmethod]
-    fn parse(text: &str) -> PyResult<PyRank> {
+    fn parse(text: &Bound<'_, PyAny>) -> PyResult<PyRank> {
+        let text = card_text(text)?;
         Rank::from_text(text.trim()).map(Into::into).ok_or_else(|| {
             InvalidCardError::new_err(format!(
                 "invalid rank {text:?}: expected 2-9, T or 10, J, Q, K, A"
@@ -161,6 +163,12 @@ impl PyRank {
     fn __str__(&self) -> String {
         self.letter().to_string()
     }
+}
+
+/// The text of a card, suit or rank argument; `InvalidCardError` for anything else.
+fn card_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    super::errors::text(obj, "a card's text")
+        .map_err(|e| InvalidCardError::new_err(e.value(obj.py()).to_string()))
 }
 
 pub fn parse_card(text: &str) -> PyResult<Card> {
@@ -173,8 +181,8 @@ pub fn extract_card(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
     if let Ok(c) = obj.extract::<PyCard>() {
         return Ok(c.0);
     }
-    if let Ok(s) = obj.cast::<PyString>() {
-        return parse_card(&s.to_cow()?);
+    if obj.is_instance_of::<PyString>() {
+        return parse_card(&card_text(obj)?);
     }
     Err(InvalidCardError::new_err(format!(
         "expected a Card or a card's text such as 'QH', got {}",
@@ -206,7 +214,7 @@ impl PyCard {
             Some(s) => {
                 let rank = match text_or_rank.extract::<PyRank>() {
                     Ok(r) => r,
-                    Err(_) => PyRank::parse(&text_or_rank.str()?.to_cow()?)?,
+                    Err(_) => PyRank::parse(text_or_rank)?,
                 };
                 Ok(PyCard(Card::new(rank.into(), s.into())))
             }
@@ -216,18 +224,23 @@ impl PyCard {
     /// Parses any accepted text form: rank (2-9, T or 10, J, Q, K, A) then suit
     /// (C, D, H, S or ♣ ♦ ♥ ♠), in either case.
     #[staticmethod]
-    fn parse(text: &str) -> PyResult<PyCard> {
-        parse_card(text).map(PyCard)
+    fn parse(text: &Bound<'_, PyAny>) -> PyResult<PyCard> {
+        parse_card(&card_text(text)?).map(PyCard)
     }
 
     /// The card with id `suit * 13 + rank` (0-51).
     #[staticmethod]
-    fn from_id(id: i64) -> PyResult<PyCard> {
-        usize::try_from(id)
+    fn from_id(id: &Bound<'_, PyAny>) -> PyResult<PyCard> {
+        super::errors::int_in(id, "a card id", 0, 51)
             .ok()
-            .and_then(Card::from_id)
+            .and_then(|id| Card::from_id(id as usize))
             .map(PyCard)
-            .ok_or_else(|| InvalidCardError::new_err(format!("card id must be 0-51, got {id}")))
+            .ok_or_else(|| {
+                InvalidCardError::new_err(format!(
+                    "card id must be 0-51, got {}",
+                    super::errors::describe(id)
+                ))
+            })
     }
 
     #[getter]

@@ -4,9 +4,15 @@
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::duel::{entropy_seed, extract_action_or_list_legal, seat, PyAction, PyDeal, PyObservation, PyOutcome, PyRules};
+use super::duel::{
+    entropy_seed, extract_action_or_list_legal, seat, PyAction, PyDeal, PyObservation, PyOutcome,
+    PyRules,
+};
 use super::errors::{extract_u64, int_u8, EcarteError, IllegalActionError};
 use crate::duel::{DealState, Match, MatchRecord, Rules};
+
+/// `MatchResult(winner, score, outcomes)`'s arguments, for pickling.
+type ResultArgs = (u8, (u8, u8), Vec<PyOutcome>);
 
 /// The end of a match: the winner, the final score and every deal's outcome.
 #[pyclass(name = "MatchResult", module = "ecarte.duel", frozen, eq)]
@@ -34,9 +40,12 @@ impl PyMatchResult {
     fn outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.outcomes.iter().copied())
     }
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (u8, (u8, u8), Vec<PyOutcome>))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, ResultArgs) {
         let me = slf.get();
-        Ok((slf.get_type().into_any(), (me.winner, me.score, me.outcomes.clone())))
+        (
+            slf.get_type().into_any(),
+            (me.winner, me.score, me.outcomes.clone()),
+        )
     }
     fn __repr__(&self) -> String {
         format!(
@@ -180,12 +189,19 @@ impl PyMatch {
         if self.game.is_over() {
             return Vec::new();
         }
-        self.game.deal.legal_actions().into_iter().map(PyAction).collect()
+        self.game
+            .deal
+            .legal_actions()
+            .into_iter()
+            .map(PyAction)
+            .collect()
     }
     /// `player`'s view of the current deal, with the match score.
     fn observation(&self, player: &Bound<'_, PyAny>) -> PyResult<PyObservation> {
         Ok(PyObservation(
-            self.game.deal.observation(seat(player)?, self.game.score.score),
+            self.game
+                .deal
+                .observation(seat(player)?, self.game.score.score),
         ))
     }
     /// The outcome of every finished deal, in order.
@@ -220,7 +236,7 @@ impl PyMatch {
         agent1: &Bound<'_, PyAny>,
         on_deal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyMatchResult> {
-        let agents = [agent0, agent1];
+        let seats = [agent0, agent1];
         loop {
             let (player, observation, legal) = {
                 let me = slf.borrow();
@@ -229,7 +245,7 @@ impl PyMatch {
                 };
                 (player, me.observation_of(player), me.legal_actions())
             };
-            let action = agents[player as usize].call1((observation, legal))?;
+            let action = seats[player as usize].call1((observation, legal))?;
             let ended = slf.borrow_mut().step(&action)?;
             if let (Some(callback), Some(deal)) = (on_deal.filter(|c| !c.is_none()), ended) {
                 callback.call1((PyDeal::from_state(&deal, None), slf))?;

@@ -3,29 +3,40 @@
 //! A world is a full deck (the opponent's hand, the talon order) plus the opponent's hidden
 //! discards. The sampler targets this distribution: the deck uniform over the 32! orders,
 //! each hidden discard uniform among the opponent's legal discards at that moment, the
-//! whole conditioned on reproducing the observation exactly. Every rule inference (failing
-//! to follow or to trump shows a void then, discards are non-trumps unless the hand was all
-//! trumps, a played card was in hand when played, a card drawn later may end a void) follows
-//! from the final check: the visible history must replay legally on the sampled deck.
+//! whole conditioned on reproducing the observation exactly. With trump discards allowed
+//! every discard has the same number of choices, so this is uniform over the consistent
+//! (deck, discards) pairs; otherwise a world weighs `1 / legal` per hidden discard.
 //!
-//! It is rejection sampling with a smarter proposal, corrected so the target is exact:
-//! - cards the opponent played are placed first, in play order, each uniformly among the
-//!   still free opponent positions that held a card by its play time. Those position sets
-//!   only grow with time, so the number of choices at each step does not depend on the
-//!   earlier choices, and the placement is uniform over all valid placements;
-//! - the other unknown cards are shuffled uniformly into the remaining positions;
-//! - each hidden discard is drawn among the legal discards the opponent does not play
-//!   later, and kept with probability `allowed / legal`, so it is uniform among the legal
-//!   ones given that the world stays consistent;
-//! - the visible history is replayed with full legality checks; any failure rejects.
+//! The sampling is exact and never gives up: a dynamic program counts the consistent
+//! worlds, then each world is drawn card by card with the exact conditional odds. It
+//! follows the opponent's hand through the visible history (dealt cards, draws, hidden
+//! discards, plays). Every rule inference is one of its constraints:
+//! - a card the opponent played was in their hand by then (dealt, or drawn before);
+//! - failing to follow shows a void in the led suit, and failing to trump too a void in
+//!   trumps, at that moment only (a later draw may end it);
+//! - a hidden discard is a card then in hand that is not played later, and a non-trump
+//!   unless the rules allow trumps or the hand was all trumps.
+//!
+//! The state is the opponent's hand up to what the constraints can tell apart: never-seen
+//! cards by suit, slots held for cards the opponent plays later by suit (which of them is
+//! decided at the play, among the slots held for its suit), whether they hold the turn-up,
+//! and the never-seen cards used so far by suit. The never-seen cards left at the end are
+//! the undrawn talon, in uniform order. Each sampled world is replayed against the
+//! observation before it is returned, so a sampler bug gives an error, never a wrong world.
+//! Over varied play the count visits about 3,000 hands on average and under 50,000 at
+//! worst (trump discards allowed, many exchanges): about a millisecond, once per call.
+//!
+//! It replaces rejection sampling, which failed in legal positions: always without
+//! exchanges (the first trick's lead, action 0, had no slot "held before" it), and where
+//! voids and the discard rule left too few consistent worlds for its attempt budget.
 //!
 //! Known bias, by design: the opponent's *plays* are treated as carrying no information
 //! beyond the rules (they are not weighted by how likely the opponent was to make them),
-//! as in every Perfect-Information Monte Carlo player. Relative to "uniform over
-//! (deck, discards)", worlds where the opponent had more discard choices weigh less,
-//! because the model has them discard at random.
+//! as in every Perfect-Information Monte Carlo player.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use rand::seq::SliceRandom;
 use rand::RngExt;
@@ -33,51 +44,32 @@ use rand::RngExt;
 use crate::card::{rng_from_seed, Card, GameRng};
 use crate::duel::action::{bit, pack_card, Action, PACK_SIZE};
 use crate::duel::observe::Observation;
-use crate::duel::state::{DealState, Phase, TALON_SIZE};
+use crate::duel::state::{DealState, TALON_SIZE};
 
-/// Attempts allowed per requested world before giving up.
-const ATTEMPTS_PER_WORLD: usize = 100_000;
+/// The most worlds one call returns: each world is a few hundred bytes, and a caller's
+/// count must not exhaust memory.
+pub const MAX_WORLDS: usize = 1 << 20;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SampleError {
     /// The observation is not one a deal can produce.
     Inconsistent(String),
-    /// No consistent world was found within the attempt budget.
-    Exhausted { found: usize, wanted: usize },
+    /// More worlds were asked for than [`MAX_WORLDS`].
+    TooMany { wanted: usize, max: usize },
 }
 
 impl fmt::Display for SampleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SampleError::Inconsistent(why) => write!(f, "inconsistent observation: {why}"),
-            SampleError::Exhausted { found, wanted } => write!(
-                f,
-                "found only {found} of {wanted} consistent worlds within the attempt budget"
-            ),
+            SampleError::TooMany { wanted, max } => {
+                write!(f, "cannot sample {wanted} worlds: at most {max} per call")
+            }
         }
     }
 }
 
 impl std::error::Error for SampleError {}
-
-/// A deck position the player cannot see, and from when its card was in the opponent's
-/// hand (`None` for the undrawn talon).
-#[derive(Clone, Copy)]
-struct Slot {
-    position: usize,
-    opponent_from: Option<usize>,
-}
-
-/// Everything fixed across attempts.
-struct Setup {
-    deck: [Option<Card>; PACK_SIZE],
-    slots: Vec<Slot>,
-    /// Unknown cards the opponent was not seen to play.
-    free_cards: Vec<Card>,
-    /// The opponent's plays: card and action index, in order.
-    opponent_plays: Vec<(Card, usize)>,
-    opponent_played: u32,
-}
 
 /// The deck position of talon card `i` (the turn-up is drawn last).
 fn talon_position(i: usize) -> usize {
@@ -88,220 +80,574 @@ fn talon_position(i: usize) -> usize {
     }
 }
 
-impl Setup {
-    fn new(obs: &Observation) -> Result<Setup, SampleError> {
+/// One step of the opponent's hand, in history order.
+#[derive(Clone, Copy, Debug)]
+enum Event {
+    /// A hidden card reaches the opponent's hand at deck position `slots[i]`.
+    Arrive(usize),
+    /// The opponent draws the turn-up.
+    TurnUp,
+    /// The opponent's hidden discard at history index `j`.
+    Discard(usize),
+    /// The opponent plays `card` holding no card of the suits in the mask `void`.
+    Play { card: Card, void: u8 },
+}
+
+/// The opponent's hand as far as the constraints can tell, before an event.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct Hand {
+    /// Never-seen cards in hand, by suit.
+    unseen: [u8; 4],
+    /// Slots held for cards the opponent plays later, by suit.
+    held: [u8; 4],
+    /// Never-seen cards dealt or drawn so far (discarded ones included), by suit.
+    used: [u8; 4],
+    turn_up: bool,
+}
+
+impl Hand {
+    /// The hand packed into 4-bit fields (every count is at most 8).
+    fn key(&self) -> u64 {
+        self.unseen
+            .iter()
+            .chain(&self.held)
+            .chain(&self.used)
+            .fold(u64::from(self.turn_up), |k, &n| k << 4 | u64::from(n))
+    }
+
+    fn size(&self) -> u8 {
+        self.unseen.iter().chain(&self.held).sum::<u8>() + u8::from(self.turn_up)
+    }
+}
+
+/// What a transition does to the hand: the choice the world is built from.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    /// A never-seen card of this suit arrives.
+    Unseen(usize),
+    /// The slot is held for a later play of this suit.
+    Hold(usize),
+    TurnUp,
+    /// A never-seen card of this suit is discarded.
+    DiscardUnseen(usize),
+    DiscardTurnUp,
+    /// A held card of this suit is played.
+    PlayHeld(usize),
+    PlayTurnUp,
+}
+
+/// The talon draws in order: the player's own cards go into the deck, the opponent's
+/// become events.
+struct Draws<'a> {
+    obs: &'a Observation,
+    own: std::slice::Iter<'a, Card>,
+    next: usize,
+}
+
+impl Draws<'_> {
+    fn draw(
+        &mut self,
+        deck: &mut [Option<Card>; PACK_SIZE],
+        events: &mut Vec<Event>,
+        slots: &mut Vec<usize>,
+    ) -> Result<(), SampleError> {
+        let bad = |why: &str| SampleError::Inconsistent(why.to_string());
+        let i = self.next;
+        let who = *self
+            .obs
+            .talon_drawers
+            .get(i)
+            .ok_or_else(|| bad("a draw is missing from the talon drawers"))?;
+        self.next += 1;
+        let position = talon_position(i);
+        if who == self.obs.player {
+            let card = *self.own.next().ok_or_else(|| bad("missing own draw"))?;
+            if deck[position].is_some_and(|c| c != card) {
+                return Err(bad("the turn-up was drawn as another card"));
+            }
+            deck[position] = Some(card);
+        } else if position == 10 {
+            events.push(Event::TurnUp);
+        } else {
+            events.push(Event::Arrive(slots.len()));
+            slots.push(position);
+        }
+        Ok(())
+    }
+}
+
+/// The transitions out of one hand: at most two per suit on an arrival.
+struct Kids {
+    items: [(Step, f64, Hand); 8],
+    len: usize,
+}
+
+impl Kids {
+    fn new() -> Kids {
+        Kids {
+            items: [(Step::TurnUp, 0.0, Hand::default()); 8],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, kid: (Step, f64, Hand)) {
+        if let Some(slot) = self.items.get_mut(self.len) {
+            *slot = kid;
+            self.len += 1;
+        }
+    }
+
+    fn as_slice(&self) -> &[(Step, f64, Hand)] {
+        &self.items[..self.len]
+    }
+}
+
+/// A multiplicative hash of the packed hand keys (the std hasher dominated the count).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(self.0 << 8 | u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0 ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type Memo = HashMap<u64, f64, BuildHasherDefault<KeyHasher>>;
+
+/// Everything fixed across samples.
+struct Model {
+    me: u8,
+    trump: usize,
+    allow_trump_discard: bool,
+    /// The deck with the player's own cards and the turn-up in place.
+    deck: [Option<Card>; PACK_SIZE],
+    /// The opponent's hidden positions, in arrival order.
+    slots: Vec<usize>,
+    /// Undrawn talon positions other than the turn-up's.
+    talon: Vec<usize>,
+    /// Never-seen cards by suit.
+    unseen: [Vec<Card>; 4],
+    events: Vec<Event>,
+    /// Cards of each suit the opponent plays from event `e` on (the turn-up aside).
+    plays_left: Vec<[u8; 4]>,
+}
+
+/// The suit index of a card (`C D H S`).
+fn suit(card: Card) -> usize {
+    card.suit().index()
+}
+
+impl Model {
+    fn new(obs: &Observation) -> Result<Model, SampleError> {
         let bad = |why: &str| SampleError::Inconsistent(why.to_string());
         let me = obs.player;
+        if me > 1 || obs.dealer > 1 {
+            return Err(bad("seats are 0 and 1"));
+        }
+        let opponent = 1 - me;
         let elder = 1 - obs.dealer;
-        let mut deck: [Option<Card>; PACK_SIZE] = [None; PACK_SIZE];
+        if obs.initial_hand.len() != 5 {
+            return Err(bad("the initial hand must have five cards"));
+        }
         let (mine, theirs) = if me == elder {
             (0..5, 5..10)
         } else {
             (5..10, 0..5)
         };
-        if obs.initial_hand.len() != 5 {
-            return Err(bad("the initial hand must have five cards"));
-        }
+        let mut deck: [Option<Card>; PACK_SIZE] = [None; PACK_SIZE];
         for (pos, &card) in mine.zip(&obs.initial_hand) {
             deck[pos] = Some(card);
         }
         deck[10] = Some(obs.turn_up);
-        let mut own_draws = obs.draws.iter();
-        let mut talon_times = [usize::MAX; TALON_SIZE];
-        Self::draw_times(obs, &mut talon_times);
-        let mut slots: Vec<Slot> = theirs
-            .map(|position| Slot {
-                position,
-                opponent_from: Some(0),
-            })
-            .collect();
-        for (i, &drawn_at) in talon_times.iter().enumerate() {
-            let position = talon_position(i);
-            match obs.talon_drawers.get(i) {
-                Some(&who) if who == me => {
-                    let card = *own_draws.next().ok_or_else(|| bad("missing own draw"))?;
-                    if deck[position].is_some_and(|c| c != card) {
-                        return Err(bad("the turn-up was drawn as another card"));
-                    }
-                    deck[position] = Some(card);
-                }
-                Some(_) if position != 10 => slots.push(Slot {
-                    position,
-                    opponent_from: Some(drawn_at),
-                }),
-                None if position != 10 => slots.push(Slot {
-                    position,
-                    opponent_from: None,
-                }),
-                _ => {}
-            }
-        }
+        let trump = suit(obs.turn_up);
+        let (events, slots, next_draw) = Self::timeline(obs, theirs, trump, &mut deck)?;
+        let talon: Vec<usize> = (next_draw..TALON_SIZE - 1).map(talon_position).collect();
+
         let mut known = 0u32;
         for card in deck.iter().flatten() {
-            if known & bit(*card) != 0 {
+            if known & bit(*card) != 0 || bit(*card) == 0 {
                 return Err(bad("a card appears twice"));
             }
             known |= bit(*card);
         }
-        let mut opponent_plays = Self::opponent_plays(obs);
-        let mut opponent_played = 0u32;
-        for &(card, _) in &opponent_plays {
-            let turn_up = card == obs.turn_up && obs.turn_up_holder == Some(1 - me);
-            if (known & bit(card) != 0 && !turn_up) || opponent_played & bit(card) != 0 {
-                return Err(bad("the opponent played a card they cannot hold"));
+        let turn_up_theirs = obs.turn_up_holder == Some(opponent);
+        let mut played = 0u32;
+        for event in &events {
+            if let Event::Play { card, .. } = event {
+                let turn_up = *card == obs.turn_up && turn_up_theirs;
+                if bit(*card) == 0
+                    || (known & bit(*card) != 0 && !turn_up)
+                    || played & bit(*card) != 0
+                {
+                    return Err(bad("the opponent played a card they cannot hold"));
+                }
+                played |= bit(*card);
             }
-            opponent_played |= bit(card);
         }
-        // The turn-up's place is known: only hidden cards need placing.
-        opponent_plays.retain(|&(card, _)| known & bit(card) == 0);
-        let free_cards: Vec<Card> = (0..PACK_SIZE)
-            .map(pack_card)
-            .filter(|&c| (known | opponent_played) & bit(c) == 0)
-            .collect();
-        if free_cards.len() + opponent_plays.len() != slots.len() {
+        let mut unseen: [Vec<Card>; 4] = Default::default();
+        for card in (0..PACK_SIZE).map(pack_card) {
+            if (known | played) & bit(card) == 0 {
+                unseen[suit(card)].push(card);
+            }
+        }
+        let hidden_plays = (played & !known).count_ones() as usize;
+        let unseen_count: usize = unseen.iter().map(Vec::len).sum();
+        if unseen_count + hidden_plays != slots.len() + talon.len() {
             return Err(bad("card counts do not add up"));
         }
-        Ok(Setup {
+        let mut plays_left = vec![[0u8; 4]; events.len() + 1];
+        for (e, event) in events.iter().enumerate().rev() {
+            plays_left[e] = plays_left[e + 1];
+            if let Event::Play { card, .. } = event {
+                if *card != obs.turn_up {
+                    plays_left[e][suit(*card)] += 1;
+                }
+            }
+        }
+        Ok(Model {
+            me,
+            trump,
+            allow_trump_discard: obs.rules.allow_trump_discard,
             deck,
             slots,
-            free_cards,
-            opponent_plays,
-            opponent_played,
+            talon,
+            unseen,
+            events,
+            plays_left,
         })
     }
 
-    /// The action index at which each talon card was drawn.
-    fn draw_times(obs: &Observation, times: &mut [usize; TALON_SIZE]) {
-        let mut next = 0;
-        let mut plays = 0;
-        for (j, action) in obs.history.iter().enumerate() {
-            let draws = match action {
-                Some(Action::Accept) => true,
-                Some(Action::Play(_)) => {
-                    plays += 1;
-                    plays % 2 == 0
-                }
-                _ => false,
-            };
-            if draws && next < TALON_SIZE {
-                times[next] = j;
-                times[next + 1] = j;
-                next += 2;
-            }
-        }
-    }
-
-    /// The opponent's plays with their action index: tricks alternate leader and
-    /// follower, and the observation names each trick's leader.
-    fn opponent_plays(obs: &Observation) -> Vec<(Card, usize)> {
+    /// The opponent's events in history order, their hidden positions in arrival order,
+    /// and the number of talon cards drawn; the player's own draws go into `deck`.
+    fn timeline(
+        obs: &Observation,
+        theirs: std::ops::Range<usize>,
+        trump: usize,
+        deck: &mut [Option<Card>; PACK_SIZE],
+    ) -> Result<(Vec<Event>, Vec<usize>, usize), SampleError> {
+        let bad = |why: &str| SampleError::Inconsistent(why.to_string());
         let opponent = 1 - obs.player;
-        let mut out = Vec::new();
-        let mut play = 0usize;
+        let elder = 1 - obs.dealer;
+        let mut slots: Vec<usize> = theirs.collect();
+        let mut events: Vec<Event> = (0..5).map(Event::Arrive).collect();
+        let mut draws = Draws {
+            obs,
+            own: obs.draws.iter(),
+            next: 0,
+        };
+        // Who plays each card: the elder leads first, then each trick's winner.
+        let mut leader = elder;
+        let mut lead: Option<Card> = None;
         for (j, action) in obs.history.iter().enumerate() {
-            if let Some(Action::Play(card)) = action {
-                let trick = play / 2;
-                let leader = obs.tricks.get(trick).map_or_else(
-                    || obs.tricks.last().map_or(1 - obs.dealer, |t| t.winner),
-                    |t| t.leader,
-                );
-                let player = if play % 2 == 0 { leader } else { 1 - leader };
-                if player == opponent {
-                    out.push((*card, j));
+            match action {
+                Some(Action::Accept) => {
+                    for _ in 0..2 {
+                        if draws.next >= TALON_SIZE {
+                            return Err(bad("an exchange after the talon ran out"));
+                        }
+                        draws.draw(deck, &mut events, &mut slots)?;
+                    }
                 }
-                play += 1;
+                None => events.push(Event::Discard(j)),
+                Some(Action::Play(card)) => {
+                    let player = if lead.is_some() { 1 - leader } else { leader };
+                    if player == opponent {
+                        let mut void = 0u8;
+                        if let Some(first) = lead {
+                            if suit(first) != suit(*card) {
+                                void |= 1 << suit(first);
+                                if suit(*card) != trump {
+                                    void |= 1 << trump;
+                                }
+                            }
+                        }
+                        events.push(Event::Play { card: *card, void });
+                    }
+                    match lead.take() {
+                        None => lead = Some(*card),
+                        Some(first) => {
+                            let beats = if suit(first) == suit(*card) {
+                                obs.rules.order.beats(*card, first)
+                            } else {
+                                suit(*card) == trump
+                            };
+                            leader = if beats { player } else { 1 - player };
+                            if draws.next < TALON_SIZE {
+                                draws.draw(deck, &mut events, &mut slots)?;
+                                draws.draw(deck, &mut events, &mut slots)?;
+                            }
+                        }
+                    }
+                }
+                Some(_) => {}
             }
         }
-        out
+        let next_draw = draws.next;
+        if next_draw != obs.talon_drawers.len() || draws.own.next().is_some() {
+            return Err(bad("the draws do not match the history"));
+        }
+        Ok((events, slots, next_draw))
     }
 
-    /// One proposal; `None` when rejected.
-    fn attempt(&self, obs: &Observation, rng: &mut GameRng) -> Option<DealState> {
-        let mut deck = self.deck;
-        let mut taken = vec![false; self.slots.len()];
-        for &(card, time) in &self.opponent_plays {
-            let eligible = |s: &Slot| s.opponent_from.is_some_and(|from| from < time);
-            let free: Vec<usize> = (0..self.slots.len())
-                .filter(|&i| !taken[i] && eligible(&self.slots[i]))
-                .collect();
-            if free.is_empty() {
-                return None;
+    /// The transitions out of `hand` at event `e`, with their weights (the number of
+    /// worlds each stands for, times the discard odds).
+    fn children(&self, e: usize, hand: &Hand, out: &mut Kids) {
+        out.len = 0;
+        match self.events[e] {
+            Event::Arrive(_) => {
+                if hand.size() >= 6 {
+                    return;
+                }
+                for s in 0..4 {
+                    let left = self.unseen[s].len() as u8 - hand.used[s];
+                    if left > 0 {
+                        let mut child = *hand;
+                        child.unseen[s] += 1;
+                        child.used[s] += 1;
+                        out.push((Step::Unseen(s), f64::from(left), child));
+                    }
+                    if hand.held[s] < self.plays_left[e][s] {
+                        let mut child = *hand;
+                        child.held[s] += 1;
+                        out.push((Step::Hold(s), 1.0, child));
+                    }
+                }
             }
-            let pick = free[rng.random_range(0..free.len())];
-            taken[pick] = true;
-            deck[self.slots[pick].position] = Some(card);
-        }
-        let mut rest = self.free_cards.clone();
-        rest.shuffle(rng);
-        let mut rest = rest.into_iter();
-        for (i, slot) in self.slots.iter().enumerate() {
-            if !taken[i] {
-                deck[slot.position] = rest.next();
+            Event::TurnUp => {
+                if hand.size() < 6 {
+                    let child = Hand {
+                        turn_up: true,
+                        ..*hand
+                    };
+                    out.push((Step::TurnUp, 1.0, child));
+                }
+            }
+            Event::Discard(_) => {
+                let non_trumps: u8 = (0..4)
+                    .filter(|&s| s != self.trump)
+                    .map(|s| hand.unseen[s] + hand.held[s])
+                    .sum();
+                let any = self.allow_trump_discard || non_trumps == 0;
+                let legal = f64::from(if any { hand.size() } else { non_trumps });
+                for s in 0..4 {
+                    if hand.unseen[s] > 0 && (any || s != self.trump) {
+                        let mut child = *hand;
+                        child.unseen[s] -= 1;
+                        out.push((
+                            Step::DiscardUnseen(s),
+                            f64::from(hand.unseen[s]) / legal,
+                            child,
+                        ));
+                    }
+                }
+                if hand.turn_up && any {
+                    let child = Hand {
+                        turn_up: false,
+                        ..*hand
+                    };
+                    out.push((Step::DiscardTurnUp, 1.0 / legal, child));
+                }
+            }
+            Event::Play { card, void } => {
+                for s in (0..4).filter(|s| void & (1 << s) != 0) {
+                    if hand.unseen[s] + hand.held[s] > 0 || (s == self.trump && hand.turn_up) {
+                        return;
+                    }
+                }
+                if self.is_turn_up(card) {
+                    if hand.turn_up {
+                        let child = Hand {
+                            turn_up: false,
+                            ..*hand
+                        };
+                        out.push((Step::PlayTurnUp, 1.0, child));
+                    }
+                } else {
+                    let s = suit(card);
+                    if hand.held[s] > 0 {
+                        let mut child = *hand;
+                        child.held[s] -= 1;
+                        out.push((Step::PlayHeld(s), f64::from(hand.held[s]), child));
+                    }
+                }
             }
         }
-        let deck: Vec<Card> = deck.iter().map(|c| c.unwrap_or(obs.turn_up)).collect();
-        let mut state = DealState::from_deck(&deck, obs.dealer, obs.rules).ok()?;
-        let mut plays_left = self.opponent_played;
-        for action in &obs.history {
-            let action = if let Some(a) = action {
-                *a
-            } else {
-                Action::Discard(Self::hidden_discard(&state, plays_left, rng)?)
-            };
-            if let Action::Play(card) = action {
-                plays_left &= !bit(card);
-            }
-            state.apply(action).ok()?;
-        }
-        Some(state)
+    }
+
+    /// Whether the opponent's played `card` is the turn-up (the only card of theirs the
+    /// player can see in place).
+    fn is_turn_up(&self, card: Card) -> bool {
+        self.deck[10] == Some(card)
+    }
+
+    /// Whether a hand after the last event completes a world: every held slot was
+    /// played, and the never-seen cards left fill the undrawn talon.
+    fn complete(&self, hand: &Hand) -> bool {
+        let left: usize = (0..4)
+            .map(|s| self.unseen[s].len() - hand.used[s] as usize)
+            .sum();
+        hand.held == [0; 4] && left == self.talon.len()
     }
 }
 
-impl Setup {
-    /// The opponent's hidden discard: uniform among the legal discards, given that it is
-    /// not a card they play later (drawn from those, kept with probability
-    /// `allowed / legal`).
-    fn hidden_discard(state: &DealState, plays_left: u32, rng: &mut GameRng) -> Option<Card> {
-        let legal = (state.legal_mask() >> PACK_SIZE) as u32;
-        let allowed = legal & !plays_left;
-        if state.phase() != Phase::Discard || allowed == 0 {
-            return None;
+/// The weighted count of completions of every reachable hand, per event.
+struct Counts<'a> {
+    model: &'a Model,
+    memo: Vec<Memo>,
+}
+
+impl<'a> Counts<'a> {
+    fn new(model: &'a Model) -> Counts<'a> {
+        Counts {
+            model,
+            memo: (0..model.events.len()).map(|_| Memo::default()).collect(),
         }
-        let n = allowed.count_ones();
-        if rng.random::<f64>() >= f64::from(n) / f64::from(legal.count_ones()) {
-            return None;
-        }
-        let mut set = allowed;
-        for _ in 0..rng.random_range(0..n) {
-            set &= set - 1;
-        }
-        Some(pack_card(set.trailing_zeros() as usize))
     }
+
+    /// The weighted number of worlds completing `hand` from event `e` on.
+    fn value(&mut self, e: usize, hand: Hand) -> f64 {
+        if e == self.model.events.len() {
+            return if self.model.complete(&hand) { 1.0 } else { 0.0 };
+        }
+        let key = hand.key();
+        if let Some(&v) = self.memo[e].get(&key) {
+            return v;
+        }
+        let mut kids = Kids::new();
+        self.model.children(e, &hand, &mut kids);
+        let mut total = 0.0;
+        for &(_, weight, child) in kids.as_slice() {
+            total += weight * self.value(e + 1, child);
+        }
+        self.memo[e].insert(key, total);
+        total
+    }
+
+    /// One world, drawn with the exact conditional odds at every step.
+    fn sample(&mut self, obs: &Observation, rng: &mut GameRng) -> Result<DealState, SampleError> {
+        let model = self.model;
+        let failed = || SampleError::Inconsistent("no world reproduces it".to_string());
+        let mut deck = model.deck;
+        let mut pool = model.unseen.clone();
+        let mut in_hand: [Vec<Card>; 4] = Default::default();
+        let mut held_slots: [Vec<usize>; 4] = Default::default();
+        let mut discards: Vec<Option<Card>> = vec![None; obs.history.len()];
+        let mut hand = Hand::default();
+        let mut kids = Kids::new();
+        for e in 0..model.events.len() {
+            model.children(e, &hand, &mut kids);
+            let kids = kids.as_slice();
+            let weights: Vec<f64> = kids
+                .iter()
+                .map(|&(_, w, child)| w * self.value(e + 1, child))
+                .collect();
+            let total: f64 = weights.iter().sum();
+            if total.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+                return Err(failed());
+            }
+            let mut x = rng.random::<f64>() * total;
+            // Rounding can leave `x` past the last weight: fall back on the last live one.
+            let mut pick = weights.iter().rposition(|&w| w > 0.0).unwrap_or(0);
+            for (i, &w) in weights.iter().enumerate() {
+                if w > 0.0 && x < w {
+                    pick = i;
+                    break;
+                }
+                x -= w;
+            }
+            let (step, _, child) = kids[pick];
+            hand = child;
+            match (step, model.events[e]) {
+                (Step::Unseen(s), Event::Arrive(i)) => {
+                    let card = take(&mut pool[s], rng).ok_or_else(failed)?;
+                    deck[model.slots[i]] = Some(card);
+                    in_hand[s].push(card);
+                }
+                (Step::Hold(s), Event::Arrive(i)) => held_slots[s].push(model.slots[i]),
+                (Step::DiscardUnseen(s), Event::Discard(j)) => {
+                    let card = take(&mut in_hand[s], rng).ok_or_else(failed)?;
+                    discards[j] = Some(card);
+                }
+                (Step::DiscardTurnUp, Event::Discard(j)) => discards[j] = Some(obs.turn_up),
+                (Step::PlayHeld(s), Event::Play { card, .. }) => {
+                    let slot = take(&mut held_slots[s], rng).ok_or_else(failed)?;
+                    deck[slot] = Some(card);
+                }
+                (Step::TurnUp | Step::PlayTurnUp, _) => {}
+                _ => return Err(failed()),
+            }
+        }
+        let mut rest: Vec<Card> = pool.concat();
+        rest.shuffle(rng);
+        for (&position, card) in model.talon.iter().zip(rest) {
+            deck[position] = Some(card);
+        }
+        let deck: Option<Vec<Card>> = deck.iter().copied().collect();
+        let deck = deck.ok_or_else(failed)?;
+        let mut state = DealState::from_deck(&deck, obs.dealer, obs.rules).map_err(|_| failed())?;
+        for (j, action) in obs.history.iter().enumerate() {
+            let action = match (action, discards[j]) {
+                (Some(a), _) => *a,
+                (None, Some(card)) => Action::Discard(card),
+                (None, None) => return Err(failed()),
+            };
+            state.apply(action).map_err(|_| failed())?;
+        }
+        // The safety net: the world must show the player exactly what they saw.
+        if state.observation(model.me, obs.score) != *obs {
+            return Err(failed());
+        }
+        Ok(state)
+    }
+}
+
+/// A uniformly chosen item, removed; `None` from an empty list (the counts forbid it).
+fn take<T>(items: &mut Vec<T>, rng: &mut GameRng) -> Option<T> {
+    if items.is_empty() {
+        return None;
+    }
+    let i = rng.random_range(0..items.len());
+    Some(items.swap_remove(i))
 }
 
 /// `n` worlds consistent with `obs`, reproducible for a `seed`. Each world is the deal
-/// state at the observation's moment, with the whole history applied.
+/// state at the observation's moment, with the whole history applied. Never fails on an
+/// observation of a legal deal when `n <= MAX_WORLDS`.
 pub fn sample_worlds(
     obs: &Observation,
     n: usize,
     seed: u64,
 ) -> Result<Vec<DealState>, SampleError> {
-    let setup = Setup::new(obs)?;
-    let mut rng = rng_from_seed(seed);
-    let mut worlds = Vec::with_capacity(n);
-    let budget = n.saturating_mul(ATTEMPTS_PER_WORLD);
-    for _ in 0..budget {
-        if worlds.len() == n {
-            break;
-        }
-        if let Some(world) = setup.attempt(obs, &mut rng) {
-            worlds.push(world);
-        }
-    }
-    if worlds.len() < n {
-        return Err(SampleError::Exhausted {
-            found: worlds.len(),
+    if n > MAX_WORLDS {
+        return Err(SampleError::TooMany {
             wanted: n,
+            max: MAX_WORLDS,
         });
+    }
+    let model = Model::new(obs)?;
+    let mut counts = Counts::new(&model);
+    if counts.value(0, Hand::default()) <= 0.0 {
+        return Err(SampleError::Inconsistent(
+            "no world reproduces it".to_string(),
+        ));
+    }
+    let mut rng = rng_from_seed(seed);
+    // Grown as worlds come: `n` is the caller's, so nothing is reserved from it.
+    let mut worlds = Vec::new();
+    for _ in 0..n {
+        worlds.push(counts.sample(obs, &mut rng)?);
     }
     Ok(worlds)
 }
+
+#[cfg(test)]
+#[path = "sampler_tests.rs"]
+mod tests;
