@@ -40,8 +40,9 @@ T = TypeVar("T")
 MISSING_RAY: Final = "backend='ray' needs Ray: pip install 'ecarte[ray]'"
 
 #: Measured cost of one Ray task on a local instance, amortized over 1,000 trivial tasks
-#: submitted at once (a lone task's round trip was 5.5 ms): about 1.5 ms (docs/scale.md,
-#: "Chunk sizing"). A chunk is sized so that this is at most 2% of its work.
+#: submitted at once: 1.4 and 2.6 ms in two runs on a loaded 2-core machine (a lone task's
+#: round trip: 3.9 to 5.5 ms); docs/scale.md, "Chunk sizing". A chunk is sized so that
+#: this is at most 2% of its work.
 TASK_OVERHEAD_SECONDS: Final = 0.0015
 #: The least work per task: 50 overheads, so the overhead stays under 2%.
 MIN_TASK_SECONDS: Final = 50 * TASK_OVERHEAD_SECONDS

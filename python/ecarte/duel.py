@@ -184,7 +184,7 @@ def _cpus(ray: RayBackend) -> int:
 #: Measured single-thread CPU seconds per deal of each agent (docs/scale.md, "Chunk
 #: sizing"); a PIMC agent costs about its samples times the per-sample figure.
 AGENT_DEAL_SECONDS: Final = {"random": 1.5e-6, "heuristic": 4e-6}
-PIMC_SAMPLE_DEAL_SECONDS: Final = 0.02
+PIMC_SAMPLE_DEAL_SECONDS: Final = 0.015
 #: Deals per match at the default target (measured mean, heuristic v heuristic).
 DEALS_PER_MATCH: Final = 11.0
 
