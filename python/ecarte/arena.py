@@ -20,7 +20,25 @@ import numpy as np
 
 from ecarte._core import derive_seed
 from ecarte.agents import Agent, make_agent
-from ecarte.duel import Action, Match, Observation, Rules, is_native_agent, simulate
+from ecarte.distributed import (
+    Backend,
+    RayBackend,
+    chunk_size,
+    chunks,
+    cluster_cpus,
+    connect,
+    ray_backend,
+    run_chunks,
+)
+from ecarte.duel import (
+    Action,
+    Match,
+    Observation,
+    Rules,
+    is_native_agent,
+    simulate,
+    simulate_item_seconds,
+)
 from ecarte.errors import EcarteError
 from ecarte.seeding import agent_seed
 from ecarte.progress import progress_bar
@@ -197,22 +215,45 @@ def summarize(
     )
 
 
+#: Seeds per chunk of a local native arena (for the progress bar).
+LOCAL_NATIVE_CHUNK = 16
+
+
 def _play_native(
-    agent_a: str, agent_b: str, matches: int, seed: int, rules: Rules, show: bool
+    agent_a: str,
+    agent_b: str,
+    matches: int,
+    seed: int,
+    rules: Rules,
+    show: bool,
+    ray: RayBackend | None = None,
 ) -> ArenaResult:
     """The duplicate matches through native simulation: match `i` is played once with A
     in seat 0 and once with A in seat 1, over the same deals."""
     start = time.perf_counter()
-    runs: list[list[dict[str, Any]]] = [[], []]
-    chunk = max(1, min(matches, 16))
-    with progress_bar("Seeds", matches, show) as advance:
-        for first in range(0, matches, chunk):
-            size = min(chunk, matches - first)
-            for a_seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
-                piece = simulate(size, seed, seats, rules, matches=True, start=first)
-                runs[a_seat].append(dict(piece.columns))
-            advance(size)
-    a_first, a_second = ({k: np.concatenate([p[k] for p in run]) for k in run[0]} for run in runs)
+    if ray is None:
+        parts: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        with progress_bar("Seeds", matches, show) as advance:
+            for c in chunks(matches, LOCAL_NATIVE_CHUNK):
+                parts.append(_native_chunk(c.start, c.n, agent_a, agent_b, seed, rules))
+                advance(c.n)
+    else:
+        size = ray.chunk_size or chunk_size(
+            matches, 2 * simulate_item_seconds((agent_a, agent_b), True), _cpus(ray)
+        )
+        parts = run_chunks(
+            ray,
+            _native_chunk,
+            chunks(matches, size),
+            (agent_a, agent_b, seed, rules),
+            label="Seeds",
+            progress=show,
+            seed=seed,
+        )
+    a_first, a_second = (
+        {k: np.concatenate([p[a_seat][k] for p in parts]) for k in parts[0][a_seat]}
+        for a_seat in (0, 1)
+    )
     pairs = []
     for i in range(matches):
         won = deals = deals_won = net = 0
@@ -224,6 +265,32 @@ def _play_native(
         pairs.append(PairResult(won, deals, deals_won, net, (0, 0), (0.0, 0.0)))
     result = summarize(agent_a, agent_b, pairs, time.perf_counter() - start)
     return dataclasses.replace(result, native=True)
+
+
+def _native_chunk(
+    start: int, n: int, agent_a: str, agent_b: str, seed: int, rules: Rules
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Seeds ``start .. start + n - 1`` natively, with A in seat 0 and then in seat 1."""
+    first, second = (
+        dict(simulate(n, seed, seats, rules, matches=True, start=start).columns)
+        for seats in ((agent_a, agent_b), (agent_b, agent_a))
+    )
+    return first, second
+
+
+def _pairs_chunk(
+    start: int, n: int, agent_a: AgentSpec, agent_b: AgentSpec, seed: int, rules: Rules
+) -> list[PairResult]:
+    """Seeds ``start .. start + n - 1``, each played twice (:func:`play_pair`)."""
+    return [play_pair(agent_a, agent_b, seed, i, rules) for i in range(start, start + n)]
+
+
+#: Assumed seconds of one seed (two matches) between Python agents, for chunk sizing.
+PYTHON_PAIR_SECONDS = 0.05
+
+
+def _cpus(ray: RayBackend) -> int:
+    return max(1, cluster_cpus(connect(ray.address)) // ray.cpus_per_task)
 
 
 def _single_thread_worker() -> None:
@@ -240,6 +307,7 @@ def play(
     rules: Rules | None = None,
     progress: bool | None = None,
     native: bool = True,
+    backend: Backend = "local",
 ) -> ArenaResult:
     """Plays `matches` seeds twice each (seats and cards swapped) and reports agent A's
     match win rate, deal win rate and net points per deal with 95% intervals.
@@ -249,16 +317,35 @@ def play(
     true, the matches are played by `duel.simulate` in Rust instead (all cores, the same
     duplicate format, its own seeding; no per-decision timing). The progress bar shows on stderr when it is a
     terminal (or when `progress` is True).
+
+    `backend="ray"` (or a ``RayBackend``) plays the seeds in chunks on a Ray cluster
+    instead of `workers` processes; agents (names, or picklable factories) are shipped to
+    the tasks and built there. The rates and intervals are identical to a local run; an
+    exception in an agent raises an ``EcarteError`` naming the chunk and the seed.
     """
     if matches < 1:
         raise EcarteError(f"matches must be at least 1, got {matches}")
     rules = rules or Rules()
     show = sys.stderr.isatty() if progress is None else progress
+    ray = ray_backend(backend)
     if native and isinstance(agent_a, str) and isinstance(agent_b, str):
         if is_native_agent(agent_a) and is_native_agent(agent_b):
-            return _play_native(agent_a, agent_b, matches, seed, rules, show)
+            return _play_native(agent_a, agent_b, matches, seed, rules, show, ray)
     start = time.perf_counter()
     results: list[PairResult] = []
+    if ray is not None:
+        size = ray.chunk_size or chunk_size(matches, PYTHON_PAIR_SECONDS, _cpus(ray))
+        parts = run_chunks(
+            ray,
+            _pairs_chunk,
+            chunks(matches, size),
+            (agent_a, agent_b, seed, rules),
+            label="Seeds",
+            progress=show,
+            seed=seed,
+        )
+        results = [pair for part in parts for pair in part]
+        return summarize(agent_a, agent_b, results, time.perf_counter() - start)
     with progress_bar("Seeds", matches, show) as advance:
         if workers <= 1:
             for i in range(matches):

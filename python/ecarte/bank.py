@@ -39,6 +39,15 @@ from ecarte._core.bank import (
 from ecarte._core.bank import CHUNK, MAX_DEALS
 from ecarte._core.bank import simulate as _native_simulate
 from ecarte._core.bank import odds as _native_odds
+from ecarte.distributed import (
+    Backend,
+    chunk_size,
+    chunks,
+    cluster_cpus,
+    connect,
+    ray_backend,
+    run_chunks,
+)
 from ecarte.results import SimulationResult
 from ecarte.seeding import resolve_seed
 from ecarte.stats import wilson_interval
@@ -90,12 +99,18 @@ _MASK64: Final = (1 << 64) - 1
 OUTCOMES: Final = ("banker", "en_carte", "punter")
 
 
+#: Measured single-thread CPU seconds per simulated deal (docs/scale.md, "Chunk sizing").
+SIMULATED_DEAL_SECONDS: Final = 3e-7
+
+
 def simulate(
     n: int,
     seed: int | None = None,
     shoe: Iterable[Card | str] | None = None,
     start: int = 0,
     threads: int | None = None,
+    backend: Backend = "local",
+    progress: bool | None = False,
 ) -> SimulationResult:
     """Simulates ``n`` whole deals (T2, T3 and T4 each against T1) from a freshly shuffled
     ``shoe`` (the cards left; the full 104-card shoe by default), in parallel with the GIL
@@ -111,9 +126,33 @@ def simulate(
     2 punter. A bank run's columns are count tables, not per-deal rows: a billion deals fit.
     The summary holds, per tableau (2, 3, 4) and outcome name, the ``counts``,
     ``probabilities`` and 95% Wilson ``intervals``.
+
+    ``backend="ray"`` (or a ``RayBackend``) runs whole chunks of ``CHUNK`` deals as Ray
+    tasks and adds their counts: the same result (docs/scale.md); ``n`` may then exceed
+    ``MAX_DEALS`` and ``progress`` shows a bar that advances as chunks complete.
     """
     seed = resolve_seed(seed)
-    counts, joint = _native_simulate(n, seed, shoe, start, threads)
+    ray = ray_backend(backend)
+    if ray is None:
+        counts, joint = _native_simulate(n, seed, shoe, start, threads)
+    else:
+        cards = None if shoe is None else list(shoe)
+        counts, joint = _native_simulate(0, seed, cards, start, threads)  # the same errors
+        cpus = max(1, cluster_cpus(connect(ray.address)) // ray.cpus_per_task)
+        size = ray.chunk_size or chunk_size(
+            n, SIMULATED_DEAL_SECONDS, cpus, align=CHUNK, limit=MAX_DEALS
+        )
+        parts = run_chunks(
+            ray,
+            _simulate_chunk,
+            chunks(n, size, align=CHUNK),
+            (start, seed, cards),
+            label="Deals",
+            progress=progress,
+            seed=seed,
+        )
+        for part_counts, part_joint in parts:  # integer counts: exact in any order
+            counts, joint = counts + part_counts, joint + part_joint
     total = int(n)
     per_tableau = {
         t + 2: {name: int(counts[t, o]) for o, name in enumerate(OUTCOMES)} for t in range(3)
@@ -132,6 +171,14 @@ def simulate(
     return SimulationResult(
         n=total, seed=seed, columns={"counts": counts, "joint": joint}, summary=summary
     )
+
+
+def _simulate_chunk(
+    start: int, n: int, offset: int, seed: int, cards: list[Card | str] | None
+) -> tuple[Any, Any]:
+    """Deals ``offset + start`` onwards, ``n`` of them: the count tables of one Ray task."""
+    counts, joint = _native_simulate(n, seed, cards, offset + start, None)
+    return counts, joint
 
 
 @dataclass(frozen=True)

@@ -185,6 +185,19 @@ def parse_match(file: Path, text: str) -> Match:
         fail(f"{file}: not a valid match record: {one_line(exc)}")
 
 
+def ray_option(f: Any) -> Any:
+    """``--ray [ADDRESS]``: run on Ray (docs/scale.md); no address: RAY_ADDRESS or local."""
+    return click.option(
+        "--ray",
+        "ray_address",
+        is_flag=False,
+        flag_value="",
+        default=None,
+        metavar="[ADDRESS]",
+        help="Run on a Ray cluster (ADDRESS, e.g. auto; default RAY_ADDRESS or a local one).",
+    )(f)
+
+
 @click.group(cls=EcarteGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="ecarte")
 def main() -> None:
@@ -359,6 +372,13 @@ def _offer_save(match: Match, save_path: Path | None) -> None:
               help="With --batch: write the results here instead of stdout.")
 @click.option("--threads", type=click.IntRange(1, MAX_THREADS), default=None,
               help="With --batch: worker threads (default: all cores).")
+@click.option(
+    "--positions",
+    type=click.IntRange(1),
+    default=None,
+    help="With --seed: solve this many deals (from derive_seed(SEED, i)) and summarise.",
+)
+@ray_option
 def solve_command(
     file: Path | None,
     seed: int | None,
@@ -368,6 +388,8 @@ def solve_command(
     batch: Path | None,
     out: Path | None,
     threads: int | None,
+    positions: int | None = None,
+    ray_address: str | None = None,
 ) -> None:
     """The double-dummy value of a play-phase position, and of every legal action.
 
@@ -393,6 +415,13 @@ def solve_command(
         raise EcarteError("--out and --threads go with --batch")
     if (file is None) == (seed is None):
         raise click.UsageError("give a deal record FILE or --seed N (one of them)")
+    if positions is not None or ray_address is not None:
+        from ecarte.distributed import cli_solve
+
+        if positions is None or seed is None:
+            raise click.UsageError("--positions N (with --seed) solves many deals; --ray needs it")
+        click.echo(cli_solve(seed, positions, dealer, objective, ray_address))
+        return
     console = Console(highlight=False)
     if file is not None:
         text, kind = read_record(file, "solve", (DEAL_FORMAT, MATCH_FORMAT))
@@ -499,8 +528,15 @@ def replay_command(file: Path, step: bool) -> None:
               help="Worker threads (default: all cores); results do not depend on it.")
 @click.option("--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte",
               show_default=True)
+@ray_option
 def simulate_command(
-    n: int, seed: int, agents: tuple[str, str], matches: bool, threads: int | None, order: str
+    n: int,
+    seed: int,
+    agents: tuple[str, str],
+    matches: bool,
+    threads: int | None,
+    order: str,
+    ray_address: str | None,
 ) -> None:
     """Simulate many deals or matches natively and summarise them."""
     from rich.console import Console
@@ -508,6 +544,15 @@ def simulate_command(
     from ecarte.progress import progress_bar
 
     rules = Rules(order=order)
+    if ray_address is not None:
+        from ecarte.distributed import cli_backend
+
+        backend = cli_backend(ray_address)  # the bar shows when stderr is a terminal
+        ran = simulate(
+            n, seed, agents, rules, matches, threads=threads, backend=backend, progress=None
+        )
+        Console(highlight=False).print(simulation_table(dict(ran), agents, matches))
+        return
     chunk = max(1, min(n, 20_000 if not matches else 500))
     parts: list[dict[str, np.ndarray]] = []
     with progress_bar("Simulating", n) as advance:
@@ -596,11 +641,28 @@ def odds_command(trump: str, seen: str) -> None:
               "more by the file name (needs matplotlib).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Save the session record (JSON).")
+@click.option(
+    "--simulate",
+    "simulated",
+    type=click.IntRange(1),
+    default=None,
+    help="Instead: the outcomes of this many simulated deals (Monte Carlo).",
+)
+@ray_option
 def bank_command(
     players: int, bank_size: int, stake: int, chips: int, deals: int, mode: str, seed: int,
-    plot: Path | None, out: Path | None,
+    plot: Path | None, out: Path | None, simulated: int | None = None,
+    ray_address: str | None = None,
 ) -> None:
-    """Simulate a banking session and print its ledger."""
+    """Simulate a banking session and print its ledger (or, with --simulate N, the
+    outcome frequencies of N deals)."""
+    if simulated is not None or ray_address is not None:
+        from ecarte.distributed import cli_bank
+
+        if simulated is None:
+            raise click.UsageError("--ray runs the Monte Carlo of --simulate N")
+        click.echo(cli_bank(simulated, seed, ray_address))
+        return
     from rich.console import Console
 
     from ecarte import bank
@@ -709,6 +771,7 @@ def bench_solver_command(positions: int | None, threads: int) -> None:
 @click.option("--target", type=click.IntRange(1, 100), default=7, show_default=True)
 @click.option("--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte",
               show_default=True)
+@ray_option
 def arena_command(
     agent_a: str,
     agent_b: str,
@@ -718,15 +781,25 @@ def arena_command(
     samples: int | None,
     target: int,
     order: str,
+    ray_address: str | None,
 ) -> None:
     """Duplicate matches between AGENT_A and AGENT_B, with 95% confidence intervals."""
     from ecarte.arena import play
+    from ecarte.distributed import cli_backend
 
     def spec(name: str) -> str:
         return f"pimc:{samples}" if name == "pimc" and samples else name
 
-    result = play(spec(agent_a), spec(agent_b), matches=matches, seed=seed, workers=workers,
-                  rules=Rules(order=order, target=target), progress=True)
+    result = play(
+        spec(agent_a),
+        spec(agent_b),
+        matches=matches,
+        seed=seed,
+        workers=workers,
+        rules=Rules(order=order, target=target),
+        progress=True,
+        backend=cli_backend(ray_address),
+    )
     click.echo(result.table())
 
 

@@ -7,11 +7,13 @@ sampler and batch play. This module adds :func:`simulate`'s result with its summ
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
+from ecarte._core import MAX_BATCH as _MAX_BATCH
 from ecarte._core.duel import (
     AGENT_SPECS,
     DEFAULT_PIMC_SAMPLES,
@@ -33,10 +35,20 @@ from ecarte._core.duel import (
     pimc_values,
     sample_worlds,
     solve,
-    solve_many,
     solve_many_timed,
 )
 from ecarte._core.duel import simulate as _simulate
+from ecarte._core.duel import solve_many as _solve_many
+from ecarte.distributed import (
+    Backend,
+    RayBackend,
+    chunk_size,
+    chunks,
+    cluster_cpus,
+    connect,
+    ray_backend,
+    run_chunks,
+)
 from ecarte.results import SimulationResult
 from ecarte.seeding import resolve_seed
 from ecarte.stats import wilson_interval
@@ -89,6 +101,8 @@ def simulate(
     matches: bool = False,
     start: int = 0,
     threads: int | None = None,
+    backend: Backend = "local",
+    progress: bool | None = False,
 ) -> SimulationResult:
     """Plays ``n`` whole deals (or, with ``matches=True``, whole matches) natively between
     two built-in agents named by spec (:data:`AGENT_SPECS`: ``"random"``, ``"heuristic"``,
@@ -108,11 +122,123 @@ def simulate(
     shape ``(n,)`` and ``score``, ``deals_won`` of shape ``(n, 2)``. The summary gives
     seat 0's win rate with its 95% Wilson interval, and for deals the mean points per deal
     of seat 0.
+
+    ``backend="ray"`` (or a :class:`ecarte.distributed.RayBackend`) plays the run in chunks
+    of indices on a Ray cluster, with the same result (docs/scale.md); ``n`` may then
+    exceed ``MAX_BATCH``, each task runs ``RayBackend.cpus_per_task`` threads (``threads``
+    is not used), and ``progress`` shows a bar that advances as chunks complete.
     """
     seed = resolve_seed(seed)
-    raw = _simulate(n, seed, agents, rules, matches, start, threads)
-    columns = {name: np.asarray(values) for name, values in raw}
+    ray = ray_backend(backend)
+    if ray is None:
+        columns = _simulate_chunk(start, n, seed, agents, rules, matches, threads)
+    else:
+        _simulate(0, seed, agents, rules, matches, start, threads)  # the same errors as local
+        size = ray.chunk_size or chunk_size(
+            n, simulate_item_seconds(agents, matches), _cpus(ray), limit=_MAX_BATCH
+        )
+        pieces = chunks(n, size)
+        parts = run_chunks(
+            ray,
+            _offset_simulate_chunk,
+            pieces,
+            (start, seed, agents, rules, matches),
+            label="Matches" if matches else "Deals",
+            progress=progress,
+            seed=seed,
+        )
+        if not parts:
+            parts = [_simulate_chunk(start, 0, seed, agents, rules, matches)]
+        columns = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     return SimulationResult(n=n, seed=seed, columns=columns, summary=_summary(columns))
+
+
+def _simulate_chunk(
+    start: int,
+    n: int,
+    seed: int,
+    agents: tuple[str, str],
+    rules: Rules | None,
+    matches: bool,
+    threads: int | None = None,
+) -> dict[str, npt.NDArray[Any]]:
+    """Deals (or matches) ``start .. start + n - 1`` as columns: the unit of work."""
+    raw = _simulate(n, seed, agents, rules, matches, start, threads)
+    return {name: np.asarray(values) for name, values in raw}
+
+
+def _offset_simulate_chunk(
+    start: int,
+    n: int,
+    offset: int,
+    seed: int,
+    agents: tuple[str, str],
+    rules: Rules | None,
+    matches: bool,
+) -> dict[str, npt.NDArray[Any]]:
+    return _simulate_chunk(offset + start, n, seed, agents, rules, matches)
+
+
+def _cpus(ray: RayBackend) -> int:
+    return max(1, cluster_cpus(connect(ray.address)) // ray.cpus_per_task)
+
+
+#: Measured single-thread CPU seconds per deal of each agent (docs/scale.md, "Chunk
+#: sizing"); a PIMC agent costs about its samples times the per-sample figure.
+AGENT_DEAL_SECONDS: Final = {"random": 1.5e-6, "heuristic": 4e-6}
+PIMC_SAMPLE_DEAL_SECONDS: Final = 0.015
+#: Deals per match at the default target (measured mean, heuristic v heuristic).
+DEALS_PER_MATCH: Final = 11.0
+
+
+def simulate_item_seconds(agents: tuple[str, str], matches: bool) -> float:
+    """The estimated single-thread seconds of one deal (or match) between ``agents``."""
+    total = 0.0
+    for spec in agents:
+        kind, samples = parse_agent(spec)
+        if kind == "pimc":
+            total += PIMC_SAMPLE_DEAL_SECONDS * (samples or DEFAULT_PIMC_SAMPLES)
+        else:
+            total += AGENT_DEAL_SECONDS.get(kind, 1e-5)
+    return total * (DEALS_PER_MATCH if matches else 1.0)
+
+
+#: Measured single-thread CPU seconds to solve one position from the first lead.
+SOLVE_SECONDS: Final = 4e-3
+
+
+def solve_many(
+    deals: Sequence[Deal],
+    objective: str | None = None,
+    backend: Backend = "local",
+    progress: bool | None = False,
+) -> list[Solution]:
+    """Solves many play-phase positions in parallel (rayon, the GIL released); the results
+    in input order. ``backend="ray"`` solves them in chunks on a Ray cluster (each task is
+    shipped only its chunk's deals), with the same result."""
+    ray = ray_backend(backend)
+    if ray is None:
+        return _solve_many(deals, objective)
+    deals = list(deals)
+    _solve_many([], objective)  # the same errors as local
+    size = ray.chunk_size or chunk_size(len(deals), SOLVE_SECONDS, _cpus(ray))
+    pieces = chunks(len(deals), size)
+    parts = run_chunks(
+        ray,
+        _solve_chunk,
+        pieces,
+        (objective,),
+        per_chunk=[(deals[c.start : c.start + c.n],) for c in pieces],
+        label="Positions",
+        progress=progress,
+    )
+    return [solution for part in parts for solution in part]
+
+
+def _solve_chunk(
+    start: int, n: int, objective: str | None, deals: Sequence[Deal]
+) -> list[Solution]:
+    return _solve_many(deals, objective)
 
 
 def _summary(columns: dict[str, npt.NDArray[Any]]) -> dict[str, Any]:
