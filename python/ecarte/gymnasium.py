@@ -140,7 +140,8 @@ class DuelEnv(gymnasium.Env[Obs, np.int64]):
         a = int(action)
         if not (0 <= a < NUM_ACTIONS and self._obs["action_mask"][a]):
             self._ended = self._forfeit = True
-            return self._obs, ILLEGAL_ACTION_REWARD, True, False, {"illegal_action": True}
+            obs = {key: value.copy() for key, value in self._obs.items()}
+            return obs, ILLEGAL_ACTION_REWARD, True, False, {"illegal_action": True}
         obs, mask, rewards, terminated = self._native.step([a])
         self._ended = bool(terminated[0])
         if self.render_mode == "human":

@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -61,6 +61,7 @@ __all__ = [
     "ISMCTSAgent",
     "game_for",
     "ismcts",
+    "ismcts_bot",
     "state_from_observation",
 ]
 
@@ -332,6 +333,41 @@ def state_from_observation(observation: Observation, seed: int) -> EcarteState:
     return _state_of(game_for(observation.rules, observation.dealer), world)
 
 
+def ismcts_bot(
+    game: Any,
+    simulations: int = 100,
+    seed: int | None = None,
+    uct_c: float = 2.0,
+    rollouts: int = 1,
+) -> Any:
+    """OpenSpiel's Python ISMCTS bot (``open_spiel.python.algorithms.ismcts.ISMCTSBot``)
+    for ``game``: ``simulations`` per decision, ``rollouts`` random rollouts per leaf,
+    UCT constant ``uct_c`` (the rewards are deal points, -2 to 2), the most visited action.
+    Its search starts afresh at every decision, so it also takes ``evaluate_bots``'
+    ``restart_at`` and ``inform_action`` calls (which the bot itself lacks)."""
+    from open_spiel.python.algorithms import ismcts
+    from open_spiel.python.algorithms.mcts import RandomRolloutEvaluator
+
+    class _ISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+        def restart_at(self, state: Any) -> None:
+            self.reset()
+
+        def inform_action(self, state: Any, player_id: int, action: int) -> None:
+            pass
+
+    if simulations < 1:
+        raise EcarteError(f"simulations must be at least 1, got {simulations}")
+    random = np.random.RandomState(resolve_seed(seed) % 2**32)
+    return _ISMCTSBot(
+        game,
+        RandomRolloutEvaluator(rollouts, random),
+        uct_c,
+        simulations,
+        random_state=random,
+        final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+    )
+
+
 class ISMCTSAgent:
     """OpenSpiel's Python ISMCTS (``open_spiel.python.algorithms.ismcts.ISMCTSBot``) as an
     ecarte agent: ``agent(observation, legal_actions) -> Action``. It searches the deal
@@ -345,31 +381,21 @@ class ISMCTSAgent:
         uct_c: float = 2.0,
         rollouts: int = 1,
     ) -> None:
-        from open_spiel.python.algorithms import ismcts
-        from open_spiel.python.algorithms.mcts import RandomRolloutEvaluator
-
         if simulations < 1:
             raise EcarteError(f"simulations must be at least 1, got {simulations}")
         self.simulations = simulations
         self.seed = resolve_seed(seed)
+        self.uct_c = uct_c
+        self.rollouts = rollouts
         self._random = np.random.RandomState(self.seed % 2**32)
-        self._ismcts = ismcts
-        self._evaluator = RandomRolloutEvaluator(rollouts, self._random)
-        self._uct_c = uct_c
         self._bots: dict[int, Any] = {}
 
     def bot(self, game: Any) -> Any:
-        """The ISMCTS bot for ``game``."""
+        """The ISMCTS bot for ``game`` (one per rules and dealer)."""
         key = id(game)
         if key not in self._bots:
-            self._bots[key] = self._ismcts.ISMCTSBot(
-                game,
-                self._evaluator,
-                self._uct_c,
-                self.simulations,
-                random_state=self._random,
-                final_policy_type=self._ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
-            )
+            seed = int(self._random.randint(2**31))
+            self._bots[key] = ismcts_bot(game, self.simulations, seed, self.uct_c, self.rollouts)
         return self._bots[key]
 
     def __call__(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
@@ -391,10 +417,9 @@ class ismcts:  # noqa: N801 (reads as a function in arena calls)
 
     simulations: int = 100
     uct_c: float = 2.0
-    __name__: str = field(default="", compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "__name__", f"ismcts:{self.simulations}")
+    def __repr__(self) -> str:  # the arena's name for the agent
+        return f"ismcts:{self.simulations}"
 
     def __call__(self, seed: int) -> ISMCTSAgent:
         return ISMCTSAgent(self.simulations, seed, self.uct_c)
