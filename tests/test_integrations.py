@@ -11,7 +11,6 @@ import warnings
 
 import numpy as np
 import pytest
-
 from ecarte import EcarteError, IllegalActionError
 from ecarte.duel import NUM_ACTIONS, OBSERVATION_SIZE, Action, OpponentVecEnv, Rules
 
@@ -67,9 +66,10 @@ def test_opponent_env_steps_to_the_learners_turn(seat: int) -> None:
 def test_opponent_env_is_seeded_and_checks_its_input() -> None:
     a, b = OpponentVecEnv(3, 9, "pimc:2"), OpponentVecEnv(3, 9, "pimc:2")
     assert a.deal(0) == b.deal(0)
-    assert (a.step([int(np.flatnonzero(m)[0]) for m in a.reset()[1]])[0] == b.step(
-        [int(np.flatnonzero(m)[0]) for m in b.reset()[1]]
-    )[0]).all()
+    assert (
+        a.step([int(np.flatnonzero(m)[0]) for m in a.reset()[1]])[0]
+        == b.step([int(np.flatnonzero(m)[0]) for m in b.reset()[1]])[0]
+    ).all()
     with pytest.raises(EcarteError, match="unknown agent"):
         OpponentVecEnv(1, 0, "oracle")
     with pytest.raises(EcarteError, match="seat"):
@@ -88,9 +88,8 @@ def test_opponent_env_is_seeded_and_checks_its_input() -> None:
 
 @pytest.mark.parametrize("episode", ["deal", "match"])
 def test_pettingzoo_api_and_seed_tests(episode: str) -> None:
-    from pettingzoo.test import api_test, seed_test
-
     from ecarte.pettingzoo import env
+    from pettingzoo.test import api_test, seed_test
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # dict observations, as in classic
@@ -109,7 +108,9 @@ def test_pettingzoo_rewards_are_deal_points() -> None:
         obs, reward, termination, truncation, _ = e.last()
         totals[agent] += reward
         assert obs["observation"].shape == (OBSERVATION_SIZE,)
-        action = None if termination or truncation else masked_random(obs["action_mask"][None], rng)[0]
+        action = (
+            None if termination or truncation else masked_random(obs["action_mask"][None], rng)[0]
+        )
         e.step(action)
     assert totals["player_0"] == -totals["player_1"] != 0
     match = e.unwrapped._match
@@ -137,10 +138,9 @@ def test_pettingzoo_renders_the_play_table() -> None:
 
 @pytest.mark.parametrize("seat", [0, 1])
 def test_gymnasium_check_env(seat: int) -> None:
+    import ecarte.gymnasium  # noqa: F401 (registers the env)
     import gymnasium
     from gymnasium.utils.env_checker import check_env
-
-    import ecarte.gymnasium  # noqa: F401 (registers the env)
 
     env = gymnasium.make("ecarte/Duel-v0", opponent="heuristic", seat=seat)
     with warnings.catch_warnings():
@@ -160,7 +160,6 @@ def test_gymnasium_check_env(seat: int) -> None:
 
 def test_gymnasium_illegal_action_ends_the_episode() -> None:
     import gymnasium
-
     from ecarte.gymnasium import ILLEGAL_ACTION_REWARD
 
     env = gymnasium.make("ecarte/Duel-v0", opponent="random", disable_env_checker=True)
@@ -173,9 +172,8 @@ def test_gymnasium_illegal_action_ends_the_episode() -> None:
 
 
 def test_gymnasium_vector_env_is_native_and_autoresets() -> None:
-    import gymnasium
-
     import ecarte.gymnasium
+    import gymnasium
 
     envs = gymnasium.make_vec(
         "ecarte/Duel-v0", num_envs=8, vectorization_mode="vector_entry_point", opponent="heuristic"
@@ -203,9 +201,8 @@ def test_gymnasium_vector_env_is_native_and_autoresets() -> None:
 
 
 def test_openspiel_random_sim_test() -> None:
+    import ecarte.openspiel
     import pyspiel
-
-    import ecarte.openspiel  # noqa: F401 (registers the game)
 
     for params in ({}, {"order": "traditional", "max_exchanges": 3, "allow_trump_discard": True}):
         game = pyspiel.load_game("python_ecarte_duel", params)
@@ -217,7 +214,6 @@ def test_openspiel_random_sim_test() -> None:
 
 def test_openspiel_resamples_consistent_worlds() -> None:
     import pyspiel
-
     from ecarte.openspiel import GAME_NAME
 
     game = pyspiel.load_game(GAME_NAME)
@@ -238,9 +234,8 @@ def test_openspiel_resamples_consistent_worlds() -> None:
 
 def test_openspiel_ismcts_plays_deals_with_evaluate_bots() -> None:
     import pyspiel
-    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
-
     from ecarte.openspiel import GAME_NAME, AgentBot, ismcts_bot
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 
     game = pyspiel.load_game(GAME_NAME)
     rng = np.random.RandomState(0)

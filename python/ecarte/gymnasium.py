@@ -20,7 +20,7 @@ points: +1 or +2 (vole) won, -1 or -2 lost. See ``docs/integrations.md``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -35,7 +35,7 @@ from gymnasium import spaces  # noqa: E402
 from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
 from gymnasium.vector.utils import batch_space  # noqa: E402
 
-__all__ = ["ENV_ID", "DuelEnv", "DuelVectorEnv", "ILLEGAL_ACTION_REWARD"]
+__all__ = ["ENV_ID", "ILLEGAL_ACTION_REWARD", "DuelEnv", "DuelVectorEnv"]
 
 ENV_ID = "ecarte/Duel-v0"
 
@@ -87,7 +87,7 @@ class DuelEnv(gymnasium.Env[Obs, np.int64]):
     the episode with :data:`ILLEGAL_ACTION_REWARD` and ``info["illegal_action"]``.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(
         self,
@@ -167,7 +167,7 @@ class DuelVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[np.int64]]
     one raises ``IllegalActionError`` and changes nothing); an env awaiting its reset
     takes any action."""
 
-    metadata = {
+    metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi", "human"],
         "autoreset_mode": AutoresetMode.NEXT_STEP,
     }
@@ -207,7 +207,9 @@ class DuelVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[np.int64]]
 
     def step(
         self, actions: npt.NDArray[np.int64]
-    ) -> tuple[Obs, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]:
+    ) -> tuple[
+        Obs, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+    ]:
         obs, mask, rewards, terminated = self._native.step(actions)
         return (
             {"observation": obs, "action_mask": mask.view(np.int8)},

@@ -411,7 +411,7 @@ class ISMCTSAgent:
 
 
 @dataclass(frozen=True)
-class ismcts:  # noqa: N801 (reads as a function in arena calls)
+class ismcts:
     """A picklable factory of :class:`ISMCTSAgent` for ``ecarte.arena.play``:
     ``arena.play(ismcts(200), "heuristic", matches=10)``."""
 
@@ -453,4 +453,3 @@ class AgentBot(pyspiel.Bot):  # type: ignore[misc]
 
     def inform_action(self, state: EcarteState, player_id: int, action: int) -> None:
         pass
-

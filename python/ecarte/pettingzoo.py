@@ -22,7 +22,7 @@ rewarded its deal points (+1, or +2 for a vole) and the loser the opposite. See
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -60,7 +60,7 @@ def env(**kwargs: Any) -> AECEnv:
     return e
 
 
-class raw_env(AECEnv):  # noqa: N801 (PettingZoo's convention)
+class raw_env(AECEnv):
     """The duel as an AEC game. ``episode`` is ``"deal"`` or ``"match"``; ``rules``
     passes through (a match is played to ``rules.target``); ``render_mode`` is ``"ansi"``
     (the ``ecarte play`` table, from the seat to move, as text) or ``"human"`` (printed).
@@ -71,7 +71,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's convention)
     raise ``IllegalActionError`` here; :func:`env` turns them into a penalty.
     """
 
-    metadata = {
+    metadata: ClassVar[dict[str, Any]] = {
         "name": "ecarte_duel_v0",
         "render_modes": ["ansi", "human"],
         "is_parallelizable": False,

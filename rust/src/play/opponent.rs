@@ -200,8 +200,7 @@ impl OpponentVecEnv {
                         game.state = next;
                     }
                     game.done = false;
-                } else if let Some(action) = usize::try_from(id).ok().and_then(Action::from_id)
-                {
+                } else if let Some(action) = usize::try_from(id).ok().and_then(Action::from_id) {
                     game.state.apply_unchecked(action);
                 }
                 if let Some(points) = opponent_turns(game, opponent, seat) {
@@ -240,7 +239,11 @@ fn opponent_turns(game: &mut Game, opponent: Policy, seat: u8) -> Option<f32> {
     let outcome = game.state.outcome()?;
     game.done = true;
     let points = f32::from(outcome.points);
-    Some(if outcome.winner == seat { points } else { -points })
+    Some(if outcome.winner == seat {
+        points
+    } else {
+        -points
+    })
 }
 
 #[cfg(test)]
@@ -281,8 +284,8 @@ mod tests {
                             0
                         } else {
                             assert_eq!(g.state.current_player(), Some(seat));
-                            super::super::policy::random_action(g.state.legal_mask(), &mut rng)
-                                .id() as i64
+                            super::super::policy::random_action(g.state.legal_mask(), &mut rng).id()
+                                as i64
                         }
                     })
                     .collect();

@@ -366,8 +366,7 @@ impl PyOpponentVecEnv {
     fn run(
         &mut self,
         py: Python<'_>,
-        f: impl FnOnce(&mut OpponentVecEnv, &mut OpponentBuffers<'_>) -> Result<(), DuelError>
-            + Send,
+        f: impl FnOnce(&mut OpponentVecEnv, &mut OpponentBuffers<'_>) -> Result<(), DuelError> + Send,
     ) -> PyResult<()> {
         let PyOpponentVecEnv {
             env,
