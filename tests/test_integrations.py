@@ -25,10 +25,13 @@ def test_import_ecarte_loads_no_framework() -> None:
 
 
 def test_a_missing_framework_names_its_extra() -> None:
-    from ecarte._frameworks import require
-
-    with pytest.raises(ImportError, match=r"pip install 'ecarte\[openspiel\]'"):
-        require("no_such_framework_module", "openspiel")
+    code = (
+        "import sys; sys.modules['pyspiel'] = None\n"
+        "try:\n    import ecarte.openspiel\n"
+        "except ImportError as e:\n    print(e)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "open_spiel is not installed: pip install 'ecarte[openspiel]'"
 
 
 # -- the native opponent env -------------------------------------------------------------

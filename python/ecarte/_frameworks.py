@@ -1,28 +1,20 @@
-"""What the framework integrations share: the lazy import of an optional framework with
-a one-line error naming its extra, and the observation space's bounds."""
+"""What the framework integrations share: the one-line error naming the extra of a
+missing framework, and the observation space's bounds."""
 
 from __future__ import annotations
-
-import importlib
-from types import ModuleType
 
 import numpy as np
 import numpy.typing as npt
 
-from ecarte.duel import NUM_ACTIONS, OBSERVATION_SIZE
+from ecarte.duel import OBSERVATION_SIZE
 
-__all__ = ["observation_high", "require"]
+__all__ = ["missing", "observation_high"]
 
 
-def require(module: str, extra: str) -> ModuleType:
-    """Imports ``module`` of an optional framework; a missing one raises ``ImportError``
-    with one line naming the extra that installs it."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        raise ImportError(
-            f"{module.split('.')[0]} is not installed: pip install 'ecarte[{extra}]'"
-        ) from exc
+def missing(framework: str, extra: str) -> ImportError:
+    """The error for an optional framework that is not installed: one line naming the
+    extra that installs it. Raise it from the failed import."""
+    return ImportError(f"{framework} is not installed: pip install 'ecarte[{extra}]'")
 
 
 def observation_high() -> npt.NDArray[np.float32]:
@@ -32,7 +24,3 @@ def observation_high() -> npt.NDArray[np.float32]:
     high = np.ones(OBSERVATION_SIZE, dtype=np.float32)
     high[212:214] = 2.0
     return high
-
-
-#: Number of actions: the size of the action space and of every mask.
-ACTIONS = NUM_ACTIONS

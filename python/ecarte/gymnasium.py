@@ -20,20 +20,22 @@ points: +1 or +2 (vole) won, -1 or -2 lost. See ``docs/integrations.md``.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ecarte._frameworks import observation_high, require
+from ecarte._frameworks import missing, observation_high
 from ecarte.duel import NUM_ACTIONS, OBSERVATION_SIZE, OpponentVecEnv, Rules, parse_agent
 from ecarte.errors import EcarteError
 
-gymnasium = require("gymnasium", "gymnasium")
-
-from gymnasium import spaces  # noqa: E402
-from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
-from gymnasium.vector.utils import batch_space  # noqa: E402
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
+except ImportError as exc:
+    raise missing("gymnasium", "gymnasium") from exc
 
 __all__ = ["ENV_ID", "ILLEGAL_ACTION_REWARD", "DuelEnv", "DuelVectorEnv"]
 
@@ -43,7 +45,8 @@ ENV_ID = "ecarte/Duel-v0"
 #: learners never take one; Gymnasium's checker samples unmasked actions.
 ILLEGAL_ACTION_REWARD = -2.0
 
-Obs = dict[str, npt.NDArray[Any]]
+#: An observation: ``{"observation": float32 (214,), "action_mask": int8 (68,)}``.
+Obs = dict[str, Any]
 
 
 def observation_space() -> spaces.Dict:
@@ -87,7 +90,7 @@ class DuelEnv(gymnasium.Env[Obs, np.int64]):
     the episode with :data:`ILLEGAL_ACTION_REWARD` and ``info["illegal_action"]``.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -140,8 +143,8 @@ class DuelEnv(gymnasium.Env[Obs, np.int64]):
         a = int(action)
         if not (0 <= a < NUM_ACTIONS and self._obs["action_mask"][a]):
             self._ended = self._forfeit = True
-            obs = {key: value.copy() for key, value in self._obs.items()}
-            return obs, ILLEGAL_ACTION_REWARD, True, False, {"illegal_action": True}
+            last = {key: value.copy() for key, value in self._obs.items()}
+            return last, ILLEGAL_ACTION_REWARD, True, False, {"illegal_action": True}
         obs, mask, rewards, terminated = self._native.step([a])
         self._ended = bool(terminated[0])
         if self.render_mode == "human":
@@ -158,7 +161,7 @@ class DuelEnv(gymnasium.Env[Obs, np.int64]):
         return text
 
 
-class DuelVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[np.int64]]):
+class DuelVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     """``num_envs`` duel deals against ``opponent``, stepped together inside Rust
     (``ecarte.duel.OpponentVecEnv``): one ``step`` applies the learner's action in every
     env and the opponent's replies, up to the learner's next decision. Autoreset is
@@ -167,7 +170,7 @@ class DuelVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[np.int64]]
     one raises ``IllegalActionError`` and changes nothing); an env awaiting its reset
     takes any action."""
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: dict[str, Any] = {  # noqa: RUF012 (as VectorEnv declares it)
         "render_modes": ["ansi", "human"],
         "autoreset_mode": AutoresetMode.NEXT_STEP,
     }

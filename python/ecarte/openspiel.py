@@ -38,7 +38,8 @@ from typing import Any
 
 import numpy as np
 
-from ecarte._frameworks import require
+from ecarte._core import Card
+from ecarte._frameworks import missing
 from ecarte.duel import (
     NUM_ACTIONS,
     OBSERVATION_SIZE,
@@ -51,7 +52,10 @@ from ecarte.duel import (
 from ecarte.errors import EcarteError
 from ecarte.seeding import resolve_seed
 
-pyspiel = require("pyspiel", "openspiel")
+try:
+    import pyspiel
+except ImportError as exc:
+    raise missing("open_spiel", "openspiel") from exc
 
 __all__ = [
     "GAME_NAME",
@@ -114,8 +118,15 @@ _GAME_INFO = pyspiel.GameInfo(
     max_game_length=DECK_SIZE + MAX_PLAYER_ACTIONS,
 )
 
+
+def _card(i: int) -> Card:
+    card = Action.from_id(i).card
+    assert card is not None  # ids 0-31 are the plays
+    return card
+
+
 #: The card of chance outcome (and play action) ``i``.
-_CARDS = [Action.from_id(i).card for i in range(DECK_SIZE)]
+_CARDS = [_card(i) for i in range(DECK_SIZE)]
 
 
 class EcarteGame(pyspiel.Game):  # type: ignore[misc]
@@ -249,7 +260,9 @@ class EcarteObserver:
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
             raise EcarteError("the duel's observer shows a player's own cards only")
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        pieces = [("observation", OBSERVATION_SIZE, (OBSERVATION_SIZE,))]
+        pieces: list[tuple[str, int, tuple[int, ...]]] = [
+            ("observation", OBSERVATION_SIZE, (OBSERVATION_SIZE,))
+        ]
         if self.perfect_recall:
             pieces += [
                 ("dealt", DECK_SIZE, (DECK_SIZE,)),

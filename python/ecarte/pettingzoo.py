@@ -28,15 +28,16 @@ import numpy as np
 import numpy.typing as npt
 
 from ecarte._core import derive_seed
-from ecarte._frameworks import observation_high, require
+from ecarte._frameworks import missing, observation_high
 from ecarte.duel import NUM_ACTIONS, OBSERVATION_SIZE, Action, Deal, Match, Rules
 from ecarte.errors import EcarteError
 
-require("pettingzoo", "pettingzoo")
-
-from gymnasium import spaces  # noqa: E402
-from pettingzoo import AECEnv  # noqa: E402
-from pettingzoo.utils import wrappers  # noqa: E402
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as exc:
+    raise missing("pettingzoo", "pettingzoo") from exc
 
 __all__ = ["AGENTS", "ILLEGAL_ACTION_REWARD", "env", "raw_env"]
 
@@ -60,7 +61,7 @@ def env(**kwargs: Any) -> AECEnv:
     return e
 
 
-class raw_env(AECEnv):
+class raw_env(AECEnv):  # type: ignore[misc]
     """The duel as an AEC game. ``episode`` is ``"deal"`` or ``"match"``; ``rules``
     passes through (a match is played to ``rules.target``); ``render_mode`` is ``"ansi"``
     (the ``ecarte play`` table, from the seat to move, as text) or ``"human"`` (printed).
