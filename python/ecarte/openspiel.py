@@ -355,7 +355,8 @@ def ismcts_bot(
 ) -> Any:
     """OpenSpiel's Python ISMCTS bot (``open_spiel.python.algorithms.ismcts.ISMCTSBot``)
     for ``game``: ``simulations`` per decision, ``rollouts`` random rollouts per leaf,
-    UCT constant ``uct_c`` (the rewards are deal points, -2 to 2), the most visited action.
+    UCT constant ``uct_c`` (the rewards are deal points, -2 to 2), the most visited action;
+    reproducible for ``seed`` (its worlds too).
     Its search starts afresh at every decision, so it also takes ``evaluate_bots``'
     ``restart_at`` and ``inform_action`` calls (which the bot itself lacks)."""
     from open_spiel.python.algorithms import ismcts
@@ -371,7 +372,7 @@ def ismcts_bot(
     if simulations < 1:
         raise EcarteError(f"simulations must be at least 1, got {simulations}")
     random = np.random.RandomState(resolve_seed(seed) % 2**32)
-    return _ISMCTSBot(
+    bot = _ISMCTSBot(
         game,
         RandomRolloutEvaluator(rollouts, random),
         uct_c,
@@ -379,6 +380,9 @@ def ismcts_bot(
         random_state=random,
         final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
     )
+    # The bot's own resampling draws from an unseeded generator; seed it from the bot's.
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, random.uniform))
+    return bot
 
 
 class ISMCTSAgent:
