@@ -47,6 +47,7 @@ from ecarte.duel import (
     Deal,
     Observation,
     Rules,
+    heuristic_action,
     sample_worlds,
 )
 from ecarte.errors import EcarteError
@@ -225,7 +226,12 @@ class EcarteState(pyspiel.State):  # type: ignore[misc]
         if self.deal is None:
             return self.get_game().new_initial_state()  # type: ignore[no-any-return]
         seed = int(float(probability_sampler()) * 2**62)
-        world = sample_worlds(self.deal.observation(player_id), 1, seed)[0]
+        try:
+            world = sample_worlds(self.deal.observation(player_id), 1, seed)[0]
+        except EcarteError:
+            # The sampler's attempt budget ran out (a rare, tightly constrained position):
+            # this state is itself one of the worlds consistent with the information state.
+            return self.clone()  # type: ignore[no-any-return]
         return _state_of(self.get_game(), world)
 
     def __str__(self) -> str:
@@ -389,7 +395,8 @@ class ISMCTSAgent:
     """OpenSpiel's Python ISMCTS (``open_spiel.python.algorithms.ismcts.ISMCTSBot``) as an
     ecarte agent: ``agent(observation, legal_actions) -> Action``. It searches the deal
     only (it maximises deal points, not the match); ``simulations`` per decision, random
-    rollouts, UCT constant ``uct_c``, worlds from ecarte's exact sampler."""
+    rollouts, UCT constant ``uct_c``, worlds from ecarte's exact sampler (the heuristic's
+    choice when the sampler finds no world within its budget, as the native PIMC does)."""
 
     def __init__(
         self,
@@ -419,7 +426,10 @@ class ISMCTSAgent:
         legal = list(legal_actions)
         if len(legal) == 1:
             return legal[0]
-        state = state_from_observation(observation, int(self._random.randint(2**31)))
+        try:
+            state = state_from_observation(observation, int(self._random.randint(2**31)))
+        except EcarteError:  # no world found within the sampler's budget (rare)
+            return heuristic_action(observation, legal)
         action = Action.from_id(int(self.bot(state.get_game()).step(state)))
         return action if action in legal else legal[0]
 
