@@ -6,7 +6,7 @@ CLI's ``ecarte play`` draws the screen with rich and feeds it lines.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rich.console import Group
@@ -20,7 +20,16 @@ from ecarte.agents import Agent
 from ecarte.display import outcome_reason
 from ecarte.duel import Action, Deal, Match, Observation
 
-__all__ = ["Game", "Reply", "card_text", "explain_illegal", "parse_move", "result_banner"]
+__all__ = [
+    "Game",
+    "Reply",
+    "card_text",
+    "explain_illegal",
+    "parse_move",
+    "result_banner",
+    "table",
+    "table_text",
+]
 
 HUMAN_COMMANDS = "a number from the list, a card (QH, q♥, 10s), propose/decline/accept/refuse, " \
     "discard 7C, or: help, hint, undo, quit"
@@ -260,54 +269,104 @@ class Game:
     def screen(self) -> Group:
         """The table as rich renderables."""
         number, me = self.shown_index + 1, self.seat
-        deal = self.match.deals[number - 1]
-        obs = deal.observation(me, self.match.score)
-        status = Table.grid(padding=(0, 2))
-        status.add_row(
-            Text(f"Deal {number}", style="bold"),
-            Text(f"Score: {self.score_text()} (to {self.match.target})"),
-            Text("You deal" if deal.dealer == me else "Opponent deals"),
+        match = self.match
+        over = None
+        if match.is_over():
+            winner = "You win" if match.winner == me else "The opponent wins"
+            over = f"{winner} the match, {self.score_text()}."
+        shows_banner = bool(self.pending_banner) or (match.is_over() and bool(self.last_banner))
+        return table(
+            match.deals[number - 1],
+            me,
+            score=match.score,
+            target=match.target,
+            deal_number=number,
+            log=self.log,
+            legal=None if over or self.pending_banner else match.legal_actions(),
+            over=over,
+            banner=self.last_banner if shows_banner else None,
+            waiting=bool(self.pending_banner) and over is None,
         )
-        trump = Text(f"Trump {deal.trump.symbol} (turn-up ") + card_text(deal.turn_up) + Text(")")
-        holder = obs.turn_up_holder
-        if holder is not None:
-            trump.append(f" (turn-up drawn by {'you' if holder == me else 'the opponent'})")
-        status.add_row(trump, Text(f"Talon: {obs.talon_size}"), Text(f"Exchanges: {obs.exchanges}"))
-        taken = obs.cards_taken
-        status.add_row(
-            Text(f"Tricks: you {obs.tricks_taken[me]}, opponent {obs.tricks_taken[1 - me]}"),
-            Text(f"Cards: you {taken[me]}, opponent {taken[1 - me]}"),
-            Text(f"Phase: {obs.phase}"),
-        )
-        trick = Text("Current trick: ")
-        trick.append_text(card_text(obs.lead) if obs.lead else Text("-"))
-        if obs.tricks:
-            last = obs.tricks[-1]
-            trick.append("   Last trick: ")
-            trick.append_text(card_text(last.cards[0]))
-            trick.append(" ")
-            trick.append_text(card_text(last.cards[1]))
-            trick.append(f" won by {'you' if last.winner == me else 'the opponent'}")
-        hand = Text("Your hand: ")
-        for card in obs.hand:
-            hand.append_text(card_text(card))
-            hand.append(" ")
-        parts: list[Text | Table | Panel] = [status, trick, hand]
-        if self.log:
-            parts.append(Panel(Text("\n".join(self.log[-6:])), title="Log", expand=False))
-        if self.pending_banner or (self.match.is_over() and self.last_banner):
-            parts.append(Panel(Text(self.last_banner, style="bold"),
-                               title=f"Deal {number} result", expand=False))
-        if self.match.is_over():
-            winner = "You win" if self.match.winner == me else "The opponent wins"
-            parts.append(Text(f"{winner} the match, {self.score_text()}.", style="bold"))
-        elif self.pending_banner:
-            parts.append(Text("Press Enter for the next deal."))
-        else:
-            choices = Text("Your move: ")
-            for i, action in enumerate(self.match.legal_actions(), 1):
-                choices.append(f"{i}) ")
-                choices.append_text(action_text(action))
-                choices.append("  ")
-            parts.append(choices)
-        return Group(*parts)
+
+
+def table(
+    deal: Deal,
+    seat: int,
+    *,
+    score: tuple[int, int] = (0, 0),
+    target: int | None = None,
+    deal_number: int | None = None,
+    log: Sequence[str] = (),
+    legal: Sequence[Action] | None = None,
+    over: str | None = None,
+    banner: str | None = None,
+    waiting: bool = False,
+) -> Group:
+    """The table of ``ecarte play`` as rich renderables: ``deal`` seen from ``seat``, with
+    the match ``score`` (to ``target``, default the rules'), the last lines of ``log``, and
+    the ``legal`` moves (or the ``over`` line once the match is over, or a prompt for the
+    next deal while ``waiting``), and a finished deal's result ``banner``. The game
+    environments of ``ecarte.pettingzoo`` and ``ecarte.gymnasium`` render with it too."""
+    me = seat
+    obs = deal.observation(me, score)
+    target = deal.rules.target if target is None else target
+    score_text = f"you {score[me]}, opponent {score[1 - me]}"
+    status = Table.grid(padding=(0, 2))
+    status.add_row(
+        Text(f"Deal {deal_number}" if deal_number is not None else "Deal", style="bold"),
+        Text(f"Score: {score_text} (to {target})"),
+        Text("You deal" if deal.dealer == me else "Opponent deals"),
+    )
+    trump = Text(f"Trump {deal.trump.symbol} (turn-up ") + card_text(deal.turn_up) + Text(")")
+    holder = obs.turn_up_holder
+    if holder is not None:
+        trump.append(f" (turn-up drawn by {'you' if holder == me else 'the opponent'})")
+    status.add_row(trump, Text(f"Talon: {obs.talon_size}"), Text(f"Exchanges: {obs.exchanges}"))
+    taken = obs.cards_taken
+    status.add_row(
+        Text(f"Tricks: you {obs.tricks_taken[me]}, opponent {obs.tricks_taken[1 - me]}"),
+        Text(f"Cards: you {taken[me]}, opponent {taken[1 - me]}"),
+        Text(f"Phase: {obs.phase}"),
+    )
+    trick = Text("Current trick: ")
+    trick.append_text(card_text(obs.lead) if obs.lead else Text("-"))
+    if obs.tricks:
+        last = obs.tricks[-1]
+        trick.append("   Last trick: ")
+        trick.append_text(card_text(last.cards[0]))
+        trick.append(" ")
+        trick.append_text(card_text(last.cards[1]))
+        trick.append(f" won by {'you' if last.winner == me else 'the opponent'}")
+    hand = Text("Your hand: ")
+    for card in obs.hand:
+        hand.append_text(card_text(card))
+        hand.append(" ")
+    parts: list[Text | Table | Panel] = [status, trick, hand]
+    if log:
+        parts.append(Panel(Text("\n".join(log[-6:])), title="Log", expand=False))
+    if banner:
+        title = f"Deal {deal_number} result" if deal_number is not None else "Deal result"
+        parts.append(Panel(Text(banner, style="bold"), title=title, expand=False))
+    if over is not None:
+        parts.append(Text(over, style="bold"))
+    elif waiting:
+        parts.append(Text("Press Enter for the next deal."))
+    elif legal:
+        choices = Text("Your move: ")
+        for i, action in enumerate(legal, 1):
+            choices.append(f"{i}) ")
+            choices.append_text(action_text(action))
+            choices.append("  ")
+        parts.append(choices)
+    return Group(*parts)
+
+
+def table_text(group: Group, width: int = 100) -> str:
+    """A table from :func:`table` as plain text (no colour), e.g. for ``render_mode="ansi"``."""
+    import io
+
+    from rich.console import Console
+
+    buffer = io.StringIO()
+    Console(file=buffer, width=width, color_system=None, highlight=False).print(group)
+    return buffer.getvalue()

@@ -368,6 +368,45 @@ class VecEnv:
         """A copy of env ``i``'s current deal, with its whole history."""
 
 @final
+class OpponentVecEnv:
+    """``n`` duel deals against a built-in ``opponent`` (an agent spec) that acts inside
+    Rust: each step applies the learner's action in every env, then the opponent's
+    replies, up to the learner's next decision. See ``ecarte.gymnasium``."""
+
+    def __new__(
+        cls,
+        n: int,
+        seed: int,
+        opponent: str,
+        seat: int | None = None,
+        rules: Rules | None = None,
+    ) -> OpponentVecEnv: ...
+    def __len__(self) -> int:
+        """Number of envs."""
+    @property
+    def seat(self) -> int:
+        """The learner's seat."""
+    def reset(
+        self, seed: int | None = None
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Restarts every env on its first deal (with a new ``seed`` if given) and lets the
+        opponent act; returns the learner's ``(observations, masks)``."""
+    def step(
+        self, actions: npt.NDArray[np.int64] | list[int]
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+    ]:
+        """Applies the learner's action id in every env and the opponent's replies, up to
+        the learner's next decision; returns ``(observations, masks, rewards,
+        terminated)``. An env whose deal ended at the last step ignores its action and
+        starts the next deal."""
+    def deal(self, i: int) -> Deal:
+        """A copy of env ``i``'s current deal, with its whole history."""
+
+@final
 class Solution:
     """The exact double-dummy result of a play-phase position, for the player to move."""
 

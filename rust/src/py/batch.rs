@@ -10,6 +10,7 @@ use super::errors::{
     MAX_THREADS,
 };
 use crate::duel::{DuelError, Rules, NUM_ACTIONS, OBSERVATION_SIZE};
+use crate::play::opponent::{OpponentBuffers, OpponentVecEnv};
 use crate::play::policy::{heuristic_action, Policy, View};
 use crate::play::simulate::{simulate_deals, simulate_matches};
 use crate::play::vecenv::{StepBuffers, VecEnv};
@@ -335,5 +336,149 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(duel_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(duel_heuristic_action, m)?)?;
     m.add_class::<PyVecEnv>()?;
+    register_opponent(m)?;
     Ok(())
+}
+
+/// `n` duel deals against a built-in opponent that acts inside Rust. See
+/// `ecarte.duel.OpponentVecEnv`.
+#[pyclass(name = "OpponentVecEnv", module = "ecarte.duel")]
+pub struct PyOpponentVecEnv {
+    env: OpponentVecEnv,
+    obs: Vec<f32>,
+    mask: Vec<bool>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+}
+
+type OpponentResult<'py> = (
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray2<bool>>,
+    Bound<'py, PyArray1<f32>>,
+    Bound<'py, PyArray1<bool>>,
+);
+
+impl PyOpponentVecEnv {
+    /// Runs `f` on the env and the buffers without the GIL (a PIMC opponent searches).
+    fn run(
+        &mut self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut OpponentVecEnv, &mut OpponentBuffers<'_>) -> Result<(), DuelError> + Send,
+    ) -> PyResult<()> {
+        let PyOpponentVecEnv {
+            env,
+            obs,
+            mask,
+            rewards,
+            terminated,
+        } = self;
+        py.detach(|| {
+            f(
+                env,
+                &mut OpponentBuffers {
+                    obs,
+                    mask,
+                    rewards,
+                    terminated,
+                },
+            )
+        })
+        .map_err(PyErr::from)
+    }
+
+    /// Fresh arrays holding the buffers, so that results kept by the caller stay valid.
+    fn outputs<'py>(&self, py: Python<'py>) -> PyResult<OpponentResult<'py>> {
+        let n = self.env.len();
+        Ok((
+            PyArray1::from_slice(py, &self.obs).reshape([n, OBSERVATION_SIZE])?,
+            PyArray1::from_slice(py, &self.mask).reshape([n, NUM_ACTIONS])?,
+            PyArray1::from_slice(py, &self.rewards),
+            PyArray1::from_slice(py, &self.terminated),
+        ))
+    }
+}
+
+#[pymethods]
+impl PyOpponentVecEnv {
+    #[new]
+    #[pyo3(signature = (n, seed, opponent, seat = None, rules = None))]
+    fn new(
+        py: Python<'_>,
+        n: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+        opponent: &Bound<'_, PyAny>,
+        seat: Option<&Bound<'_, PyAny>>,
+        rules: Option<PyRules>,
+    ) -> PyResult<PyOpponentVecEnv> {
+        let n = int_usize(n, "n (envs)", 1, MAX_ENVS)?;
+        let seed = extract_u64(seed, "seed")?;
+        let opponent = policy(opponent)?;
+        let seat = seat.map_or(Ok(0), |s| int_usize(s, "seat", 0, 1))? as u8;
+        let rules = rules.map_or_else(Rules::default, |r| r.0);
+        let env = OpponentVecEnv::new(n, seed, rules, opponent, seat)?;
+        let mut this = PyOpponentVecEnv {
+            env,
+            obs: vec![0.0; n * OBSERVATION_SIZE],
+            mask: vec![false; n * NUM_ACTIONS],
+            rewards: vec![0.0; n],
+            terminated: vec![false; n],
+        };
+        this.run(py, |env, out| env.reset(None, out))?;
+        Ok(this)
+    }
+
+    /// Number of envs.
+    fn __len__(&self) -> usize {
+        self.env.len()
+    }
+
+    /// The learner's seat.
+    #[getter]
+    fn seat(&self) -> u8 {
+        self.env.seat()
+    }
+
+    /// Restarts every env on its first deal (with a new `seed` if given) and lets the
+    /// opponent act; returns the learner's `(observations, masks)`.
+    #[pyo3(signature = (seed = None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<ResetResult<'py>> {
+        let seed = seed
+            .filter(|s| !s.is_none())
+            .map(|s| extract_u64(s, "seed"))
+            .transpose()?;
+        self.run(py, |env, out| env.reset(seed, out))?;
+        let (obs, mask, _, _) = self.outputs(py)?;
+        Ok((obs, mask))
+    }
+
+    /// Applies the learner's action id in every env and the opponent's replies, up to the
+    /// learner's next decision; returns `(observations, masks, rewards, terminated)`. An env
+    /// whose deal ended at the last step ignores its action and starts the next deal.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<OpponentResult<'py>> {
+        let actions = action_ids(actions, self.env.len())?;
+        self.run(py, |env, out| env.step(&actions, out))?;
+        self.outputs(py)
+    }
+
+    /// A copy of env `i`'s current deal, with its whole history.
+    fn deal(&self, i: &Bound<'_, PyAny>) -> PyResult<super::duel::PyDeal> {
+        let i = int_usize(i, "env index", 0, self.env.len() - 1)?;
+        let state = self
+            .env
+            .state(i)
+            .ok_or_else(|| EcarteError::new_err("no such env"))?;
+        Ok(super::duel::PyDeal::from_state(state, None))
+    }
+}
+
+pub fn register_opponent(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyOpponentVecEnv>()
 }

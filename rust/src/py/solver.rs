@@ -128,9 +128,8 @@ fn solve_many_timed(
     let objective = self::objective(objective)?;
     let threads = super::batch::threads_arg(threads)?;
     let states: Vec<DealState> = deals.iter().map(|d| *d.state()).collect();
-    let results = py.detach(move || {
-        with_threads(threads, || solver::solve_many_timed(&states, objective))
-    })?;
+    let results =
+        py.detach(move || with_threads(threads, || solver::solve_many_timed(&states, objective)))?;
     results
         .into_iter()
         .map(|(r, time)| {

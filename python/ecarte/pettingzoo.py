@@ -1,0 +1,241 @@
+"""A PettingZoo AEC environment for the duel, in the shape of ``pettingzoo.classic``'s
+card games::
+
+    from ecarte.pettingzoo import env
+
+    e = env(episode="deal")
+    e.reset(seed=42)
+    for agent in e.agent_iter():
+        observation, reward, termination, truncation, info = e.last()
+        mask = observation["action_mask"]
+        action = None if termination or truncation else e.action_space(agent).sample(mask)
+        e.step(action)
+
+Agents are ``"player_0"`` and ``"player_1"`` (seat 0 and seat 1). Each observation is a
+dict of the 214-float tensor (``"observation"``, that seat's view, see ``docs/api.md``)
+and the 68-entry ``int8`` legal-action mask (``"action_mask"``, all zeros when it is not
+that agent's turn). An episode is one deal (``episode="deal"``, the default) or one match
+to the rules' target (``episode="match"``). At the end of each deal the winner is
+rewarded its deal points (+1, or +2 for a vole) and the loser the opposite. See
+``docs/integrations.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from ecarte._core import derive_seed
+from ecarte._frameworks import missing, observation_high
+from ecarte.duel import NUM_ACTIONS, OBSERVATION_SIZE, Action, Deal, Match, Rules
+from ecarte.errors import EcarteError
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as exc:
+    raise missing("pettingzoo", "pettingzoo") from exc
+
+__all__ = ["AGENTS", "ILLEGAL_ACTION_REWARD", "env", "raw_env"]
+
+AGENTS = ["player_0", "player_1"]
+
+#: What the wrapped :func:`env` gives an agent that plays an illegal action (the episode
+#: ends): the worst loss of a deal.
+ILLEGAL_ACTION_REWARD = -2.0
+
+Obs = dict[str, npt.NDArray[Any]]
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's classic wrappers: an illegal action ends the
+    episode with :data:`ILLEGAL_ACTION_REWARD`, actions outside the space are refused, and
+    the call order is enforced. Takes :class:`raw_env`'s arguments."""
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=ILLEGAL_ACTION_REWARD)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv):  # type: ignore[misc]
+    """The duel as an AEC game. ``episode`` is ``"deal"`` or ``"match"``; ``rules``
+    passes through (a match is played to ``rules.target``); ``render_mode`` is ``"ansi"``
+    (the ``ecarte play`` table, from the seat to move, as text) or ``"human"`` (printed).
+
+    ``reset(seed=s)`` starts a stream of episodes from ``s``: deal episodes are the
+    consecutive deals of one endless match (the dealer alternates), match episodes are
+    matches with seeds drawn from ``s`` and alternating first dealers. Illegal actions
+    raise ``IllegalActionError`` here; :func:`env` turns them into a penalty.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "ecarte_duel_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        episode: str = "deal",
+        rules: Rules | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if episode not in ("deal", "match"):
+            raise EcarteError(f"episode must be 'deal' or 'match', got {episode!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise EcarteError(f"render_mode must be 'ansi', 'human' or None, got {render_mode!r}")
+        self.episode = episode
+        self.rules = rules or Rules()
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        high = observation_high()
+        space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, high, (OBSERVATION_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: space for a in AGENTS}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
+        self._rng = np.random.default_rng()
+        self._stream = 0  # the seed of the endless match of deal episodes
+        self._episodes = 0
+        self._match: Match | None = None
+        self._deal: Deal | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # -- the game ------------------------------------------------------------------------
+
+    @property
+    def deal(self) -> Deal:
+        """The deal in progress (a copy in match episodes)."""
+        if self._match is not None:
+            return self._match.deal
+        if self._deal is None:
+            raise EcarteError("call reset() first")
+        return self._deal
+
+    def _score(self) -> tuple[int, int]:
+        return self._match.score if self._match is not None else (0, 0)
+
+    def _current_seat(self) -> int | None:
+        if self._match is not None:
+            return self._match.current_player
+        assert self._deal is not None
+        return self._deal.current_player
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            self._stream = int(self._rng.integers(0, 2**63, dtype=np.int64))
+            self._episodes = 0
+        elif self._episodes == 0 and self._match is None and self._deal is None:
+            self._stream = int(self._rng.integers(0, 2**63, dtype=np.int64))
+        k = self._episodes
+        self._episodes += 1
+        if self.episode == "deal":
+            self._match = None
+            self._deal = Deal(seed=derive_seed(self._stream, k), dealer=k % 2, rules=self.rules)
+        else:
+            self._deal = None
+            self._match = Match(
+                seed=derive_seed(self._stream, k), first_dealer=k % 2, rules=self.rules
+            )
+        self.agents = list(AGENTS)
+        self.rewards = {a: 0.0 for a in AGENTS}
+        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
+        self.terminations = {a: False for a in AGENTS}
+        self.truncations = {a: False for a in AGENTS}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        seat = self._current_seat()
+        assert seat is not None
+        self.agent_selection = AGENTS[seat]
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> Obs:
+        seat = AGENTS.index(agent)
+        deal = self.deal
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        if deal.current_player == seat and not self.terminations[agent]:
+            mask[:] = deal.legal_action_mask()
+        return {"observation": deal.observation_tensor(seat, self._score()), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = AGENTS.index(agent)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        chosen = Action.from_id(int(action))
+        if self._match is not None:
+            scored = len(self._match.outcomes())
+            self._match.apply(chosen)
+            outcomes = self._match.outcomes()
+            outcome = outcomes[-1] if len(outcomes) > scored else None
+            ended = self._match.is_over()
+        else:
+            assert self._deal is not None
+            self._deal.apply(chosen)
+            outcome = self._deal.outcome()
+            ended = outcome is not None
+        if outcome is not None:
+            winner, loser = AGENTS[outcome.winner], AGENTS[1 - outcome.winner]
+            self.rewards[winner] = float(outcome.points)
+            self.rewards[loser] = -float(outcome.points)
+        if ended:
+            self.terminations = {a: True for a in self.agents}
+            self.agent_selection = AGENTS[1 - seat] if AGENTS[1 - seat] in self.agents else agent
+        else:
+            nxt = self._current_seat()
+            assert nxt is not None
+            self.agent_selection = AGENTS[nxt]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # -- rendering -----------------------------------------------------------------------
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        from ecarte.play import table, table_text
+
+        deal = self.deal
+        seat = deal.current_player
+        if seat is None:
+            seat = AGENTS.index(self.agent_selection)
+        legal = deal.legal_actions()
+        if self._match is not None:
+            group = table(
+                deal,
+                seat,
+                score=self._match.score,
+                target=self._match.target,
+                deal_number=len(self._match.deals),
+                legal=legal,
+            )
+        else:
+            group = table(deal, seat, legal=legal)
+        text = f"{AGENTS[seat]}'s view\n" + table_text(group)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
