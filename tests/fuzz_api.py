@@ -92,6 +92,16 @@ def fresh_deal() -> duel.Deal:
     return deal
 
 
+def near_end() -> duel.Deal:
+    """A deal three actions before its end: even a full perft is small."""
+    deal = duel.Deal(seed=5)
+    while not deal.is_over():
+        deal.apply(deal.legal_actions()[0])
+    for _ in range(3):
+        deal.undo()
+    return deal
+
+
 def play_deal() -> duel.Deal:
     deal = duel.Deal(seed=3, rules=duel.Rules(max_exchanges=0))
     deal.apply("decline")
@@ -126,6 +136,7 @@ def entry_points() -> list[tuple[str, Callable[[Any], Any]]]:
         ("Deal.observation_tensor", lambda x: fresh_deal().observation_tensor(x)),
         ("Deal.observation_tensor(out)", lambda x: fresh_deal().observation_tensor(0, out=x)),
         ("Deal.is_legal", lambda x: fresh_deal().is_legal(x)),
+        ("Deal.perft", lambda x: near_end().perft(x)),
         ("Observation.from_json", lambda x: duel.Observation.from_json(x)),
         ("Outcome.from_json", lambda x: duel.Outcome.from_json(x)),
         ("Trick.from_json", lambda x: duel.Trick.from_json(x)),

@@ -60,6 +60,8 @@ def observation() -> duel.Observation:
         lambda: duel.Deal(seed=1).observation_tensor(2**63),
         lambda: duel.Deal(seed=1).observation(0, score=(2**64, 0)),
         lambda: duel.Deal(seed=1).observation(0, score=(1, 2, 3)),
+        lambda: duel.Deal(seed=1).perft(-1),
+        lambda: duel.Deal(seed=1).perft(2**64),
         lambda: duel.VecEnv(-1, seed=1),
         lambda: duel.VecEnv(2, seed=1).deal(-1),
         lambda: duel.VecEnv(2, seed=1).step([64, 2**64]),

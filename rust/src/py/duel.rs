@@ -880,9 +880,15 @@ impl PyDeal {
     /// Leaf count of the game tree below this state, `depth` actions deep (to the end when
     /// `None`). Runs without the GIL.
     #[pyo3(signature = (depth = None))]
-    fn perft(&self, py: Python<'_>, depth: Option<u32>) -> u64 {
+    fn perft(&self, py: Python<'_>, depth: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+        // A deal has at most `MAX_ACTIONS` actions: a deeper depth counts the same leaves.
+        let max = crate::duel::state::MAX_ACTIONS as i128;
+        let depth = depth
+            .filter(|d| !d.is_none())
+            .map(|d| int_in(d, "depth", 0, max).map(|v| v as u32))
+            .transpose()?;
         let state = self.state;
-        py.detach(move || state.perft(depth))
+        Ok(py.detach(move || state.perft(depth)))
     }
 
     /// Every card is in exactly one place: a hand, the talon, a discard pile, or played.
