@@ -3,12 +3,13 @@
 
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyInt, PyString};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyInt, PyList, PyString};
 
 use super::card::{extract_cards, to_py, PyCard, PySuit};
 use super::errors::{
-    describe, extract_u64, int_in, int_u8, text, EcarteError, InvalidActionError,
-    InvalidDeckError, InvalidRecordError, InvalidRulesError,
+    describe, extract_u64, int_in, int_u8, text, EcarteError, InvalidActionError, InvalidDeckError,
+    InvalidRecordError, InvalidRulesError,
 };
 use crate::duel::{
     Action, DealRecord, DealState, DuelError, Observation, Order, Outcome, Rules, Trick,
@@ -71,6 +72,7 @@ impl PyRules {
         Ok(PyRules(r))
     }
     /// The rules as the JSON object a record holds.
+    #[allow(clippy::wrong_self_convention)]
     fn to_json(&self) -> String {
         serde_json::to_string(&self.0).unwrap_or_default()
     }
@@ -81,11 +83,18 @@ impl PyRules {
         rules.validate().map_err(DuelError::InvalidRules)?;
         Ok(PyRules(rules))
     }
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (&'static str, bool, u8, u8)) {
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, PyAny>, (&'static str, bool, u8, u8)) {
         let r = slf.get().0;
         (
             slf.get_type().into_any(),
-            (r.order.name(), r.allow_trump_discard, r.max_exchanges, r.target),
+            (
+                r.order.name(),
+                r.allow_trump_discard,
+                r.max_exchanges,
+                r.target,
+            ),
         )
     }
     /// `"ecarte"` (7 8 9 T A J Q K) or `"traditional"` (7 8 9 T J Q K A).
@@ -165,6 +174,48 @@ fn rules_or_default(rules: Option<PyRules>) -> Rules {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PyAction(pub Action);
 
+/// The 68 `Action` objects, one per id, made once per interpreter: `legal_actions` hands
+/// out new references to them instead of allocating (issue 14).
+static INTERNED_ACTIONS: PyOnceLock<Vec<Py<PyAction>>> = PyOnceLock::new();
+
+fn interned_actions(py: Python<'_>) -> PyResult<&[Py<PyAction>]> {
+    INTERNED_ACTIONS
+        .get_or_try_init(py, || {
+            (0..NUM_ACTIONS)
+                .map(|id| {
+                    let action = Action::from_id(id).ok_or_else(|| {
+                        InvalidActionError::new_err(format!("no action has id {id}"))
+                    })?;
+                    Py::new(py, PyAction(action))
+                })
+                .collect()
+        })
+        .map(Vec::as_slice)
+}
+
+/// The ids set in `mask`, ascending, in a fixed buffer (at most 32 actions are legal).
+fn mask_ids(mut mask: u128) -> ([u8; 32], usize) {
+    let mut ids = [0u8; 32];
+    let mut n = 0;
+    while mask != 0 && n < ids.len() {
+        ids[n] = mask.trailing_zeros() as u8;
+        mask &= mask - 1;
+        n += 1;
+    }
+    (ids, n)
+}
+
+/// The action an exact `Action` or an exact `int` in range names; `None` for anything
+/// else, which takes the general path of [`extract_action`].
+#[inline]
+fn fast_action(obj: &Bound<'_, PyAny>) -> Option<Action> {
+    if let Ok(a) = obj.cast_exact::<PyAction>() {
+        return Some(a.get().0);
+    }
+    let id = obj.cast_exact::<PyInt>().ok()?.extract::<usize>().ok()?;
+    Action::from_id(id)
+}
+
 fn parse_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     text(obj, "an action")?
         .parse::<Action>()
@@ -199,7 +250,11 @@ fn extract_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
 /// `IllegalActionError` listing the legal actions if it is not legal now.
 pub fn extract_action_or_list_legal(state: &DealState, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     let action = extract_action(obj).map_err(|e| {
-        let legal: Vec<String> = state.legal_actions().iter().map(ToString::to_string).collect();
+        let legal: Vec<String> = state
+            .legal_actions()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         InvalidActionError::new_err(format!(
             "{}; legal actions: {}",
             e.value(obj.py()),
@@ -265,7 +320,14 @@ impl PyAction {
 }
 
 /// A finished trick: who led, the two cards (leader's first), who won.
-#[pyclass(name = "Trick", module = "ecarte.duel", frozen, eq, hash, from_py_object)]
+#[pyclass(
+    name = "Trick",
+    module = "ecarte.duel",
+    frozen,
+    eq,
+    hash,
+    from_py_object
+)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyTrick(pub Trick);
 
@@ -284,6 +346,7 @@ impl PyTrick {
     fn winner(&self) -> u8 {
         self.0.winner
     }
+    #[allow(clippy::wrong_self_convention)]
     fn to_json(&self) -> String {
         serde_json::to_string(&self.0).unwrap_or_default()
     }
@@ -311,7 +374,14 @@ impl PyTrick {
 }
 
 /// The result of a finished deal.
-#[pyclass(name = "Outcome", module = "ecarte.duel", frozen, eq, hash, from_py_object)]
+#[pyclass(
+    name = "Outcome",
+    module = "ecarte.duel",
+    frozen,
+    eq,
+    hash,
+    from_py_object
+)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyOutcome(pub Outcome);
 
@@ -342,6 +412,7 @@ impl PyOutcome {
     fn vole(&self) -> bool {
         self.0.points == 2
     }
+    #[allow(clippy::wrong_self_convention)]
     fn to_json(&self) -> String {
         serde_json::to_string(&self.0).unwrap_or_default()
     }
@@ -349,7 +420,11 @@ impl PyOutcome {
     #[staticmethod]
     fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyOutcome> {
         let value: Outcome = parse_record(record, "outcome")?;
-        if !(value.winner <= 1 && (1..=2).contains(&value.points) && value.cards.iter().map(|&c| u32::from(c)).sum::<u32>() <= 32 && value.tricks.iter().map(|&t| u32::from(t)).sum::<u32>() <= 16) {
+        if !(value.winner <= 1
+            && (1..=2).contains(&value.points)
+            && value.cards.iter().map(|&c| u32::from(c)).sum::<u32>() <= 32
+            && value.tricks.iter().map(|&t| u32::from(t)).sum::<u32>() <= 16)
+        {
             return Err(InvalidRecordError::new_err(format!(
                 "invalid record: not a possible outcome: {}",
                 describe(record)
@@ -371,7 +446,13 @@ impl PyOutcome {
 
 /// What one player may know of a deal: their hand and discards, the turn-up and who drew
 /// it, every card played, the talon count, exchanges, the score and whose turn it is.
-#[pyclass(name = "Observation", module = "ecarte.duel", frozen, eq, from_py_object)]
+#[pyclass(
+    name = "Observation",
+    module = "ecarte.duel",
+    frozen,
+    eq,
+    from_py_object
+)]
 #[derive(Clone, PartialEq, Eq)]
 pub struct PyObservation(pub Observation);
 
@@ -475,6 +556,7 @@ impl PyObservation {
         self.0.history.iter().map(|a| a.map(PyAction)).collect()
     }
     /// The observation as JSON, for logging and tools.
+    #[allow(clippy::wrong_self_convention)]
     fn to_json(&self) -> String {
         serde_json::to_string(&self.0).unwrap_or_default()
     }
@@ -508,7 +590,10 @@ impl PyObservation {
 }
 
 /// Parses a JSON record of a value; `InvalidRecordError` if it is not one.
-fn parse_record<T: serde::de::DeserializeOwned>(record: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
+fn parse_record<T: serde::de::DeserializeOwned>(
+    record: &Bound<'_, PyAny>,
+    what: &str,
+) -> PyResult<T> {
     serde_json::from_str(&text(record, "a record")?)
         .map_err(|e| InvalidRecordError::new_err(format!("invalid {what} record: {e}")))
 }
@@ -518,7 +603,7 @@ fn parse_record<T: serde::de::DeserializeOwned>(record: &Bound<'_, PyAny>, what:
 fn observation_is_possible(obs: &Observation) -> bool {
     let small = obs.player <= 1
         && obs.dealer <= 1
-        && obs.current_player.is_none_or(|p| p <= 1)
+        && obs.current_player.map_or(true, |p| p <= 1)
         && obs.rules.validate().is_ok()
         && obs.hand.len() <= 5
         && obs.initial_hand.len() == 5
@@ -548,7 +633,7 @@ fn score_pair(score: Option<&Bound<'_, PyAny>>) -> PyResult<[u8; 2]> {
     };
     let pair: Vec<Bound<'_, PyAny>> = score
         .try_iter()
-        .and_then(|items| items.collect::<PyResult<_>>())
+        .and_then(Iterator::collect::<PyResult<_>>)
         .ok()
         .filter(|v: &Vec<_>| v.len() == 2)
         .ok_or_else(|| {
@@ -557,7 +642,10 @@ fn score_pair(score: Option<&Bound<'_, PyAny>>) -> PyResult<[u8; 2]> {
                 describe(score)
             ))
         })?;
-    Ok([int_u8(&pair[0], "score", 0, u8::MAX)?, int_u8(&pair[1], "score", 0, u8::MAX)?])
+    Ok([
+        int_u8(&pair[0], "score", 0, u8::MAX)?,
+        int_u8(&pair[1], "score", 0, u8::MAX)?,
+    ])
 }
 
 /// One duel deal: a state machine over the exchange and play phases, with undo and a
@@ -757,13 +845,19 @@ impl PyDeal {
         self.state.is_over()
     }
 
-    /// The legal actions in action-id order (empty once the deal is over).
-    fn legal_actions(&self) -> Vec<PyAction> {
-        self.state
-            .legal_actions()
-            .into_iter()
-            .map(PyAction)
-            .collect()
+    /// The legal actions in action-id order (empty once the deal is over). The `Action`
+    /// objects are shared, one per id, so the call allocates only the list.
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let table = interned_actions(py)?;
+        let (ids, n) = mask_ids(self.state.legal_mask());
+        PyList::new(py, ids[..n].iter().map(|&id| table[id as usize].bind(py)))
+    }
+
+    /// The ids of the legal actions, ascending (see `Action.id`): `legal_actions()` as
+    /// plain ints.
+    fn legal_action_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let (ids, n) = mask_ids(self.state.legal_mask());
+        PyList::new(py, &ids[..n])
     }
 
     /// A boolean mask over the 68-action space (see `Action.id`).
@@ -780,6 +874,13 @@ impl PyDeal {
     /// Applies an `Action`, its text or its id. An illegal action raises
     /// `IllegalActionError` naming the legal ones, and changes nothing.
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        // The fast path: an `Action` or an id, legal now.
+        if let Some(a) = fast_action(action) {
+            if self.state.is_legal(a) {
+                self.state.apply_unchecked(a);
+                return Ok(());
+            }
+        }
         let action = extract_action_or_list_legal(&self.state, action)?;
         self.state.apply_unchecked(action);
         Ok(())
@@ -802,7 +903,11 @@ impl PyDeal {
 
     /// What `player` may know, with the match `score` (zeros outside a match).
     #[pyo3(signature = (player, score = None))]
-    fn observation(&self, player: &Bound<'_, PyAny>, score: Option<&Bound<'_, PyAny>>) -> PyResult<PyObservation> {
+    fn observation(
+        &self,
+        player: &Bound<'_, PyAny>,
+        score: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyObservation> {
         Ok(PyObservation(
             self.state.observation(seat(player)?, score_pair(score)?),
         ))
@@ -858,7 +963,11 @@ impl PyDeal {
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, (String,), Option<u64>)> {
         let me = slf.borrow();
-        Ok((slf.get_type().getattr("from_json")?, (me.to_json(),), me.seed))
+        Ok((
+            slf.get_type().getattr("from_json")?,
+            (me.to_json(),),
+            me.seed,
+        ))
     }
     /// Restores the seed after unpickling (the record does not hold it).
     fn __setstate__(&mut self, seed: Option<u64>) {
