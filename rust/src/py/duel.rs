@@ -850,7 +850,18 @@ impl PyDeal {
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let table = interned_actions(py)?;
         let (ids, n) = mask_ids(self.state.legal_mask());
-        PyList::new(py, ids[..n].iter().map(|&id| table[id as usize].bind(py)))
+        // SAFETY: `PyList_New(n)` gives a list of `n` empty slots (or null with an error
+        // set, checked by `from_owned_ptr_or_err`); each slot is filled exactly once with a
+        // new strong reference, which `PyList_SET_ITEM` steals.
+        unsafe {
+            let list = pyo3::ffi::PyList_New(n as pyo3::ffi::Py_ssize_t);
+            let list = Bound::from_owned_ptr_or_err(py, list)?;
+            for (i, &id) in ids[..n].iter().enumerate() {
+                let item = table[id as usize].clone_ref(py).into_ptr();
+                pyo3::ffi::PyList_SET_ITEM(list.as_ptr(), i as pyo3::ffi::Py_ssize_t, item);
+            }
+            Ok(list.cast_into_unchecked())
+        }
     }
 
     /// The ids of the legal actions, ascending (see `Action.id`): `legal_actions()` as
