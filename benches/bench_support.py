@@ -13,9 +13,10 @@ from collections.abc import Callable
 from ecarte.duel import Deal
 
 
-def ecarte_steps(actions: int) -> Callable[[], None]:
+def ecarte_steps(actions: int, ids: bool = False) -> Callable[[], None]:
     """A round of ``actions`` random actions through the Python step API (legal actions,
-    ``random.choice``, apply), dealing new deals as needed."""
+    ``random.choice``, apply), dealing new deals as needed; ``ids`` draws from
+    ``legal_action_ids()`` instead of ``legal_actions()``."""
     rng, seeds = random.Random(2), iter(range(1 << 62))
     deal = [Deal(seed=0)]
 
@@ -26,4 +27,11 @@ def ecarte_steps(actions: int) -> Callable[[], None]:
                 d = deal[0] = Deal(seed=next(seeds))
             d.apply(rng.choice(d.legal_actions()))
 
-    return steps
+    def id_steps() -> None:
+        d = deal[0]
+        for _ in range(actions):
+            if d.is_over():
+                d = deal[0] = Deal(seed=next(seeds))
+            d.apply(rng.choice(d.legal_action_ids()))
+
+    return id_steps if ids else steps

@@ -5,11 +5,11 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion};
 
 use _core::bank::{odds, Composition};
-use _core::card::{derive_seed, rng_from_seed, shuffle_with_seed};
+use _core::card::{derive_seed, rng_from_seed, shuffle_with_seed, SeedDeriver};
 use _core::card::{Card, Suit};
 use _core::duel::{DealState, Rules, NUM_ACTIONS, OBSERVATION_SIZE};
 use _core::play::policy::{random_action, Policy, View};
-use _core::play::simulate::play_deal;
+use _core::play::simulate::{play_deal, simulate_deals};
 use _core::play::vecenv::{StepBuffers, VecEnv};
 
 fn engine(c: &mut Criterion) {
@@ -48,6 +48,49 @@ fn engine(c: &mut Criterion) {
         b.iter(|| {
             i += 1;
             derive_seed(black_box(7), i)
+        });
+    });
+    // Seeding, against `rand_chacha::ChaCha8Rng` (four blocks per refill) beside it.
+    c.bench_function("derive_seed via SeedDeriver (one block)", |b| {
+        let deriver = SeedDeriver::new(7);
+        let mut i = 0u64;
+        b.iter(|| {
+            i += 1;
+            black_box(&deriver).derive(i)
+        });
+    });
+    c.bench_function("derive_seed with rand_chacha::ChaCha8Rng", |b| {
+        use rand::{Rng, SeedableRng};
+        let mut i = 0u64;
+        b.iter(|| {
+            i += 1;
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(black_box(7));
+            rng.set_stream(i);
+            rng.next_u64()
+        });
+    });
+    c.bench_function("shuffle 32 with rand_chacha::ChaCha8Rng", |b| {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        let mut deck = pack.clone();
+        b.iter(|| deck.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(black_box(7))));
+    });
+    c.bench_function("deal from seed", |b| {
+        let mut i = 0u64;
+        b.iter(|| {
+            i += 1;
+            DealState::from_seed(black_box(i), 0, Rules::default())
+        });
+    });
+    c.bench_function("simulate 1000 random deals", |b| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let mut seed = 0u64;
+        b.iter(|| {
+            seed += 1;
+            pool.install(|| simulate_deals(0, 1000, seed, Rules::default(), [Policy::Random; 2]))
         });
     });
     c.bench_function("heuristic view", |b| {

@@ -5,13 +5,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import ecarte
 import pytest
 from bench_support import ecarte_steps
-
-import ecarte
-from ecarte import duel, reference as ref
+from ecarte import duel
+from ecarte import reference as ref
 from ecarte.bench import (
     cycle,
+    memory_rows,
     mid_game_states,
     native_playout,
     reference_playout,
@@ -58,6 +59,12 @@ def states() -> tuple[list[Any], list[ref.RefDeal]]:
 def test_legal_actions_ecarte(benchmark: Any, states: tuple[list[Any], list[Any]]) -> None:
     it = cycle(states[0])
     assert benchmark(lambda: next(it).legal_actions())
+
+
+@pytest.mark.benchmark(group="legal actions")
+def test_legal_action_ids_ecarte(benchmark: Any, states: tuple[list[Any], list[Any]]) -> None:
+    it = cycle(states[0])
+    assert benchmark(lambda: next(it).legal_action_ids())
 
 
 @pytest.mark.benchmark(group="legal actions")
@@ -126,6 +133,35 @@ def test_steps_reference(benchmark: Any) -> None:
             d.apply(rng.choice(d.legal_actions()))
 
     benchmark(steps)
+
+
+@pytest.mark.benchmark(group="step API calls")
+@pytest.mark.parametrize(
+    "call", ["is_over", "current_player", "legal_actions", "legal_action_ids", "apply"]
+)
+def test_step_api_call_ecarte(benchmark: Any, call: str) -> None:
+    """One call of the step API on a mid-play deal; ``apply`` applies an interned legal
+    ``Action`` to a fresh copy (the copy is timed too)."""
+    deal = Deal(seed=5)
+    deal.apply("decline")
+    action = deal.legal_actions()[0]
+    fns = {
+        "is_over": deal.is_over,
+        "current_player": lambda: deal.current_player,
+        "legal_actions": deal.legal_actions,
+        "legal_action_ids": deal.legal_action_ids,
+        "apply": lambda: deal.copy().apply(action),
+    }
+    benchmark(fns[call])
+
+
+@pytest.mark.benchmark(group="memory")
+def test_memory_figures(benchmark: Any) -> None:
+    """Bytes per ``Deal`` and per ``VecEnv`` env (see ``ecarte.bench.memory_rows``); the
+    timing is of the measurement, the figures are in ``extra_info``."""
+    rows = benchmark.pedantic(lambda: memory_rows(100_000), rounds=1, iterations=1)
+    for row in rows:
+        benchmark.extra_info[row.group] = row.ecarte
 
 
 @pytest.mark.benchmark(group="solve")

@@ -1,6 +1,8 @@
-"""ecarte beside OpenSpiel through the same Python loop (legal actions, random choice,
-apply): random playouts in actions per round, and observation tensors per call. Skipped
-when ``open_spiel`` is not installed (``pip install -e '.[bench]'``)."""
+"""ecarte beside OpenSpiel through the same neutral Python loop (legal actions, one
+``rng.choice``, apply; OpenSpiel's uniform chance nodes sampled with
+``rng.choice(state.chance_outcomes())[0]``): random playouts in actions per round, and
+observation tensors per call. Skipped when ``open_spiel`` is not installed
+(``pip install -e '.[bench]'``)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-
+from bench_support import ecarte_steps
 from ecarte.bench import (
     PLAYOUT_GAMES,
     TENSOR_GAMES,
@@ -17,8 +19,6 @@ from ecarte.bench import (
     mid_game_states,
     openspiel_tensor_fns,
 )
-from bench_support import ecarte_steps
-
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -35,8 +35,7 @@ def os_steps(game: Any, rng: random.Random) -> Any:
             if state.is_terminal():
                 state = holder[0] = game.new_initial_state()
             if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rng.choices(actions, probs)[0])
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
 
@@ -46,6 +45,12 @@ def os_steps(game: Any, rng: random.Random) -> Any:
 @pytest.mark.benchmark(group="playout actions (vs OpenSpiel)")
 def test_playout_actions_ecarte(benchmark: Any) -> None:
     benchmark(ecarte_steps(ACTIONS))
+
+
+@pytest.mark.benchmark(group="playout actions (vs OpenSpiel)")
+def test_playout_actions_ecarte_ids(benchmark: Any) -> None:
+    """The same loop over ``legal_action_ids()``, ints as OpenSpiel's."""
+    benchmark(ecarte_steps(ACTIONS, ids=True))
 
 
 @pytest.mark.benchmark(group="playout actions (vs OpenSpiel)")

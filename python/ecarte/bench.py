@@ -1,17 +1,27 @@
 """Side-by-side speed comparisons: the engine against the pure-Python reference
-(:mod:`ecarte.reference`) and, when installed, OpenSpiel, all measured in one run.
+(:mod:`ecarte.reference`) and, when installed, OpenSpiel, all measured in one run, and
+the memory the engine's objects take.
 
 :func:`run_benchmarks` returns one :class:`Row` per comparison; :func:`format_table` prints
-them. Features that are not built yet (batch simulation, the vectorised environment, the
-bank, the solver) and a missing ``open_spiel`` give rows marked "n/a" instead of errors.
-Absolute times depend on the machine; quote the ratios, which are measured side by side.
+them. A missing ``open_spiel`` gives rows marked "n/a" instead of errors. Absolute times
+depend on the machine; quote the ratios, which are measured side by side.
+
+The OpenSpiel comparison is a neutral loop: both engines are driven by the same
+``rng.choice`` over their legal actions, and OpenSpiel's chance nodes (every deal outcome is
+uniform) are sampled with ``rng.choice(state.chance_outcomes())[0]``, its fastest idiomatic
+form, so no extra Python work is charged to it. ecarte and each OpenSpiel game are timed
+alternately, and every game gets its own ratio.
 """
 
 from __future__ import annotations
 
 import functools
+import gc
+import os
 import random
+import sys
 import time
+import tracemalloc
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -83,6 +93,15 @@ def native_playout(deal: Any, rng: random.Random) -> int:
     return steps
 
 
+def native_playout_ids(deal: Any, rng: random.Random) -> int:
+    """:func:`native_playout` with action ids (``legal_action_ids``), as OpenSpiel's loop."""
+    steps = 0
+    while not deal.is_over():
+        deal.apply(rng.choice(deal.legal_action_ids()))
+        steps += 1
+    return steps
+
+
 def reference_playout(deal: ref.RefDeal, rng: random.Random) -> int:
     steps = 0
     while deal.phase != "over":
@@ -127,13 +146,13 @@ def resolution_inputs(count: int, seed: int = 2) -> list[tuple[list[str], list[s
 
 def openspiel_playout(game: Any, rng: random.Random) -> int:
     """A random playout of an OpenSpiel game through the same Python loop; returns the
-    number of actions applied, chance outcomes included."""
+    number of actions applied, chance outcomes included. Chance outcomes are uniform in the
+    games compared, so one ``rng.choice`` over them samples them exactly."""
     state = game.new_initial_state()
     steps = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(actions, probs)[0])
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
         else:
             state.apply_action(rng.choice(state.legal_actions()))
         steps += 1
@@ -146,8 +165,7 @@ def openspiel_mid_state(game: Any, rng: random.Random, moves: int) -> Any:
         if state.is_terminal():
             break
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(actions, probs)[0])
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     return state
@@ -165,6 +183,7 @@ def run_benchmarks(full: bool = False, min_time: float | None = None) -> list[Ro
     rows += _duel_rows(min_time, full)
     rows += _bank_rows(min_time)
     rows += _openspiel_rows(min_time)
+    rows += memory_rows(1_000_000 if full else 100_000)
     return rows
 
 
@@ -198,12 +217,17 @@ def _duel_rows(min_time: float, full: bool) -> list[Row]:
     nat_it, mod_it = cycle(natives), cycle(models)
     # The reference has one form; it is timed once and set beside both native forms.
     ref_legal = time_per_call(lambda: next(mod_it).legal_actions(), min_time)
-    for label, method in (("list", "legal_actions"), ("mask", "legal_action_mask")):
+    for label, method in (
+        ("list", "legal_actions"),
+        ("ids", "legal_action_ids"),
+        ("mask", "legal_action_mask"),
+    ):
+        call = functools.partial(_call_method, nat_it, method)
         rows.append(
             Row(
                 f"legal actions ({label})",
                 "call",
-                time_per_call(lambda: getattr(next(nat_it), method)(), min_time),
+                time_per_call(call, min_time),
                 "reference",
                 ref_legal,
             )
@@ -249,6 +273,10 @@ def _duel_rows(min_time: float, full: bool) -> list[Row]:
     return rows
 
 
+def _call_method(objects: Iterator[Any], method: str) -> object:
+    return getattr(next(objects), method)()
+
+
 def _vecenv_row(min_time: float, rpack: list[int]) -> list[Row]:
     """VecEnv steps against one step of a learning loop through the Python step API
     (observation tensor into a buffer, legal actions, a random choice, apply), and against
@@ -282,8 +310,10 @@ def _vecenv_row(min_time: float, rpack: list[int]) -> list[Row]:
     env = ecarte.duel.VecEnv(n, seed=1)
     env.reset()
     vec_time = time_per_call(lambda: env.step(env.random_actions()), min_time) / n
-    return [Row(names[0], "step", vec_time, "Python step API", api_step),
-            Row(names[1], "step", vec_time, "reference step", ref_step)]
+    return [
+        Row(names[0], "step", vec_time, "Python step API", api_step),
+        Row(names[1], "step", vec_time, "reference step", ref_step),
+    ]
 
 
 def _bank_rows(min_time: float) -> list[Row]:
@@ -347,18 +377,32 @@ def _openspiel_rows(min_time: float) -> list[Row]:
     rows = []
     rng = random.Random(6)
     counter = iter(range(1 << 62))
-    ecarte_action = _per_action(
-        lambda: native_playout(ecarte.duel.Deal(seed=next(counter)), rng), min_time
-    )
+
+    def ecarte_playout() -> int:
+        return native_playout(ecarte.duel.Deal(seed=next(counter)), rng)
+
+    def ecarte_playout_ids() -> int:
+        return native_playout_ids(ecarte.duel.Deal(seed=next(counter)), rng)
+
     for name in PLAYOUT_GAMES:
         game = pyspiel.load_game(name)
+        peer = functools.partial(openspiel_playout, game, rng)
+        # Alternate the two so that both see the same load; keep each one's best.
+        ours, ids, theirs = [], [], []
+        for _ in range(3):
+            ours.append(_per_action(ecarte_playout, min_time / 3))
+            ids.append(_per_action(ecarte_playout_ids, min_time / 3))
+            theirs.append(_per_action(peer, min_time / 3))
+        rows.append(
+            Row(f"random playout vs {name}", "action", min(ours), f"open_spiel {name}", min(theirs))
+        )
         rows.append(
             Row(
-                f"random playout vs {name}",
+                f"random playout (ids) vs {name}",
                 "action",
-                ecarte_action,
+                min(ids),
                 f"open_spiel {name}",
-                _per_action(functools.partial(openspiel_playout, game, rng), min_time),
+                min(theirs),
             )
         )
     nat_it = cycle(mid_game_states(50)[0])
@@ -392,7 +436,82 @@ def _per_action(playout: Callable[[], int], min_time: float) -> float:
     return per_game / (actions[0] / calls[0])
 
 
+# -- memory ------------------------------------------------------------------------------
+
+
+def _rss_bytes() -> int | None:
+    """The resident set size of this process, from ``/proc`` (None elsewhere)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def deal_bytes(count: int = 10_000) -> tuple[int, float]:
+    """``sys.getsizeof`` of a ``Deal``, and the bytes each of ``count`` live deals takes as
+    traced by ``tracemalloc`` (the object and its allocation overhead)."""
+    size = sys.getsizeof(ecarte.duel.Deal(seed=0))
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        deals = [ecarte.duel.Deal(seed=i) for i in range(count)]
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    list_bytes = sys.getsizeof(deals)
+    return size, (after - before - list_bytes) / count
+
+
+def vecenv_bytes(n: int) -> float | None:
+    """Resident bytes per env of a ``VecEnv`` of ``n`` envs after ``reset`` and one
+    ``step``: its deals and its output buffers (observations, masks, rewards and the
+    rest). ``None`` where the resident size cannot be read."""
+    gc.collect()
+    before = _rss_bytes()
+    env = ecarte.duel.VecEnv(n, seed=1)
+    env.reset()
+    env.step(env.random_actions())
+    after = _rss_bytes()
+    del env
+    gc.collect()
+    if before is None or after is None:
+        return None
+    return (after - before) / n
+
+
+#: Bytes of the solver's transposition table, one per solving thread: 2**14 entries of 16
+#: bytes (``rust/src/solver/search.rs``, ``TT_BITS``; the entry size is pinned by a test).
+SOLVER_TABLE_BYTES = (1 << 14) * 16
+
+
+def memory_rows(envs: int) -> list[Row]:
+    """Bytes per ``Deal``, per ``VecEnv`` env (measured on ``envs`` envs) and per solver
+    table. Rows with unit ``bytes``; the baseline column holds the 1 GiB budget for a
+    ``VecEnv`` of a million envs."""
+    size, traced = deal_bytes()
+    per_env = vecenv_bytes(envs)
+    million = None if per_env is None else per_env * 1_000_000
+    return [
+        Row("memory: Deal (sys.getsizeof)", "bytes", float(size), "-", None),
+        Row("memory: Deal (traced, live)", "bytes", traced, "-", None),
+        Row(f"memory: VecEnv per env (n={envs:,})", "bytes", per_env, "-", None),
+        Row("memory: VecEnv of 1,000,000 envs", "bytes", million, "1 GiB", float(1 << 30)),
+        Row("memory: solver table per thread", "bytes", float(SOLVER_TABLE_BYTES), "-", None),
+    ]
+
+
 # -- printing ----------------------------------------------------------------------------
+
+
+def _fmt_bytes(n: float | None) -> str:
+    if n is None:
+        return "-"
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= scale:
+            return f"{n / scale:.3g} {unit}"
+    return f"{n:.0f} B"
 
 
 def _fmt_time(seconds: float | None) -> str:
@@ -409,19 +528,23 @@ def format_table(rows: list[Row]) -> str:
     header = ("benchmark", "per", "ecarte", "baseline", "baseline time", "ecarte speed-up")
     lines = [header]
     for r in rows:
-        if r.ratio is not None:
+        fmt = _fmt_bytes if r.unit == "bytes" else _fmt_time
+        if r.unit == "bytes":
+            if r.ecarte is not None and r.baseline is not None:
+                ratio = f"{r.ecarte / r.baseline:.0%} of the budget"
+            else:
+                ratio = "-"
+        elif r.ratio is not None:
             ratio = f"{r.ratio:.1f}x"
         elif r.note:
             ratio = r.note
         else:
             ratio = "-"
-        lines.append(
-            (r.group, r.unit, _fmt_time(r.ecarte), r.baseline_name, _fmt_time(r.baseline), ratio)
-        )
+        lines.append((r.group, r.unit, fmt(r.ecarte), r.baseline_name, fmt(r.baseline), ratio))
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     out = []
     for i, line in enumerate(lines):
-        out.append("  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip())
+        out.append("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip())
         if i == 0:
             out.append("  ".join("-" * w for w in widths))
     return "\n".join(out)

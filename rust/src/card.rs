@@ -8,10 +8,13 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// The generator behind every shuffle: `ChaCha8Rng` from `rand_chacha`, seeded with
-/// `seed_from_u64`. Its output is specified and portable, so a seed gives the same order on
-/// every platform; the crate versions are pinned in `Cargo.toml`.
-pub type GameRng = rand_chacha::ChaCha8Rng;
+/// The generator behind every shuffle: the `ChaCha8` stream of `rand_chacha`'s `ChaCha8Rng`,
+/// seeded with `seed_from_u64`, word for word. Its output is specified and portable, so a
+/// seed gives the same order on every platform; the crate versions are pinned in
+/// `Cargo.toml`. It computes one 64-byte block at a time, where `ChaCha8Rng` computes four:
+/// a deal draws a few words from each of its generators, so most of those four blocks went
+/// unused (issue 14). `tests::game_rng_is_chacha8rng_word_for_word` checks the equality.
+pub type GameRng = ChaCha8Stream;
 
 /// A generator for `seed`.
 pub fn rng_from_seed(seed: u64) -> GameRng {
@@ -22,10 +25,178 @@ pub fn rng_from_seed(seed: u64) -> GameRng {
 /// first output of `ChaCha8Rng` seeded with `seed` on stream `index`. Independent of
 /// thread count and of every other sub-game.
 pub fn derive_seed(seed: u64, index: u64) -> u64 {
-    use rand::Rng;
-    let mut rng = rng_from_seed(seed);
-    rng.set_stream(index);
-    rng.next_u64()
+    SeedDeriver::new(seed).derive(index)
+}
+
+/// [`derive_seed`] for one `seed` and many indices: the key is expanded once, and each
+/// index costs one `ChaCha8` block.
+#[derive(Clone, Copy, Debug)]
+pub struct SeedDeriver {
+    key: [u32; 8],
+}
+
+impl SeedDeriver {
+    pub fn new(seed: u64) -> SeedDeriver {
+        SeedDeriver {
+            key: ChaCha8Stream::seed_from_u64(seed).key,
+        }
+    }
+
+    /// `derive_seed(seed, index)`.
+    pub fn derive(&self, index: u64) -> u64 {
+        let block = chacha8_block(&self.key, 0, index);
+        u64::from(block[0]) | (u64::from(block[1]) << 32)
+    }
+}
+
+const CHACHA_CONSTANTS: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
+
+/// Block `counter` of `ChaCha8` under `key` on stream `nonce`, as 16 little-endian words.
+#[inline]
+fn chacha8_block(key: &[u32; 8], counter: u64, nonce: u64) -> [u32; 16] {
+    #[inline]
+    #[allow(clippy::many_single_char_names)]
+    fn quarter(x: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
+        x[a] = x[a].wrapping_add(x[b]);
+        x[d] = (x[d] ^ x[a]).rotate_left(16);
+        x[c] = x[c].wrapping_add(x[d]);
+        x[b] = (x[b] ^ x[c]).rotate_left(12);
+        x[a] = x[a].wrapping_add(x[b]);
+        x[d] = (x[d] ^ x[a]).rotate_left(8);
+        x[c] = x[c].wrapping_add(x[d]);
+        x[b] = (x[b] ^ x[c]).rotate_left(7);
+    }
+    let mut init = [0u32; 16];
+    init[..4].copy_from_slice(&CHACHA_CONSTANTS);
+    init[4..12].copy_from_slice(key);
+    init[12] = counter as u32;
+    init[13] = (counter >> 32) as u32;
+    init[14] = nonce as u32;
+    init[15] = (nonce >> 32) as u32;
+    let mut x = init;
+    for _ in 0..4 {
+        quarter(&mut x, 0, 4, 8, 12);
+        quarter(&mut x, 1, 5, 9, 13);
+        quarter(&mut x, 2, 6, 10, 14);
+        quarter(&mut x, 3, 7, 11, 15);
+        quarter(&mut x, 0, 5, 10, 15);
+        quarter(&mut x, 1, 6, 11, 12);
+        quarter(&mut x, 2, 7, 8, 13);
+        quarter(&mut x, 3, 4, 9, 14);
+    }
+    for (out, start) in x.iter_mut().zip(init) {
+        *out = out.wrapping_add(start);
+    }
+    x
+}
+
+/// The `ChaCha8` keystream as a generator, one block at a time: the same words, in the same
+/// order, as `rand_chacha::ChaCha8Rng` with the same seed, stream and position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChaCha8Stream {
+    key: [u32; 8],
+    stream: u64,
+    /// The block after the one in `buf`: the next to compute.
+    next_block: u64,
+    buf: [u32; 16],
+    /// The next unread word of `buf`; 16 when none is left.
+    index: usize,
+}
+
+impl ChaCha8Stream {
+    /// Moves to stream `stream` at the same word position, as `ChaCha8Rng::set_stream`.
+    pub fn set_stream(&mut self, stream: u64) {
+        self.stream = stream;
+        if self.index < 16 {
+            self.buf = chacha8_block(&self.key, self.next_block.wrapping_sub(1), stream);
+        }
+    }
+
+    pub fn get_stream(&self) -> u64 {
+        self.stream
+    }
+
+    /// The offset from the start of the stream, in words.
+    pub fn get_word_pos(&self) -> u128 {
+        if self.index < 16 {
+            u128::from(self.next_block.wrapping_sub(1)) * 16 + self.index as u128
+        } else {
+            u128::from(self.next_block) * 16
+        }
+    }
+
+    /// Moves to word `pos` of the stream (modulo 2**68), as `ChaCha8Rng::set_word_pos`.
+    pub fn set_word_pos(&mut self, pos: u128) {
+        let block = (pos / 16) as u64;
+        self.index = (pos % 16) as usize;
+        if self.index == 0 {
+            self.next_block = block;
+            self.index = 16;
+        } else {
+            self.buf = chacha8_block(&self.key, block, self.stream);
+            self.next_block = block.wrapping_add(1);
+        }
+    }
+
+    #[inline]
+    fn refill(&mut self) {
+        self.buf = chacha8_block(&self.key, self.next_block, self.stream);
+        self.next_block = self.next_block.wrapping_add(1);
+        self.index = 0;
+    }
+
+    #[inline]
+    fn word(&mut self) -> u32 {
+        if self.index >= 16 {
+            self.refill();
+        }
+        let w = self.buf[self.index];
+        self.index += 1;
+        w
+    }
+}
+
+impl rand::SeedableRng for ChaCha8Stream {
+    type Seed = [u8; 32];
+
+    fn from_seed(seed: [u8; 32]) -> ChaCha8Stream {
+        let mut key = [0u32; 8];
+        for (k, chunk) in key.iter_mut().zip(seed.chunks_exact(4)) {
+            *k = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+        }
+        ChaCha8Stream {
+            key,
+            stream: 0,
+            next_block: 0,
+            buf: [0; 16],
+            index: 16,
+        }
+    }
+}
+
+impl rand::TryRng for ChaCha8Stream {
+    type Error = std::convert::Infallible;
+
+    #[inline]
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(self.word())
+    }
+
+    #[inline]
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        let lo = self.word();
+        let hi = self.word();
+        Ok(u64::from(lo) | (u64::from(hi) << 32))
+    }
+
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), Self::Error> {
+        // Whole words, little-endian; the unused bytes of a last partial word are dropped.
+        for chunk in dest.chunks_mut(4) {
+            let bytes = self.word().to_le_bytes();
+            chunk.copy_from_slice(&bytes[..chunk.len()]);
+        }
+        Ok(())
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -323,6 +494,61 @@ mod tests {
         assert_eq!(derive_seed(1, 2), derive_seed(1, 2));
         assert_ne!(derive_seed(1, 2), derive_seed(1, 3));
         assert_ne!(derive_seed(1, 2), derive_seed(2, 2));
+    }
+
+    #[test]
+    #[allow(clippy::many_single_char_names)]
+    fn game_rng_is_chacha8rng_word_for_word() {
+        use rand::{Rng, SeedableRng};
+        let mut reference_rng = rand_chacha::ChaCha8Rng::seed_from_u64(99);
+        let mut script = GameRng::seed_from_u64(99);
+        for seed in [0, 1, 7, 12_345, u64::MAX, 1 << 63] {
+            for stream in [0, 1, 3, u64::MAX] {
+                let mut a = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                let mut b = GameRng::seed_from_u64(seed);
+                a.set_stream(stream);
+                b.set_stream(stream);
+                assert_eq!(b.get_stream(), a.get_stream());
+                for step in 0..400 {
+                    // A random mix of calls, crossing block and buffer boundaries.
+                    match script.next_u32() % 7 {
+                        0..=2 => assert_eq!(a.next_u32(), b.next_u32()),
+                        3 | 4 => assert_eq!(a.next_u64(), b.next_u64()),
+                        5 => {
+                            let n = (reference_rng.next_u32() % 70) as usize;
+                            let (mut x, mut y) = (vec![0u8; n], vec![0u8; n]);
+                            a.fill_bytes(&mut x);
+                            b.fill_bytes(&mut y);
+                            assert_eq!(x, y);
+                        }
+                        _ => {
+                            if step % 3 == 0 {
+                                let s = u64::from(reference_rng.next_u32());
+                                a.set_stream(s);
+                                b.set_stream(s);
+                            } else {
+                                let p = u128::from(reference_rng.next_u32() % 300);
+                                a.set_word_pos(p);
+                                b.set_word_pos(p);
+                            }
+                        }
+                    }
+                    assert_eq!(a.get_word_pos(), b.get_word_pos());
+                }
+            }
+        }
+        for seed in 0..200 {
+            for index in [0, 1, seed, u64::MAX] {
+                let mut r = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                r.set_stream(index);
+                assert_eq!(derive_seed(seed, index), r.next_u64());
+            }
+            let mut a = piquet_pack();
+            let mut b = piquet_pack();
+            a.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+            shuffle_with_seed(&mut b, seed);
+            assert_eq!(a, b);
+        }
     }
 
     #[test]

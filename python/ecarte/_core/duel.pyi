@@ -289,7 +289,11 @@ class Deal:
         """``player``'s discards."""
     def is_over(self) -> bool: ...
     def legal_actions(self) -> list[Action]:
-        """The legal actions in action-id order (empty once the deal is over)."""
+        """The legal actions in action-id order (empty once the deal is over). The
+        ``Action`` objects are shared, one per id, so the call allocates only the list."""
+    def legal_action_ids(self) -> list[int]:
+        """The ids of the legal actions, ascending (see ``Action.id``):
+        ``legal_actions()`` as plain ints."""
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """A boolean mask over the 68-action space (see ``Action.id``)."""
     def is_legal(self, action: object) -> bool: ...

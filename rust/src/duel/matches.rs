@@ -6,7 +6,7 @@
 use super::action::Action;
 use super::rules::Rules;
 use super::state::{DealState, DuelError, Outcome};
-use crate::card::derive_seed;
+use crate::card::SeedDeriver;
 
 /// Deal `index` of the match with seed `seed` whose first dealer is `first_dealer`.
 pub fn match_deal(
@@ -15,8 +15,18 @@ pub fn match_deal(
     index: u64,
     rules: Rules,
 ) -> Result<DealState, DuelError> {
+    match_deal_with(&SeedDeriver::new(seed), first_dealer, index, rules)
+}
+
+/// [`match_deal`] with the match seed's key already expanded (batch play).
+pub fn match_deal_with(
+    seed: &SeedDeriver,
+    first_dealer: u8,
+    index: u64,
+    rules: Rules,
+) -> Result<DealState, DuelError> {
     let dealer = ((u64::from(first_dealer & 1) + index) % 2) as u8;
-    DealState::from_seed(derive_seed(seed, index), dealer, rules)
+    DealState::from_seed(seed.derive(index), dealer, rules)
 }
 
 /// The running score of a duel match.

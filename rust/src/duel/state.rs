@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use super::action::{bit, cards_of, pack_card, pack_index, Action, PACK_SIZE};
 use super::rules::Rules;
-use crate::card::{piquet_pack, shuffle_with_seed, Card, Suit};
+use rand::seq::SliceRandom;
+
+use crate::card::{piquet_pack, rng_from_seed, shuffle_with_seed, Card, Suit};
 
 /// Cards in each hand after the deal.
 pub const HAND_SIZE: usize = 5;
@@ -183,7 +185,9 @@ impl DealState {
 
     /// A deal from the 32-card pack shuffled with `seed`.
     pub fn from_seed(seed: u64, dealer: u8, rules: Rules) -> Result<DealState, DuelError> {
-        DealState::from_deck(&shuffled_deck(seed), dealer, rules)
+        let mut deck: [Card; PACK_SIZE] = std::array::from_fn(pack_card);
+        deck.shuffle(&mut rng_from_seed(seed));
+        DealState::from_deck(&deck, dealer, rules)
     }
 
     pub fn rules(&self) -> Rules {

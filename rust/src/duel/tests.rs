@@ -480,3 +480,12 @@ fn undo_and_moves_derive_from_the_log() {
         back = before;
     }
 }
+
+/// The deal is a small `Copy` value: its size sets the memory of a `Deal` and of a `VecEnv`
+/// env (issue 14). Print it with `cargo test deal_state_size -- --nocapture`.
+#[test]
+fn deal_state_size() {
+    let size = std::mem::size_of::<DealState>();
+    println!("DealState: {size} bytes");
+    assert!(size <= 264, "{size}");
+}

@@ -5,8 +5,8 @@
 use rayon::prelude::*;
 
 use super::policy::Policy;
-use crate::card::{derive_seed, rng_from_seed};
-use crate::duel::matches::{match_deal, MatchScore};
+use crate::card::{rng_from_seed, GameRng, SeedDeriver};
+use crate::duel::matches::{match_deal_with, MatchScore};
 use crate::duel::rules::Rules;
 use crate::duel::state::{DealState, DuelError, Outcome};
 
@@ -34,14 +34,23 @@ pub struct MatchSummary {
 /// Plays `state` to the end, the policies drawing from stream `policy_stream` of the
 /// generator seeded with `policy_seed`.
 pub fn play_deal(
-    mut state: DealState,
+    state: DealState,
     (policy_seed, policy_stream): (u64, u64),
     policies: [Policy; 2],
 ) -> Result<DealSummary, DuelError> {
-    let dealer = state.dealer();
     // A stream of one generator, not a derived seed: one ChaCha8 set-up fewer per deal.
     let mut rng = rng_from_seed(policy_seed);
     rng.set_stream(policy_stream);
+    play_deal_with(state, rng, policies)
+}
+
+/// Plays `state` to the end, the policies drawing from `rng`.
+pub fn play_deal_with(
+    mut state: DealState,
+    mut rng: GameRng,
+    policies: [Policy; 2],
+) -> Result<DealSummary, DuelError> {
+    let dealer = state.dealer();
     while let Some(player) = state.current_player() {
         let action = policies[player as usize].choose(&state, &mut rng);
         state.apply_unchecked(action);
@@ -74,14 +83,16 @@ pub fn simulate_deals(
     policies: [Policy; 2],
 ) -> Result<Vec<DealSummary>, DuelError> {
     rules.validate().map_err(DuelError::InvalidRules)?;
+    // The key expansions are shared by every deal: each deal then costs a block for its
+    // seed, one for its shuffle and one or two for its policies (issue 14).
+    let deriver = SeedDeriver::new(seed);
+    let policy_rng = rng_from_seed(seed ^ POLICY_STREAM);
     (start..start + n as u64)
         .into_par_iter()
         .map(|i| {
-            play_deal(
-                match_deal(seed, 0, i, rules)?,
-                (seed ^ POLICY_STREAM, i),
-                policies,
-            )
+            let mut rng = policy_rng.clone();
+            rng.set_stream(i);
+            play_deal_with(match_deal_with(&deriver, 0, i, rules)?, rng, policies)
         })
         .collect()
 }
@@ -95,6 +106,8 @@ pub fn play_match(
 ) -> Result<MatchSummary, DuelError> {
     let mut score = MatchScore::new(rules.target, first_dealer);
     let mut deals_won = [0u32; 2];
+    let deriver = SeedDeriver::new(match_seed);
+    let policy_rng = rng_from_seed(match_seed ^ POLICY_STREAM);
     loop {
         if let Some(winner) = score.winner() {
             return Ok(MatchSummary {
@@ -105,9 +118,11 @@ pub fn play_match(
             });
         }
         let j = u64::from(score.deals);
-        let deal = play_deal(
-            match_deal(match_seed, first_dealer, j, rules)?,
-            (match_seed ^ POLICY_STREAM, j),
+        let mut rng = policy_rng.clone();
+        rng.set_stream(j);
+        let deal = play_deal_with(
+            match_deal_with(&deriver, first_dealer, j, rules)?,
+            rng,
             policies,
         )?;
         deals_won[deal.winner as usize] += 1;
@@ -130,9 +145,10 @@ pub fn simulate_matches(
     policies: [Policy; 2],
 ) -> Result<Vec<MatchSummary>, DuelError> {
     rules.validate().map_err(DuelError::InvalidRules)?;
+    let deriver = SeedDeriver::new(seed);
     (start..start + n as u64)
         .into_par_iter()
-        .map(|i| play_match(derive_seed(seed, i), (i % 2) as u8, rules, policies))
+        .map(|i| play_match(deriver.derive(i), (i % 2) as u8, rules, policies))
         .collect()
 }
 

@@ -3,7 +3,8 @@
 
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyInt, PyString};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyInt, PyList, PyString};
 
 use super::card::{extract_cards, to_py, PyCard, PySuit};
 use super::errors::{
@@ -71,6 +72,7 @@ impl PyRules {
         Ok(PyRules(r))
     }
     /// The rules as the JSON object a record holds.
+    #[allow(clippy::wrong_self_convention)]
     fn to_json(&self) -> String {
         serde_json::to_string(&self.0).unwrap_or_default()
     }
@@ -172,6 +174,48 @@ fn rules_or_default(rules: Option<PyRules>) -> Rules {
 )]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PyAction(pub Action);
+
+/// The 68 `Action` objects, one per id, made once per interpreter: `legal_actions` hands
+/// out new references to them instead of allocating (issue 14).
+static INTERNED_ACTIONS: PyOnceLock<Vec<Py<PyAction>>> = PyOnceLock::new();
+
+fn interned_actions(py: Python<'_>) -> PyResult<&[Py<PyAction>]> {
+    INTERNED_ACTIONS
+        .get_or_try_init(py, || {
+            (0..NUM_ACTIONS)
+                .map(|id| {
+                    let action = Action::from_id(id).ok_or_else(|| {
+                        InvalidActionError::new_err(format!("no action has id {id}"))
+                    })?;
+                    Py::new(py, PyAction(action))
+                })
+                .collect()
+        })
+        .map(Vec::as_slice)
+}
+
+/// The ids set in `mask`, ascending, in a fixed buffer (at most 32 actions are legal).
+fn mask_ids(mut mask: u128) -> ([u8; 32], usize) {
+    let mut ids = [0u8; 32];
+    let mut n = 0;
+    while mask != 0 && n < ids.len() {
+        ids[n] = mask.trailing_zeros() as u8;
+        mask &= mask - 1;
+        n += 1;
+    }
+    (ids, n)
+}
+
+/// The action an exact `Action` or an exact `int` in range names; `None` for anything
+/// else, which takes the general path of [`extract_action`].
+#[inline]
+fn fast_action(obj: &Bound<'_, PyAny>) -> Option<Action> {
+    if let Ok(a) = obj.cast_exact::<PyAction>() {
+        return Some(a.get().0);
+    }
+    let id = obj.cast_exact::<PyInt>().ok()?.extract::<usize>().ok()?;
+    Action::from_id(id)
+}
 
 fn parse_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     text(obj, "an action")?
@@ -303,6 +347,7 @@ impl PyTrick {
     fn winner(&self) -> u8 {
         self.0.winner
     }
+    #[allow(clippy::wrong_self_convention)]
     fn to_json(&self) -> String {
         serde_json::to_string(&self.0).unwrap_or_default()
     }
@@ -368,6 +413,7 @@ impl PyOutcome {
     fn vole(&self) -> bool {
         self.0.points == 2
     }
+    #[allow(clippy::wrong_self_convention)]
     fn to_json(&self) -> String {
         serde_json::to_string(&self.0).unwrap_or_default()
     }
@@ -511,6 +557,7 @@ impl PyObservation {
         self.0.history.iter().map(|a| a.map(PyAction)).collect()
     }
     /// The observation as JSON, for logging and tools.
+    #[allow(clippy::wrong_self_convention)]
     fn to_json(&self) -> String {
         serde_json::to_string(&self.0).unwrap_or_default()
     }
@@ -789,13 +836,30 @@ impl PyDeal {
         self.state.is_over()
     }
 
-    /// The legal actions in action-id order (empty once the deal is over).
-    fn legal_actions(&self) -> Vec<PyAction> {
-        self.state
-            .legal_actions()
-            .into_iter()
-            .map(PyAction)
-            .collect()
+    /// The legal actions in action-id order (empty once the deal is over). The `Action`
+    /// objects are shared, one per id, so the call allocates only the list.
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let table = interned_actions(py)?;
+        let (ids, n) = mask_ids(self.state.legal_mask());
+        // SAFETY: `PyList_New(n)` gives a list of `n` empty slots (or null with an error
+        // set, checked by `from_owned_ptr_or_err`); each slot is filled exactly once with a
+        // new strong reference, which `PyList_SET_ITEM` steals.
+        unsafe {
+            let list = pyo3::ffi::PyList_New(n as pyo3::ffi::Py_ssize_t);
+            let list = Bound::from_owned_ptr_or_err(py, list)?;
+            for (i, &id) in ids[..n].iter().enumerate() {
+                let item = table[id as usize].clone_ref(py).into_ptr();
+                pyo3::ffi::PyList_SET_ITEM(list.as_ptr(), i as pyo3::ffi::Py_ssize_t, item);
+            }
+            Ok(list.cast_into_unchecked())
+        }
+    }
+
+    /// The ids of the legal actions, ascending (see `Action.id`): `legal_actions()` as
+    /// plain ints.
+    fn legal_action_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let (ids, n) = mask_ids(self.state.legal_mask());
+        PyList::new(py, &ids[..n])
     }
 
     /// A boolean mask over the 68-action space (see `Action.id`).
@@ -812,6 +876,13 @@ impl PyDeal {
     /// Applies an `Action`, its text or its id. An illegal action raises
     /// `IllegalActionError` naming the legal ones, and changes nothing.
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        // The fast path: an `Action` or an id, legal now.
+        if let Some(a) = fast_action(action) {
+            if self.state.is_legal(a) {
+                self.state.apply_unchecked(a);
+                return Ok(());
+            }
+        }
         let action = extract_action_or_list_legal(&self.state, action)?;
         self.state.apply_unchecked(action);
         Ok(())

@@ -652,3 +652,14 @@ impl Moves {
         &self.cards[..self.len]
     }
 }
+
+#[cfg(test)]
+mod size_tests {
+    /// The table's footprint, quoted by `ecarte.bench.SOLVER_TABLE_BYTES`: 2**14 entries of
+    /// 16 bytes, 256 KiB per solving thread.
+    #[test]
+    fn the_transposition_table_takes_256_kib() {
+        assert_eq!(std::mem::size_of::<super::Entry>(), 16);
+        assert_eq!(super::Search::new().table.len() * 16, 256 * 1024);
+    }
+}
