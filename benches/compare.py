@@ -21,7 +21,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--full", action="store_true", help="longer runs, steadier figures")
     args = parser.parse_args(argv)
     rows = run_benchmarks(full=args.full)
-    print(f"python {platform.python_version()} on {platform.machine()}, {'full' if args.full else 'quick'} run")
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, "
+        f"{'full' if args.full else 'quick'} run"
+    )
     print(format_table(rows))
     return 0
 

@@ -25,8 +25,11 @@ def render() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true",
-                        help="Compare with the file instead of writing it; exit 1 if they differ.")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="Compare with the file instead of writing it; exit 1 if they differ.",
+    )
     args = parser.parse_args()
     text = render()
     if args.check:

@@ -38,8 +38,10 @@ def main(deals: int = 6) -> None:
     for kind, values in times.items():
         values.sort()
         p90 = values[int(0.9 * (len(values) - 1))]
-        print(f"{kind:>8}: {len(values):3d} decisions, median {statistics.median(values):.4f} s, "
-              f"p90 {p90:.4f} s, max {values[-1]:.4f} s")
+        print(
+            f"{kind:>8}: {len(values):3d} decisions, median {statistics.median(values):.4f} s, "
+            f"p90 {p90:.4f} s, max {values[-1]:.4f} s"
+        )
     every = times["exchange"] + times["play"]
     print(f"     all: mean {statistics.fmean(every):.4f} s per decision")
 

@@ -30,7 +30,9 @@ def bench_position(seed: int, exchanges: int) -> Deal:
 
 
 def main() -> None:
-    print(f"{'exchanges':>9} {'median ms':>10} {'p90 ms':>10} {'max ms':>10} {'nodes (median)':>15}")
+    print(
+        f"{'exchanges':>9} {'median ms':>10} {'p90 ms':>10} {'max ms':>10} {'nodes (median)':>15}"
+    )
     for exchanges in (0, 4, 8, 11):
         times, nodes = [], []
         for seed in range(100):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from ecarte import bank, reference as ref
+from ecarte import bank
+from ecarte import reference as ref
 from ecarte.bench import cycle, resolution_inputs
 
 INPUTS = resolution_inputs(500)

@@ -9,9 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from solver_positions import bench_position
-
 from ecarte.duel import solve
+from solver_positions import bench_position
 
 
 @pytest.mark.parametrize("exchanges", [0, 4, 8, 11])

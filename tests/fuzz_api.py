@@ -28,9 +28,8 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import numpy as np
-
 import ecarte
+import numpy as np
 from ecarte import bank, duel
 from ecarte.agents import make_agent
 from ecarte.errors import EcarteError, InvalidRecordError
@@ -192,7 +191,9 @@ def entry_points() -> list[tuple[str, Callable[[Any], Any]]]:
     ]
 
 
-def mutators() -> list[tuple[str, Callable[[], Any], Callable[[Any, Any], Any], Callable[[Any], Any]]]:
+def mutators() -> list[
+    tuple[str, Callable[[], Any], Callable[[Any, Any], Any], Callable[[Any], Any]]
+]:
     """``(name, make, call, snapshot)``: a refused ``call(obj, x)`` must leave
     ``snapshot(obj)`` as it was."""
     return [
@@ -212,9 +213,24 @@ def mutators() -> list[tuple[str, Callable[[], Any], Callable[[Any, Any], Any], 
             lambda t, x: t.stake("b", x, 10),
             lambda t: t.to_json(),
         ),
-        ("Table.stake(player)", _staking_table, lambda t, x: t.stake(x, 2, 10), lambda t: t.to_json()),
-        ("Table.shuffle_rest", _staking_table, lambda t, x: t.shuffle_rest(x), lambda t: t.to_json()),
-        ("Table.restake_bank", _staking_table, lambda t, x: t.restake_bank(x), lambda t: t.to_json()),
+        (
+            "Table.stake(player)",
+            _staking_table,
+            lambda t, x: t.stake(x, 2, 10),
+            lambda t: t.to_json(),
+        ),
+        (
+            "Table.shuffle_rest",
+            _staking_table,
+            lambda t, x: t.shuffle_rest(x),
+            lambda t: t.to_json(),
+        ),
+        (
+            "Table.restake_bank",
+            _staking_table,
+            lambda t, x: t.restake_bank(x),
+            lambda t: t.to_json(),
+        ),
     ]
 
 
@@ -273,8 +289,24 @@ def tamper(record: Any, rng: random.Random) -> Any:
 
 
 JSON_HOSTILE: list[Any] = [
-    None, True, 1.0, 1.5, -1, 0, 2, 2**64, 10**40, "", "5", "QH", "\u00e9", [], {}, [[[]]],
-    float("inf"), "ecarte.duel.deal",
+    None,
+    True,
+    1.0,
+    1.5,
+    -1,
+    0,
+    2,
+    2**64,
+    10**40,
+    "",
+    "5",
+    "QH",
+    "\u00e9",
+    [],
+    {},
+    [[[]]],
+    float("inf"),
+    "ecarte.duel.deal",
 ]
 
 
@@ -308,7 +340,7 @@ def run(cases: int, seed: int, out: Any = sys.stdout) -> Counter[str]:
             print(f"case {name} {_short(arg)}", file=out, flush=True)
             try:
                 call(arg)
-            except BaseException as exc:  # noqa: BLE001  # the harness sorts every error
+            except BaseException as exc:  # the harness sorts every error
                 if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                     raise
                 category = classify(exc)
@@ -321,7 +353,7 @@ def run(cases: int, seed: int, out: Any = sys.stdout) -> Counter[str]:
             before = snapshot(obj)
             try:
                 call(obj, arg)
-            except BaseException as exc:  # noqa: BLE001
+            except BaseException as exc:
                 if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                     raise
                 category = classify(exc)
@@ -344,7 +376,7 @@ def run(cases: int, seed: int, out: Any = sys.stdout) -> Counter[str]:
                 obj = load(dumped)
             except InvalidRecordError:
                 continue
-            except BaseException as exc:  # noqa: BLE001
+            except BaseException as exc:
                 if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                     raise
                 report(classify(exc) or "tampered", f"{name} record", dumped[:80], exc)
@@ -363,15 +395,18 @@ def determinism_checks(rng: random.Random, cases: int) -> Iterator[tuple[str, Ca
     for _ in range(max(1, cases // 20)):
         seed = rng.getrandbits(64)
         yield "simulate", lambda s=seed: duel.simulate(40, seed=s, agents=("heuristic", "random"))
-        yield "simulate threads", lambda s=seed: duel.simulate(
-            40, seed=s, threads=rng.choice([1, 2])
+        yield (
+            "simulate threads",
+            lambda s=seed: duel.simulate(40, seed=s, threads=rng.choice([1, 2])),
         )
         yield "sample_worlds", lambda s=seed: [d.to_json() for d in duel.sample_worlds(obs, 4, s)]
-        yield "bank.simulate", lambda s=seed: bank.simulate(
-            5000, seed=s, threads=rng.choice([1, 2])
+        yield (
+            "bank.simulate",
+            lambda s=seed: bank.simulate(5000, seed=s, threads=rng.choice([1, 2])),
         )
-        yield "PimcAgent", lambda s=seed: PimcAgent(samples=2, seed=s)(
-            obs, fresh_deal().legal_actions()
+        yield (
+            "PimcAgent",
+            lambda s=seed: PimcAgent(samples=2, seed=s)(obs, fresh_deal().legal_actions()),
         )
 
 

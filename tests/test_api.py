@@ -7,10 +7,9 @@ import pickle
 import subprocess
 import sys
 
+import ecarte
 import numpy as np
 import pytest
-
-import ecarte
 from ecarte import Card, EcarteError, InvalidRecordError, Rank, Suit, bank, duel
 from ecarte.agents import HeuristicAgent, RandomAgent, make_agent
 from ecarte.pimc import PimcAgent

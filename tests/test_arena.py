@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-
 from ecarte.agents import HeuristicAgent, RandomAgent
 from ecarte.arena import build_agent, play
 from ecarte.cli import main

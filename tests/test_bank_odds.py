@@ -7,7 +7,6 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-
 from ecarte import Card, InvalidCardError, InvalidShoeError, Suit, bank
 
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from ecarte import Card, EcarteError, InvalidCardError, InvalidShoeError, Suit, bank
+from ecarte._core import shoe_pack
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ecarte import Card, EcarteError, InvalidCardError, InvalidShoeError, Suit, bank
-from ecarte._core import shoe_pack
-
-# docs/rules.md "Bank" table (trump hearts, banker first) plus the seed's prose; None = misprint noted.
+# docs/rules.md "Bank" table (trump hearts, banker first) plus the seed's prose;
+# None = misprint noted.
 SEED_EXAMPLES = [
     ("KH 8H", "KH 7H", 1, 0, "banker"),
     ("QH", "8H 7H", 1, 1, "en_carte"),
@@ -92,8 +92,10 @@ def test_tricks_never_exceed_trumps(b: list[Card], p: list[Card], trump: Suit) -
     r = bank.resolve(b, p, trump)
     assert r.banker_tricks <= sum(c.suit == trump for c in b)
     assert r.punter_tricks <= sum(c.suit == trump for c in p)
-    expected = "banker" if r.banker_tricks > r.punter_tricks else (
-        "punter" if r.punter_tricks > r.banker_tricks else "en_carte"
+    expected = (
+        "banker"
+        if r.banker_tricks > r.punter_tricks
+        else ("punter" if r.punter_tricks > r.banker_tricks else "en_carte")
     )
     assert r.outcome == expected
 

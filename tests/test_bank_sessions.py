@@ -4,13 +4,13 @@ actions change nothing, and a replayed record gives the same ledger."""
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
-
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from collections.abc import Callable
+from typing import Any
 
 from ecarte import EcarteError, TableError, bank
 from ecarte.bank_session import play_session
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 PLAYERS = ["ann", "bob", "cy", "dee"]
 
@@ -55,7 +55,8 @@ def can_place_fixed(t: bank.Table, player: str, tableau: int) -> bool:
 def missing_obliged_stake(t: bank.Table) -> bool:
     """Whether reveal() must refuse: T2 or T3 bare while a punter could still cover it."""
     return t.obliged and any(
-        not any(s.tableau == tab for s in t.stakes) and any(can_place_fixed(t, p, tab) for p in PLAYERS)
+        not any(s.tableau == tab for s in t.stakes)
+        and any(can_place_fixed(t, p, tab) for p in PLAYERS)
         for tab in (2, 3)
     )
 
@@ -63,7 +64,16 @@ def missing_obliged_stake(t: bank.Table) -> bool:
 def play(seed: int, mode: bank.Mode, deals: int) -> bank.Table:
     rng = random.Random(seed)
     obliged = mode == "banking" and seed % 3 != 0
-    t = bank.Table(PLAYERS, banker=seed % 4, bank=30, fixed_stake=10, seed=seed, mode=mode, chips=120, obliged=obliged)
+    t = bank.Table(
+        PLAYERS,
+        banker=seed % 4,
+        bank=30,
+        fixed_stake=10,
+        seed=seed,
+        mode=mode,
+        chips=120,
+        obliged=obliged,
+    )
     total = t.total_chips
     while t.deals_played < deals and t.phase != "over":
         try_illegal(t, rng)

@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pytest
-
 from ecarte import EcarteError, InvalidShoeError, bank
 
 OUTCOMES = ("banker", "en_carte", "punter")

@@ -6,7 +6,6 @@ from collections import Counter
 from typing import Any
 
 import pytest
-
 from ecarte import (
     EcarteError,
     InvalidRecordError,
@@ -157,7 +156,10 @@ def test_banking_mode_limits_and_bad_stakes_change_nothing() -> None:
 
 
 def test_a_stake_beyond_the_players_chips_is_refused() -> None:
-    t = table([(BANKER, PUNTER_WINS, BANKER_WINS, PUNTER_WINS)], chips={"ann": 100, "bob": 15, "cy": 0, "dee": 9})
+    t = table(
+        [(BANKER, PUNTER_WINS, BANKER_WINS, PUNTER_WINS)],
+        chips={"ann": 100, "bob": 15, "cy": 0, "dee": 9},
+    )
     t.deal()
     t.stake("bob", 2, 10)
     with pytest.raises(InvalidStakeError, match="5 free chips"):
@@ -313,7 +315,13 @@ def test_one_fixed_stake_per_punter_per_tableau() -> None:
     t.stake("cy", 2, 10)  # another punter may place theirs
     t.stake("bob", 4, 30)  # T4 keeps its own limit: the bank
     t.stake("bob", 4, 20)
-    assert [(s.player, s.tableau) for s in t.stakes] == [("bob", 2), ("bob", 3), ("cy", 2), ("bob", 4), ("bob", 4)]
+    assert [(s.player, s.tableau) for s in t.stakes] == [
+        ("bob", 2),
+        ("bob", 3),
+        ("cy", 2),
+        ("bob", 4),
+        ("bob", 4),
+    ]
 
 
 def test_open_mode_has_no_fixed_stake_limit() -> None:
@@ -336,7 +344,7 @@ def test_the_obligation_to_stake_t2_and_t3() -> None:
     t.stake("bob", 2, 10)
     t.stake("cy", 4, 50)
     before = table_state(t)
-    with pytest.raises(TableError, match="T3 needs its fixed stake.*'bob', 'cy'"):
+    with pytest.raises(TableError, match=r"T3 needs its fixed stake.*'bob', 'cy'"):
         t.reveal()
     assert table_state(t) == before
     t.stake("cy", 3, 10)
@@ -351,7 +359,9 @@ def test_the_obligation_is_waived_when_no_punter_can_afford_it() -> None:
     t.deal()
     t.stake("bob", 3, 10)  # bob has 5 free chips left, cy 9: nobody can cover T2
     t.reveal()
-    t = bank.Table(["ann", "bob", "cy"], bank=50, fixed_stake=10, chips={"ann": 100, "bob": 0, "cy": 0}, seed=3)
+    t = bank.Table(
+        ["ann", "bob", "cy"], bank=50, fixed_stake=10, chips={"ann": 100, "bob": 0, "cy": 0}, seed=3
+    )
     t.deal()
     t.reveal()
 
@@ -371,7 +381,12 @@ def test_the_obligation_is_a_table_option() -> None:
 def test_the_punter_view_hides_the_tableaux_until_the_reveal() -> None:
     t = bank.Table(["ann", "bob", "cy"], seed=11)
     empty = t.punter_view()
-    assert (empty.trump_card, empty.tableaux, empty.results, empty.phase) == (None, None, None, "ready")
+    assert (empty.trump_card, empty.tableaux, empty.results, empty.phase) == (
+        None,
+        None,
+        None,
+        "ready",
+    )
     view = t.deal()
     assert isinstance(view, bank.PunterView) and not isinstance(view, bank.Deal)
     deal = t.deal_in_play  # the dealer's all-seeing view, for tests

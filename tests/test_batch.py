@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from ecarte import EcarteError, HeuristicAgent, IllegalActionError, derive_seed
 from ecarte.duel import NUM_ACTIONS, OBSERVATION_SIZE, Deal, Match, Rules, VecEnv, simulate
 
@@ -29,8 +28,13 @@ def test_simulate_is_identical_whatever_the_thread_count(matches: bool) -> None:
     default = simulate(400 if not matches else 40, **args)  # type: ignore[arg-type]
     for key in one:
         assert np.array_equal(one[key], two[key]) and np.array_equal(one[key], default[key])
-    other = simulate(400 if not matches else 40, seed=12, threads=1, agents=args["agents"],  # type: ignore[arg-type]
-                     matches=matches)
+    other = simulate(
+        400 if not matches else 40,
+        seed=12,
+        threads=1,
+        agents=args["agents"],  # type: ignore[arg-type]
+        matches=matches,
+    )
     assert any(not np.array_equal(one[k], other[k]) for k in one)
 
 
@@ -47,7 +51,11 @@ def test_native_heuristic_deals_match_the_python_step_api() -> None:
         o = deal.outcome()
         assert o is not None
         assert (o.winner, o.points, o.cards, deal.exchanges) == (
-            r["winner"][i], r["points"][i], tuple(r["cards"][i]), r["exchanges"][i])
+            r["winner"][i],
+            r["points"][i],
+            tuple(r["cards"][i]),
+            r["exchanges"][i],
+        )
 
 
 def test_native_heuristic_matches_match_the_python_match() -> None:
@@ -57,7 +65,10 @@ def test_native_heuristic_matches_match_the_python_match() -> None:
         m = Match(seed=derive_seed(seed, i), first_dealer=i % 2)
         result = m.play(HeuristicAgent(), HeuristicAgent())
         assert (result.winner, result.score, len(m.deals)) == (
-            r["winner"][i], tuple(r["score"][i]), r["deals"][i])
+            r["winner"][i],
+            tuple(r["score"][i]),
+            r["deals"][i],
+        )
 
 
 def test_simulate_bad_input() -> None:

@@ -1,8 +1,7 @@
 import pickle
 
-import pytest
-
 import ecarte
+import pytest
 from ecarte import Card, EcarteError, InvalidCardError, Rank, Suit
 
 
@@ -37,8 +36,13 @@ def test_bad_text_names_the_input(text: str) -> None:
 
 
 def test_error_hierarchy() -> None:
-    for err in (ecarte.InvalidCardError, ecarte.IllegalActionError, ecarte.InvalidRulesError,
-                ecarte.InvalidDeckError, ecarte.InvalidRecordError):
+    for err in (
+        ecarte.InvalidCardError,
+        ecarte.IllegalActionError,
+        ecarte.InvalidRulesError,
+        ecarte.InvalidDeckError,
+        ecarte.InvalidRecordError,
+    ):
         assert issubclass(err, ecarte.EcarteError)
         assert issubclass(err, ValueError)
 
@@ -73,9 +77,12 @@ def test_packs() -> None:
 # The exact order of the shuffled 32-card pack for seeds 0, 1, 2 (ChaCha8Rng, rand 0.10).
 # A dependency bump that changes the shuffle must fail here, loudly.
 PINNED = {
-    0: "TS 7D KC 8C 8D JS QH KS 8H QS TH JC TD 9S JH 9D AS 7H 8S TC 9C QD KH AD 7S AC 9H KD QC AH JD 7C",
-    1: "TS 7D 8S 9C AC AH AS 9H 9S 8C QS 8H KD 8D QH TC 9D JH JD 7C JS TH KH KS QC 7S JC AD 7H KC QD TD",
-    2: "QS AS TD 9D QC JD TS 7H QD QH 7D AH KD 8S 9S 7C JS KC JH TH AC 9C 8D JC KH 8H 7S 8C 9H TC AD KS",
+    0: "TS 7D KC 8C 8D JS QH KS 8H QS TH JC TD 9S JH 9D "
+    "AS 7H 8S TC 9C QD KH AD 7S AC 9H KD QC AH JD 7C",
+    1: "TS 7D 8S 9C AC AH AS 9H 9S 8C QS 8H KD 8D QH TC "
+    "9D JH JD 7C JS TH KH KS QC 7S JC AD 7H KC QD TD",
+    2: "QS AS TD 9D QC JD TS 7H QD QH 7D AH KD 8S 9S 7C "
+    "JS KC JH TH AC 9C 8D JC KH 8H 7S 8C 9H TC AD KS",
 }
 
 

@@ -41,8 +41,12 @@ def test_match_is_reproducible() -> None:
 
 
 def test_bad_arguments_exit_2() -> None:
-    for args in (["match", "--target", "0"], ["match", "--agents", "oracle", "random"],
-                 ["match", "--seed", "x"], ["nonsense"]):
+    for args in (
+        ["match", "--target", "0"],
+        ["match", "--agents", "oracle", "random"],
+        ["match", "--seed", "x"],
+        ["nonsense"],
+    ):
         proc = ecarte(*args)
         assert proc.returncode == 2, args
         assert "Error" in proc.stderr or "error" in proc.stderr
@@ -55,8 +59,22 @@ def test_help_lists_commands() -> None:
 
 def test_replay_match_and_deal(tmp_path: Path) -> None:
     out = tmp_path / "match.json"
-    assert ecarte("match", "--seed", "2", "--target", "2", "--quiet", "--agents", "heuristic",
-                  "random", "--out", str(out)).returncode == 0
+    assert (
+        ecarte(
+            "match",
+            "--seed",
+            "2",
+            "--target",
+            "2",
+            "--quiet",
+            "--agents",
+            "heuristic",
+            "random",
+            "--out",
+            str(out),
+        ).returncode
+        == 0
+    )
     proc = ecarte("replay", str(out))
     assert proc.returncode == 0, proc.stderr
     assert "Deal 1" in proc.stdout and "wins the match" in proc.stdout
@@ -72,7 +90,9 @@ def test_replay_match_and_deal(tmp_path: Path) -> None:
 
 
 def test_simulate_command() -> None:
-    proc = ecarte("simulate", "--deals", "3000", "--agents", "heuristic", "random", "--threads", "1")
+    proc = ecarte(
+        "simulate", "--deals", "3000", "--agents", "heuristic", "random", "--threads", "1"
+    )
     assert proc.returncode == 0, proc.stderr
     assert "3000 deals" in proc.stdout and "win rate" in proc.stdout
     again = ecarte("simulate", "--deals", "3000", "--agents", "heuristic", "random")
@@ -89,7 +109,10 @@ def test_odds_command() -> None:
     assert "no turn-up removed" in proc.stdout
     proc = ecarte("odds", "--trump", "7H", "--seen", "5H,KS")
     assert proc.returncode == 0, proc.stderr
-    assert "less the turn-up 7H, less 2 seen card(s)" in proc.stdout and "101 cards left" in proc.stdout
+    assert (
+        "less the turn-up 7H, less 2 seen card(s)" in proc.stdout
+        and "101 cards left" in proc.stdout
+    )
     proc = ecarte("odds", "--trump", "H", "--seen", "5H,XX")
     assert proc.returncode == 2 and "XX" in proc.stderr
     assert ecarte("odds").returncode == 2
@@ -98,7 +121,9 @@ def test_odds_command() -> None:
 def test_bank_command(tmp_path: Path) -> None:
     chart = tmp_path / "bank.png"
     record = tmp_path / "session.json"
-    proc = ecarte("bank", "--players", "3", "--deals", "6", "--plot", str(chart), "--out", str(record))
+    proc = ecarte(
+        "bank", "--players", "3", "--deals", "6", "--plot", str(chart), "--out", str(record)
+    )
     assert proc.returncode == 0, proc.stderr
     assert "Banking session" in proc.stdout and "Chips + bank: 3000 (start 3000)" in proc.stdout
     assert chart.read_bytes()[:4] == b"\x89PNG"
@@ -160,8 +185,19 @@ def test_replay_step_by_step(tmp_path: Path) -> None:
     record = tmp_path / "deal.json"
     record.write_text(deal.to_json())
     proc = subprocess.run(
-        [sys.executable, "-c", "from ecarte.cli import run; run()", "replay", str(record), "--step"],
-        input="\n\nq\n", capture_output=True, text=True, timeout=60, check=False,
+        [
+            sys.executable,
+            "-c",
+            "from ecarte.cli import run; run()",
+            "replay",
+            str(record),
+            "--step",
+        ],
+        input="\n\nq\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     from ecarte.display import deal_report

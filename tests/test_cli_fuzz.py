@@ -197,9 +197,7 @@ def test_record_messages_say_what_the_file_is(files: dict[str, Path]) -> None:
     result = invoke(["replay", str(files["png"])])
     assert "is not a text file" in result.stderr
     result = invoke(["replay", str(files["no_format"])])
-    assert (
-        "not an ecarte record" in result.stderr and "ecarte.duel.match" in result.stderr
-    )
+    assert "not an ecarte record" in result.stderr and "ecarte.duel.match" in result.stderr
     assert "None" not in result.stderr
     result = invoke(["solve", str(files["good_match"])])
     assert "is a match record of" in result.stderr and "--deal N" in result.stderr
@@ -312,15 +310,11 @@ def test_agents_are_seeded_by_agent_seed(tmp_path: Path) -> None:
     check(invoke([*args, "--out", str(out)]), args, 0)
     match = Match(seed=seed)
     match.play(RandomAgent(agent_seed(seed, 0)), RandomAgent(agent_seed(seed, 1)))
-    assert (
-        Match.from_json(out.read_text()) == match or out.read_text() == match.to_json()
-    )
+    assert Match.from_json(out.read_text()) == match or out.read_text() == match.to_json()
 
 
 def test_agent_seed() -> None:
-    seeds = {
-        agent_seed(s, seat) for s in (0, 1, 2**63, 2**64 - 1) for seat in (0, 1, 2)
-    }
+    seeds = {agent_seed(s, seat) for s in (0, 1, 2**63, 2**64 - 1) for seat in (0, 1, 2)}
     assert len(seeds) == 12 and all(0 <= s < 2**64 for s in seeds)
     # Never the seed of one of the match's deals.
     assert agent_seed(7, 0) not in {derive_seed(7, i) for i in range(1000)}
@@ -531,9 +525,7 @@ def test_bad_sizes_exit_2(command: str, option: str, value: str) -> None:
 
 
 @given(st.binary(max_size=200))
-def test_random_bytes_as_a_record(
-    tmp_path_factory: pytest.TempPathFactory, data: bytes
-) -> None:
+def test_random_bytes_as_a_record(tmp_path_factory: pytest.TempPathFactory, data: bytes) -> None:
     path = tmp_path_factory.mktemp("bytes") / "record.json"
     path.write_bytes(data)
     for command in ("replay", "solve"):
@@ -544,17 +536,14 @@ def test_random_bytes_as_a_record(
 record_value = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
     lambda children: (
-        st.lists(children, max_size=3)
-        | st.dictionaries(st.text(max_size=5), children, max_size=3)
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=5), children, max_size=3)
     ),
     max_leaves=10,
 )
 
 
 @given(
-    st.sampled_from(
-        ["ecarte.duel.deal", "ecarte.duel.match", "ecarte.bank.session", None]
-    ),
+    st.sampled_from(["ecarte.duel.deal", "ecarte.duel.match", "ecarte.bank.session", None]),
     st.dictionaries(
         st.sampled_from(
             [
@@ -682,9 +671,7 @@ def test_arena_rates_print_within_zero_and_one(matches: int) -> None:
     args = ["arena", "heuristic", "random", "--matches", str(matches), "--seed", "3"]
     result = invoke(args)
     check(result, args, 0)
-    rates = re.findall(
-        r"win rate of heuristic\s+([-\d.]+) \[([-\d.]+), ([-\d.]+)\]", result.stdout
-    )
+    rates = re.findall(r"win rate of heuristic\s+([-\d.]+) \[([-\d.]+), ([-\d.]+)\]", result.stdout)
     assert len(rates) == 2, result.stdout
     for mean, low, high in rates:
         assert 0.0 <= float(low) <= float(mean) <= float(high) <= 1.0, result.stdout

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import json
 
+import ecarte
 import numpy as np
 import pytest
-
-import ecarte
 from ecarte import (
     Card,
     EcarteError,
@@ -37,7 +36,7 @@ def test_layout_from_deck() -> None:
     assert deal.hand(0) == sorted(d[5:10])
     assert deal.turn_up == d[10]
     assert deal.trump == d[10].suit
-    assert deal.talon == d[11:] + [d[10]]
+    assert deal.talon == [*d[11:], d[10]]
     assert deal.talon_size == 22
     assert deal.current_player == 1
     assert deal.phase == "proposal"
@@ -79,9 +78,9 @@ def test_invalid_decks_and_dealers() -> None:
     with pytest.raises(InvalidDeckError, match="31 cards"):
         Deal.from_deck(d[:31])
     with pytest.raises(InvalidDeckError, match="twice"):
-        Deal.from_deck(d[:31] + [d[0]])
+        Deal.from_deck([*d[:31], d[0]])
     with pytest.raises(InvalidDeckError, match="2H"):
-        Deal.from_deck(d[:31] + [Card("2H")])
+        Deal.from_deck([*d[:31], Card("2H")])
     with pytest.raises(InvalidDeckError, match="dealer"):
         Deal.from_deck(d, dealer=2)
     with pytest.raises(InvalidDeckError, match="dealer"):
@@ -126,7 +125,12 @@ def test_exchange_then_play() -> None:
     assert deal.phase == "play"
     assert deal.current_player == 0
     assert [str(a) for a in deal.history] == [
-        "propose", "accept", "discard 7C", "discard 8D", "propose", "refuse"
+        "propose",
+        "accept",
+        "discard 7C",
+        "discard 8D",
+        "propose",
+        "refuse",
     ]
 
 
@@ -239,10 +243,12 @@ def _swap_hidden(deal_cards: list[Card], viewer_is_elder: bool) -> list[Card]:
     """The same deck with the viewer's opponent's hand and the talon shuffled among
     themselves: everything hidden from the viewer changes, nothing visible does."""
     cards = list(deal_cards)
-    hidden_idx = (list(range(5, 10)) if viewer_is_elder else list(range(0, 5))) + list(range(11, 32))
+    hidden_idx = (list(range(5, 10)) if viewer_is_elder else list(range(0, 5))) + list(
+        range(11, 32)
+    )
     hidden = [cards[i] for i in hidden_idx]
     hidden = hidden[7:] + hidden[:7]
-    for i, c in zip(hidden_idx, hidden):
+    for i, c in zip(hidden_idx, hidden, strict=False):
         cards[i] = c
     return cards
 
@@ -287,9 +293,9 @@ def test_json_round_trip() -> None:
 @pytest.mark.parametrize(
     "tamper",
     [
-        lambda r: r.update(actions=["accept"] + r["actions"][1:]),
-        lambda r: r.update(deck=r["deck"][:-1] + [r["deck"][0]]),
-        lambda r: r.update(deck=r["deck"][:-1] + ["2H"]),
+        lambda r: r.update(actions=["accept", *r["actions"][1:]]),
+        lambda r: r.update(deck=[*r["deck"][:-1], r["deck"][0]]),
+        lambda r: r.update(deck=[*r["deck"][:-1], "2H"]),
         lambda r: r.update(version=99),
         lambda r: r.update(format="chess"),
         lambda r: r.update(dealer=3),
@@ -365,8 +371,15 @@ def test_tensor_layout_matches_the_documentation() -> None:
     obs = deal.observation(p)
     planes = {0: obs.hand, 32: obs.discards, 160: [obs.turn_up]}
     for offset, cards in planes.items():
-        assert sorted(np.flatnonzero(t[offset:offset + 32])) == sorted(card_index(c) for c in cards)
-    mine = [c for tr in obs.tricks for c, who in zip(tr.cards, (tr.leader, 1 - tr.leader)) if who == p]
+        assert sorted(np.flatnonzero(t[offset : offset + 32])) == sorted(
+            card_index(c) for c in cards
+        )
+    mine = [
+        c
+        for tr in obs.tricks
+        for c, who in zip(tr.cards, (tr.leader, 1 - tr.leader), strict=False)
+        if who == p
+    ]
     assert sorted(np.flatnonzero(t[64:96])) == sorted(card_index(c) for c in mine)
     assert t[192 + "CDHS".index(str(obs.trump))] == 1 and t[192:196].sum() == 1
     assert t[199 + ["proposal", "response", "discard", "play", "over"].index(obs.phase)] == 1

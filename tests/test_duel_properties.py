@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import numpy as np
-from hypothesis import given
-from hypothesis import strategies as st
-
 import ecarte
+import numpy as np
 from ecarte import IllegalActionError
 from ecarte.duel import NUM_ACTIONS, Action, Deal, Rules
+from hypothesis import given
+from hypothesis import strategies as st
 
 rules_strategy = st.builds(
     Rules,
@@ -21,15 +20,17 @@ rules_strategy = st.builds(
 def location_count(deal: Deal) -> int:
     """Cards in hands, talon, discards, played: must always be the 32-card pack."""
     played = [c for t in deal.tricks for c in t.cards] + ([deal.lead] if deal.lead else [])
-    places = (
-        deal.hand(0) + deal.hand(1) + deal.talon + deal.discards(0) + deal.discards(1) + played
-    )
+    places = deal.hand(0) + deal.hand(1) + deal.talon + deal.discards(0) + deal.discards(1) + played
     assert sorted(places) == sorted(ecarte.duel_pack())
     return len(places)
 
 
-@given(seed=st.integers(0, 2**64 - 1), rules=rules_strategy, dealer=st.integers(0, 1),
-       choices=st.lists(st.integers(0, 10**6), min_size=60, max_size=60))
+@given(
+    seed=st.integers(0, 2**64 - 1),
+    rules=rules_strategy,
+    dealer=st.integers(0, 1),
+    choices=st.lists(st.integers(0, 10**6), min_size=60, max_size=60),
+)
 def test_random_play_invariants(seed: int, rules: Rules, dealer: int, choices: list[int]) -> None:
     deal = Deal(seed=seed, dealer=dealer, rules=rules)
     states = [deal.copy()]

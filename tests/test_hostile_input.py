@@ -9,10 +9,9 @@ import subprocess
 import sys
 from typing import Any
 
+import ecarte
 import numpy as np
 import pytest
-
-import ecarte
 from ecarte import Card, EcarteError, InvalidRecordError, bank, duel
 from ecarte.pimc import PimcAgent
 

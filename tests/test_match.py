@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 import ecarte
+import pytest
 from ecarte import EcarteError, HeuristicAgent, InvalidRecordError, RandomAgent
 from ecarte.duel import Match, Rules
 
@@ -107,7 +106,11 @@ def test_agents_are_deterministic_for_a_seed() -> None:
 def test_heuristic_beats_random() -> None:
     wins = 0
     for seed in range(20):
-        seats = (HeuristicAgent(), RandomAgent(seed)) if seed % 2 else (RandomAgent(seed), HeuristicAgent())
+        seats = (
+            (HeuristicAgent(), RandomAgent(seed))
+            if seed % 2
+            else (RandomAgent(seed), HeuristicAgent())
+        )
         result = Match(seed=seed, rules=Rules(target=3)).play(*seats)
         wins += result.winner == (0 if seed % 2 else 1)
     assert wins >= 14, wins

@@ -6,12 +6,10 @@ import random
 from collections import Counter
 
 import pytest
-
 from ecarte import Card, EcarteError, RandomAgent
 from ecarte.agents import make_agent
 from ecarte.duel import Deal, sample_worlds
 from ecarte.pimc import PimcAgent
-
 
 
 def chi2_critical(df: int, z: float = 3.09) -> float:

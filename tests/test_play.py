@@ -181,8 +181,12 @@ def before_deal(match: Match, before: object) -> object:
 def spawn(*args: str) -> pexpect.spawn:
     env = dict(os.environ, NO_COLOR="1", COLUMNS="120", TERM="xterm")
     return pexpect.spawn(
-        sys.executable, ["-c", "from ecarte.cli import run; run()", "play", *args],
-        env=env, encoding="utf-8", timeout=60, dimensions=(50, 120),
+        sys.executable,
+        ["-c", "from ecarte.cli import run; run()", "play", *args],
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 120),
     )
 
 
@@ -190,7 +194,15 @@ def test_play_through_a_pseudo_terminal(tmp_path: Path) -> None:
     child = spawn("--seed", "3", "--opponent", "random", "--target", "2")
     child.expect("> ")
     screen = child.before
-    for part in ("Trump", "Talon:", "Score:", "Your hand:", "Tricks:", "Current trick:", "Your move:"):
+    for part in (
+        "Trump",
+        "Talon:",
+        "Score:",
+        "Your hand:",
+        "Tricks:",
+        "Current trick:",
+        "Your move:",
+    ):
         assert part in screen, part
     # Seed 3: the opponent is the elder and proposes; you deal.
     assert "Opponent: propose" in screen and "1) accept  2) refuse" in screen

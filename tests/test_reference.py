@@ -16,9 +16,8 @@ from collections.abc import Callable
 from itertools import product
 from typing import Any
 
-import pytest
-
 import ecarte
+import pytest
 from ecarte import reference as ref
 from ecarte.duel import Deal, Rules
 
@@ -93,7 +92,9 @@ def test_seeded_games_agree_step_by_step() -> None:
         seed, dealer = rng.getrandbits(64), rng.randint(0, 1)
         native = Deal(seed=seed, dealer=dealer, rules=rules)
         model = ref.RefDeal(cards(native.deck), dealer, ref_rules)
-        steps += play_both(native, model, rng, f"game {game} seed={seed} dealer={dealer} {ref_rules}")
+        steps += play_both(
+            native, model, rng, f"game {game} seed={seed} dealer={dealer} {ref_rules}"
+        )
     assert steps > GAMES * 20  # the games really were played
 
 
@@ -141,8 +142,12 @@ def test_all_trump_hand_may_discard_a_trump_and_discards_are_elder_first() -> No
         ("7C", "8C", "C", "traditional", 1),
     ],
 )
-def test_reference_trick_winner(lead: str, follow: str, trump: str, order: str, winner: int) -> None:
-    result = ref.trick_winner(ref.card_index(lead), ref.card_index(follow), "CDHS".index(trump), order)
+def test_reference_trick_winner(
+    lead: str, follow: str, trump: str, order: str, winner: int
+) -> None:
+    result = ref.trick_winner(
+        ref.card_index(lead), ref.card_index(follow), "CDHS".index(trump), order
+    )
     assert result == winner
 
 
@@ -201,7 +206,10 @@ def test_bank_resolution_agrees_with_reference() -> None:
     resolve = _bank_resolve()
     rng = random.Random(3)
     shoe = ref.shoe()
-    suits = {s.letter: s for s in (ecarte.Suit.Clubs, ecarte.Suit.Diamonds, ecarte.Suit.Hearts, ecarte.Suit.Spades)}
+    suits = {
+        s.letter: s
+        for s in (ecarte.Suit.Clubs, ecarte.Suit.Diamonds, ecarte.Suit.Hearts, ecarte.Suit.Spades)
+    }
     for i in range(RESOLUTIONS):
         banker, punter, trump = random_tableau_pair(rng, shoe)
         expected = ref.resolve(banker, punter, trump)

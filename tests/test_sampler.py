@@ -15,7 +15,6 @@ from collections import Counter
 from collections.abc import Callable
 
 import pytest
-
 from ecarte import Card, EcarteError
 from ecarte.agents import HeuristicAgent, RandomAgent
 from ecarte.duel import Action, Deal, Rules, pimc_values, sample_worlds, solve

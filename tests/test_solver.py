@@ -9,7 +9,6 @@ import os
 import random
 
 import pytest
-
 from ecarte import EcarteError
 from ecarte.duel import Deal, action_values, solve, solve_many
 

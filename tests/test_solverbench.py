@@ -22,7 +22,10 @@ from ecarte.solverbench import (
 def ecarte(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-c", "from ecarte.cli import run; run()", *args],
-        check=False, capture_output=True, text=True, timeout=300,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
@@ -45,9 +48,12 @@ def test_the_set_ships_in_the_package() -> None:
 def test_the_solver_finds_every_shipped_value() -> None:
     positions = load_positions()
     solutions = solve_many([p.deal for p in positions])
-    for p, s in zip(positions, solutions):
+    for p, s in zip(positions, solutions, strict=False):
         assert (p.id, s.value, tuple(str(a) for a in s.best_actions)) == (
-            p.id, p.value, p.best_actions)
+            p.id,
+            p.value,
+            p.best_actions,
+        )
 
 
 def test_a_regeneration_matches_the_shipped_lines() -> None:
@@ -91,7 +97,7 @@ def test_solve_batch_command(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     results = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(results) == 6
-    for deal, result in zip(deals, results):
+    for deal, result in zip(deals, results, strict=False):
         expected = solve(deal)
         assert result["value"] == expected.value
         assert result["best_actions"] == [str(a) for a in expected.best_actions]
@@ -107,9 +113,11 @@ def test_solve_batch_command(tmp_path: Path) -> None:
 def test_solve_batch_errors(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text(Deal(seed=1).to_json() + "\n")
-    for args in (["solve", "--batch", str(bad)],
-                 ["solve", "--batch", str(bad), "--seed", "3"],
-                 ["solve", "--seed", "3", "--out", str(tmp_path / "x")]):
+    for args in (
+        ["solve", "--batch", str(bad)],
+        ["solve", "--batch", str(bad), "--seed", "3"],
+        ["solve", "--seed", "3", "--out", str(tmp_path / "x")],
+    ):
         proc = ecarte(*args)
         assert proc.returncode == 2, args
         assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr

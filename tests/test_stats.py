@@ -71,9 +71,7 @@ def test_clip_interval() -> None:
 def test_every_arena_rate_interval_is_within_bounds(
     raw: list[tuple[int, int, int, int]],
 ) -> None:
-    pairs = [
-        pair(w, d, min(dw, d), max(-2 * d, min(2 * d, net))) for w, d, dw, net in raw
-    ]
+    pairs = [pair(w, d, min(dw, d), max(-2 * d, min(2 * d, net))) for w, d, dw, net in raw]
     result = summarize("a", "b", pairs, 0.0)
     for estimate in (result.match_win_rate, result.deal_win_rate):
         assert 0.0 <= estimate.low <= estimate.mean <= estimate.high <= 1.0, estimate

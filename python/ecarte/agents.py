@@ -15,6 +15,7 @@ from ecarte.seeding import AGENT_STREAM, agent_seed, resolve_seed
 
 __all__ = ["AGENT_STREAM", "Agent", "HeuristicAgent", "RandomAgent", "agent_seed", "make_agent"]
 
+
 class Agent(Protocol):
     """Chooses one of ``legal_actions`` from what ``observation`` shows."""
 

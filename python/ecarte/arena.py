@@ -40,8 +40,8 @@ from ecarte.duel import (
     simulate_item_seconds,
 )
 from ecarte.errors import EcarteError
-from ecarte.seeding import agent_seed
 from ecarte.progress import progress_bar
+from ecarte.seeding import agent_seed
 from ecarte.stats import RATE_BOUNDS, mean_interval, ratio_interval, wilson_interval
 
 __all__ = ["AgentSpec", "ArenaResult", "Estimate", "build_agent", "play"]
@@ -49,6 +49,7 @@ __all__ = ["AgentSpec", "ArenaResult", "Estimate", "build_agent", "play"]
 #: An agent name (``"pimc"``, ``"pimc:16"`` for 16 samples, ``"heuristic"``, ``"random"``)
 #: or a picklable factory taking a seed.
 AgentSpec = str | Callable[[int], Agent]
+
 
 def build_agent(spec: AgentSpec, seed: int) -> Agent:
     """The agent of `spec` (an agent spec, see ``ecarte.duel.AGENT_SPECS``, or a factory)
@@ -112,8 +113,9 @@ class ArenaResult:
             (f"net points per deal of {self.agent_a}", str(self.points_per_deal)),
             (
                 "seconds per decision",
-                "n/a (native simulation)" if self.native else
-                f"{self.agent_a} {self.decision_seconds[0]:.4f}, "
+                "n/a (native simulation)"
+                if self.native
+                else f"{self.agent_a} {self.decision_seconds[0]:.4f}, "
                 f"{self.agent_b} {self.decision_seconds[1]:.4f}",
             ),
             ("wall time", f"{self.seconds:.1f} s"),
@@ -164,8 +166,9 @@ def play_pair(
         for i, t in enumerate((a, b)):
             decisions[i] += t.decisions
             seconds[i] += t.seconds
-    return PairResult(won, deals, deals_won, net, (decisions[0], decisions[1]),
-                      (seconds[0], seconds[1]))
+    return PairResult(
+        won, deals, deals_won, net, (decisions[0], decisions[1]), (seconds[0], seconds[1])
+    )
 
 
 def _mean_ci(values: Sequence[float], bounds: tuple[float, float] | None = None) -> Estimate:
@@ -315,7 +318,8 @@ def play(
     `workers` > 1 plays seeds in that many processes; agents are built in the workers
     from their names or factories. When both agents are built-in names and `native` is
     true, the matches are played by `duel.simulate` in Rust instead (all cores, the same
-    duplicate format, its own seeding; no per-decision timing). The progress bar shows on stderr when it is a
+    duplicate format, its own seeding; no per-decision timing). The progress bar shows on
+    stderr when it is a
     terminal (or when `progress` is True).
 
     `backend="ray"` (or a ``RayBackend``) plays the seeds in chunks on a Ray cluster
@@ -360,8 +364,7 @@ def play(
                 workers, mp_context=ctx, initializer=_single_thread_worker
             ) as pool:
                 futures = [
-                    pool.submit(play_pair, agent_a, agent_b, seed, i, rules)
-                    for i in range(matches)
+                    pool.submit(play_pair, agent_a, agent_b, seed, i, rules) for i in range(matches)
                 ]
                 for future in as_completed(futures):
                     results.append(future.result())

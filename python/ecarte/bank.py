@@ -23,12 +23,15 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Final, Iterable, Literal, Mapping, Sequence, Union
+from typing import Any, Final, Literal
 
 from ecarte._core import Card, Suit
 from ecarte._core.bank import (
+    CHUNK,
+    MAX_DEALS,
     Deal,
     Odds,
     Resolution,
@@ -36,9 +39,8 @@ from ecarte._core.bank import (
     deal_from_shoe,
     resolve,
 )
-from ecarte._core.bank import CHUNK, MAX_DEALS
-from ecarte._core.bank import simulate as _native_simulate
 from ecarte._core.bank import odds as _native_odds
+from ecarte._core.bank import simulate as _native_simulate
 from ecarte.distributed import (
     Backend,
     chunk_size,
@@ -48,9 +50,6 @@ from ecarte.distributed import (
     ray_backend,
     run_chunks,
 )
-from ecarte.results import SimulationResult
-from ecarte.seeding import resolve_seed
-from ecarte.stats import wilson_interval
 from ecarte.errors import (
     EcarteError,
     InvalidCardError,
@@ -60,6 +59,9 @@ from ecarte.errors import (
     InvalidStakeError,
     TableError,
 )
+from ecarte.results import SimulationResult
+from ecarte.seeding import resolve_seed
+from ecarte.stats import wilson_interval
 
 __all__ = [
     "CHUNK",
@@ -226,7 +228,9 @@ def odds(
     if isinstance(trump_card, str):
         trump_card = Card(trump_card)
     if not isinstance(trump_card, Card):
-        raise InvalidCardError(f"trump_card must be a Card or card text such as 'QH', got {trump_card!r}")
+        raise InvalidCardError(
+            f"trump_card must be a Card or card text such as 'QH', got {trump_card!r}"
+        )
     return _native_odds(trump_card, removed, shoe)
 
 
@@ -287,8 +291,8 @@ class Table:
         mode: Mode = "banking",
         fixed_stake: int = 10,
         seed: int = 0,
-        chips: Union[int, Mapping[str, int]] = 1000,
-        shoe: Sequence[Union[Card, str]] | None = None,
+        chips: int | Mapping[str, int] = 1000,
+        shoe: Sequence[Card | str] | None = None,
         obliged: bool | None = None,
     ) -> None:
         names = list(players)
@@ -299,7 +303,9 @@ class Table:
         if mode not in ("banking", "open"):
             raise InvalidRulesError(f"mode must be 'banking' or 'open', got {mode!r}")
         if not _whole(banker) or not 0 <= banker < len(names):
-            raise InvalidRulesError(f"banker must be a seat index 0-{len(names) - 1}, got {banker!r}")
+            raise InvalidRulesError(
+                f"banker must be a seat index 0-{len(names) - 1}, got {banker!r}"
+            )
         for label, value in (("bank", bank), ("fixed_stake", fixed_stake)):
             if not _whole(value) or value <= 0:
                 raise InvalidRulesError(f"{label} must be a positive whole number, got {value!r}")
@@ -310,7 +316,9 @@ class Table:
         if not isinstance(obliged, bool):
             raise InvalidRulesError(f"obliged must be True, False or None, got {obliged!r}")
         if obliged and mode != "banking":
-            raise InvalidRulesError("obliged stakes need banking mode: open mode has no fixed stake")
+            raise InvalidRulesError(
+                "obliged stakes need banking mode: open mode has no fixed stake"
+            )
         if isinstance(chips, Mapping):
             start = {p: chips.get(p) for p in names}
         else:
@@ -518,11 +526,13 @@ class Table:
             raise InvalidStakeError(f"a stake must be positive, got {amount}")
         if self._mode == "banking" and tableau in (2, 3) and amount != self._fixed_stake:
             raise InvalidStakeError(
-                f"banking mode: the stake on T{tableau} is the fixed stake {self._fixed_stake}, got {amount}"
+                f"banking mode: the stake on T{tableau} is the fixed stake "
+                f"{self._fixed_stake}, got {amount}"
             )
         if self._mode == "banking" and tableau in (2, 3) and self._has_fixed_stake(player, tableau):
             raise InvalidStakeError(
-                f"banking mode: {player!r} has placed the fixed stake on T{tableau} already (one per punter)"
+                f"banking mode: {player!r} has placed the fixed stake on T{tableau} already "
+                "(one per punter)"
             )
         if self._mode == "banking" and tableau == 4 and not self._responsible:
             on_t4 = sum(s.amount for s in self._stakes if s.tableau == 4)
@@ -660,7 +670,9 @@ class Table:
         stake and T4 has no limit."""
         self._require("broken", "declare_responsible")
         if self._bank_number != 2:
-            raise TableError("declare_responsible: only after the second bank is broken; restake_bank() first")
+            raise TableError(
+                "declare_responsible: only after the second bank is broken; restake_bank() first"
+            )
         self._responsible = True
         self._phase = "ready"
         self._actions.append(["declare_responsible"])
@@ -707,7 +719,11 @@ class Table:
         if not isinstance(data, dict):
             raise InvalidRecordError("a table record is a JSON object")
         version = data.get("version")
-        if data.get("format") != RECORD_FORMAT or type(version) is not int or version != RECORD_VERSION:
+        if (
+            data.get("format") != RECORD_FORMAT
+            or type(version) is not int
+            or version != RECORD_VERSION
+        ):
             raise InvalidRecordError(
                 f"expected format {RECORD_FORMAT!r} version {RECORD_VERSION}, "
                 f"got {data.get('format')!r} version {version!r}"
@@ -723,7 +739,7 @@ class Table:
             again = json.loads(table.to_json())
         except InvalidRecordError:
             raise
-        except Exception as e:  # noqa: BLE001  # any failure to replay is a bad record
+        except Exception as e:  # any failure to replay is a bad record
             raise InvalidRecordError(f"the record does not replay: {e}") from None
         if table._deal_records != data.get("deals"):
             raise InvalidRecordError("the replayed deals differ from the recorded ones")
@@ -732,7 +748,7 @@ class Table:
         return table
 
     @classmethod
-    def replay(cls, record: Union[str, Mapping[str, Any]]) -> Table:
+    def replay(cls, record: str | Mapping[str, Any]) -> Table:
         """:meth:`from_json`, also taking the record as a mapping (:meth:`record`)."""
         if isinstance(record, Mapping):
             try:
@@ -770,7 +786,9 @@ class Table:
             "ready": "deal() next",
             "staking": "stake() or reveal() next",
             "revealed": "settle() next",
-            "broken": "the bank is broken: restake_bank(), declare_responsible() or pass_bank() next",
+            "broken": (
+                "the bank is broken: restake_bank(), declare_responsible() or pass_bank() next"
+            ),
             "over": "no player can hold the bank; the session is over",
         }
         raise TableError(f"{action}: not allowed in phase {self._phase!r} ({hints[self._phase]})")
@@ -855,7 +873,7 @@ class Table:
                     "punter_tricks": r.punter_tricks,
                     "outcome": r.outcome,
                 }
-                for t, r in zip(PUNTER_TABLEAUX, results)
+                for t, r in zip(PUNTER_TABLEAUX, results, strict=False)
             ],
             "settlements": [asdict(s) for s in settlements],
             "bank_broken": broken,

@@ -12,12 +12,13 @@ import numpy as np
 from rich.table import Table
 
 from ecarte._core import MAX_THREADS
-from ecarte.errors import EcarteError
 from ecarte.agents import make_agent
-from ecarte.seeding import agent_seed
 from ecarte.display import deal_report
 from ecarte.duel import AGENT_SPECS, Deal, Match, Rules, parse_agent, simulate
+from ecarte.errors import EcarteError
+from ecarte.seeding import agent_seed
 from ecarte.stats import wilson_interval
+
 
 class AgentSpec(click.ParamType):  # type: ignore[type-arg]  # generic only in click >= 8.2
     """An agent spec, read by the one native grammar (``ecarte.duel.AGENT_SPECS``)."""
@@ -51,8 +52,19 @@ MAX_ARENA_MATCHES = 10**6
 MAX_BANK_DEALS = 10**6
 
 #: The chart formats ``--plot`` writes (by file name extension).
-PLOT_SUFFIXES = (".png", ".pdf", ".svg", ".svgz", ".eps", ".ps", ".jpg", ".jpeg", ".tif",
-                 ".tiff", ".webp")
+PLOT_SUFFIXES = (
+    ".png",
+    ".pdf",
+    ".svg",
+    ".svgz",
+    ".eps",
+    ".ps",
+    ".jpg",
+    ".jpeg",
+    ".tif",
+    ".tiff",
+    ".webp",
+)
 
 DEAL_FORMAT = "ecarte.duel.deal"
 MATCH_FORMAT = "ecarte.duel.match"
@@ -101,7 +113,7 @@ class EcarteGroup(click.Group):
         except UnicodeEncodeError as exc:
             # A command-line argument that was not UTF-8 reaches Python as lone surrogates.
             raise OneLineError(
-                f"an argument is not valid UTF-8 text ({exc.object[exc.start:exc.end]!r})"
+                f"an argument is not valid UTF-8 text ({exc.object[exc.start : exc.end]!r})"
             ) from None
         except USER_ERRORS as exc:
             raise OneLineError(one_line(exc) or type(exc).__name__) from None
@@ -163,8 +175,9 @@ def read_record(file: Path, command: str, accepted: tuple[str, ...]) -> tuple[st
         fail(f"{file} is not a JSON record; {command} reads {wanted}")
     kind = record.get("format") if isinstance(record, dict) else None
     if not isinstance(kind, str):
-        fail(f"{file} is JSON but not an ecarte record (no \"format\" field); "
-             f"{command} reads {wanted}")
+        fail(
+            f'{file} is JSON but not an ecarte record (no "format" field); {command} reads {wanted}'
+        )
     if kind not in accepted:
         what = RECORD_KINDS.get(kind, f"unknown record format {kind!r}")
         fail(f"{file}: {what}; {command} reads {wanted}")
@@ -205,8 +218,13 @@ def main() -> None:
 
 
 @main.command("match")
-@click.option("--seed", type=SEED, default=1, show_default=True,
-              help="Seed of the match's deals (0 to 2**64 - 1).")
+@click.option(
+    "--seed",
+    type=SEED,
+    default=1,
+    show_default=True,
+    help="Seed of the match's deals (0 to 2**64 - 1).",
+)
 @click.option(
     "--agents",
     nargs=2,
@@ -215,13 +233,26 @@ def main() -> None:
     show_default=True,
     help="The agents in seat 0 and seat 1.",
 )
-@click.option("--target", type=click.IntRange(1, 100), default=7, show_default=True,
-              help="Points that win the match.")
-@click.option("--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte",
-              show_default=True, help="Rank order.")
+@click.option(
+    "--target",
+    type=click.IntRange(1, 100),
+    default=7,
+    show_default=True,
+    help="Points that win the match.",
+)
+@click.option(
+    "--order",
+    type=click.Choice(["ecarte", "traditional"]),
+    default="ecarte",
+    show_default=True,
+    help="Rank order.",
+)
 @click.option("--first-dealer", type=click.IntRange(0, 1), default=0, show_default=True)
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Save the match record (JSON) to this file.")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Save the match record (JSON) to this file.",
+)
 @click.option("--quiet", is_flag=True, help="Print only the result.")
 def match_command(
     seed: int,
@@ -263,18 +294,43 @@ def match_command(
 
 
 @main.command("play")
-@click.option("--opponent", type=AGENT, default="pimc",
-              show_default=True, help="The built-in agent you play against.")
-@click.option("--seed", type=SEED, default=None,
-              help="Seed of the match, 0 to 2**64 - 1 (random if omitted).")
-@click.option("--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte",
-              show_default=True, help="Rank order.")
-@click.option("--target", type=click.IntRange(1, 100), default=7, show_default=True,
-              help="Points that win the match.")
-@click.option("--seat", type=click.IntRange(0, 1), default=0, show_default=True,
-              help="Your seat; seat 0 deals first.")
-@click.option("--save", "save_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Save the match record here at the end without asking.")
+@click.option(
+    "--opponent",
+    type=AGENT,
+    default="pimc",
+    show_default=True,
+    help="The built-in agent you play against.",
+)
+@click.option(
+    "--seed", type=SEED, default=None, help="Seed of the match, 0 to 2**64 - 1 (random if omitted)."
+)
+@click.option(
+    "--order",
+    type=click.Choice(["ecarte", "traditional"]),
+    default="ecarte",
+    show_default=True,
+    help="Rank order.",
+)
+@click.option(
+    "--target",
+    type=click.IntRange(1, 100),
+    default=7,
+    show_default=True,
+    help="Points that win the match.",
+)
+@click.option(
+    "--seat",
+    type=click.IntRange(0, 1),
+    default=0,
+    show_default=True,
+    help="Your seat; seat 0 deals first.",
+)
+@click.option(
+    "--save",
+    "save_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Save the match record here at the end without asking.",
+)
 def play_command(
     opponent: str, seed: int | None, order: str, target: int, seat: int, save_path: Path | None
 ) -> None:
@@ -297,8 +353,10 @@ def play_command(
         seat=seat,
         hint_agent=lambda: make_agent(HINT_AGENT, agent_seed(match.seed, 2)),
     )
-    console.print(f"ecarte: you play {opponent}, match to {target}, seed {match.seed}. "
-                  "Type help for the commands.")
+    console.print(
+        f"ecarte: you play {opponent}, match to {target}, seed {match.seed}. "
+        "Type help for the commands."
+    )
     redraw = True
     while True:
         if redraw:
@@ -308,8 +366,9 @@ def play_command(
         if game.pending_banner:
             # A deal has just ended: its result stays on screen until the player goes on.
             try:
-                answer = click.prompt("", prompt_suffix="(Enter: next deal, q: quit) ",
-                                      default="", show_default=False)
+                answer = click.prompt(
+                    "", prompt_suffix="(Enter: next deal, q: quit) ", default="", show_default=False
+                )
             except (EOFError, click.Abort):
                 answer = "quit"
             if answer.strip().lower() in ("q", "quit", "exit"):
@@ -337,8 +396,9 @@ HINT_AGENT = "pimc"
 def _offer_save(match: Match, save_path: Path | None) -> None:
     if save_path is None:
         try:
-            answer = click.prompt("Save the match record to (Enter to skip)", default="",
-                                  show_default=False)
+            answer = click.prompt(
+                "Save the match record to (Enter to skip)", default="", show_default=False
+            )
         except (EOFError, click.Abort):
             answer = ""
         if not answer.strip():
@@ -348,30 +408,62 @@ def _offer_save(match: Match, save_path: Path | None) -> None:
         save_path.write_text(match.to_json(), encoding="utf-8")
     except OSError as exc:
         # Too late to refuse: say so, and let the player try another name.
-        click.echo(f"error: cannot write {save_path}: {exc.strerror or type(exc).__name__}",
-                   err=True)
+        click.echo(
+            f"error: cannot write {save_path}: {exc.strerror or type(exc).__name__}", err=True
+        )
         _offer_save(match, None)
         return
     click.echo(f"Record saved to {save_path}")
 
 
 @main.command("solve")
-@click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--seed", type=SEED, default=None,
-              help="Solve the deal of this seed instead, played with no exchange.")
-@click.option("--deal", "deal_number", type=click.IntRange(1), default=None,
-              help="With a match record FILE: solve its deal N (1 is the first).")
-@click.option("--dealer", type=click.IntRange(0, 1), default=0, show_default=True,
-              help="The dealer, with --seed.")
-@click.option("--objective", type=click.Choice(["points", "cards"]), default="points",
-              show_default=True, help="Deal points, or the most cards the player can take.")
-@click.option("--batch", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Solve every position of a JSON-lines file of deal records, in parallel, "
-                   "and write one JSON line of results each.")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="With --batch: write the results here instead of stdout.")
-@click.option("--threads", type=click.IntRange(1, MAX_THREADS), default=None,
-              help="With --batch: worker threads (default: all cores).")
+@click.argument(
+    "file", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option(
+    "--seed",
+    type=SEED,
+    default=None,
+    help="Solve the deal of this seed instead, played with no exchange.",
+)
+@click.option(
+    "--deal",
+    "deal_number",
+    type=click.IntRange(1),
+    default=None,
+    help="With a match record FILE: solve its deal N (1 is the first).",
+)
+@click.option(
+    "--dealer",
+    type=click.IntRange(0, 1),
+    default=0,
+    show_default=True,
+    help="The dealer, with --seed.",
+)
+@click.option(
+    "--objective",
+    type=click.Choice(["points", "cards"]),
+    default="points",
+    show_default=True,
+    help="Deal points, or the most cards the player can take.",
+)
+@click.option(
+    "--batch",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Solve every position of a JSON-lines file of deal records, in parallel, "
+    "and write one JSON line of results each.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="With --batch: write the results here instead of stdout.",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(1, MAX_THREADS),
+    default=None,
+    help="With --batch: worker threads (default: all cores).",
+)
 @click.option(
     "--positions",
     type=click.IntRange(1),
@@ -429,8 +521,10 @@ def solve_command(
             deals = parse_match(file, text).deals
             if deal_number is None or deal_number > len(deals):
                 problem = "" if deal_number is None else f", it has no deal {deal_number}"
-                fail(f"{file} is a match record of {len(deals)} deal{'s' * (len(deals) != 1)}"
-                     f"{problem}: choose one with --deal N (1 to {len(deals)})")
+                fail(
+                    f"{file} is a match record of {len(deals)} deal{'s' * (len(deals) != 1)}"
+                    f"{problem}: choose one with --deal N (1 to {len(deals)})"
+                )
             deal = deals[deal_number - 1]
         else:
             if deal_number not in (None, 1):
@@ -452,15 +546,19 @@ def solve_command(
     solution = solve(deal, objective)
     elapsed = time.perf_counter() - started
     values = action_values(deal, objective)
-    console.print(f"Trump {deal.trump.symbol}, talon {deal.talon_size} "
-                  f"({' '.join(c.pretty() for c in deal.talon)}), seat {player} to play")
+    console.print(
+        f"Trump {deal.trump.symbol}, talon {deal.talon_size} "
+        f"({' '.join(c.pretty() for c in deal.talon)}), seat {player} to play"
+    )
     for seat in (0, 1):
         console.print(f"  seat {seat}: {' '.join(c.pretty() for c in deal.hand(seat))}")
     if deal.lead is not None:
         console.print(f"  led: {deal.lead.pretty()}")
     unit = "deal points" if objective == "points" else "cards"
-    console.print(f"Value for seat {player}: {solution.value:+d} {unit} "
-                  f"({solution.nodes} nodes, {elapsed * 1000:.2f} ms)")
+    console.print(
+        f"Value for seat {player}: {solution.value:+d} {unit} "
+        f"({solution.nodes} nodes, {elapsed * 1000:.2f} ms)"
+    )
     table = Table(title="Every legal action")
     table.add_column("action")
     table.add_column(unit, justify="right")
@@ -508,8 +606,9 @@ def replay_command(file: Path, step: bool) -> None:
         click.echo(line)
         if step:
             try:
-                answer = click.prompt("", prompt_suffix="(Enter: next, q: quit) ", default="",
-                                      show_default=False)
+                answer = click.prompt(
+                    "", prompt_suffix="(Enter: next, q: quit) ", default="", show_default=False
+                )
             except (EOFError, click.Abort):
                 break
             if answer.strip().lower() == "q":
@@ -517,17 +616,33 @@ def replay_command(file: Path, step: bool) -> None:
 
 
 @main.command("simulate")
-@click.option("--deals", "n", type=click.IntRange(1, MAX_SIMULATED), default=10_000,
-              show_default=True,
-              help="Number of deals (or matches with --matches).")
+@click.option(
+    "--deals",
+    "n",
+    type=click.IntRange(1, MAX_SIMULATED),
+    default=10_000,
+    show_default=True,
+    help="Number of deals (or matches with --matches).",
+)
 @click.option("--seed", type=SEED, default=1, show_default=True)
-@click.option("--agents", nargs=2, type=AGENT,
-              default=("random", "random"), show_default=True, help="Seat 0 and seat 1.")
+@click.option(
+    "--agents",
+    nargs=2,
+    type=AGENT,
+    default=("random", "random"),
+    show_default=True,
+    help="Seat 0 and seat 1.",
+)
 @click.option("--matches", is_flag=True, help="Play whole matches instead of deals.")
-@click.option("--threads", type=click.IntRange(1, MAX_THREADS), default=None,
-              help="Worker threads (default: all cores); results do not depend on it.")
-@click.option("--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte",
-              show_default=True)
+@click.option(
+    "--threads",
+    type=click.IntRange(1, MAX_THREADS),
+    default=None,
+    help="Worker threads (default: all cores); results do not depend on it.",
+)
+@click.option(
+    "--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte", show_default=True
+)
 @ray_option
 def simulate_command(
     n: int,
@@ -564,7 +679,9 @@ def simulate_command(
     Console(highlight=False).print(simulation_table(result, agents, matches))
 
 
-def simulation_table(result: dict[str, np.ndarray], agents: tuple[str, str], matches: bool) -> Table:
+def simulation_table(
+    result: dict[str, np.ndarray], agents: tuple[str, str], matches: bool
+) -> Table:
     """Win rates with 95% intervals, mean points and more, per seat."""
     n = len(result["winner"])
     table = Table(title=f"{n} {'matches' if matches else 'deals'}")
@@ -590,8 +707,13 @@ def rate_text(hits: np.ndarray) -> str:
 
 
 @main.command("odds")
-@click.option("--trump", required=True,
-              help="The turned-up card (e.g. 7H; it leaves the shoe), or a bare suit (C, D, H, S or a symbol).")
+@click.option(
+    "--trump",
+    required=True,
+    help=(
+        "The turned-up card (e.g. 7H; it leaves the shoe), or a bare suit (C, D, H, S or a symbol)."
+    ),
+)
 @click.option("--seen", default="", help="Cards already seen, comma-separated, e.g. 5H,KS.")
 def odds_command(trump: str, seen: str) -> None:
     """Exact odds of one punter tableau against the banker's, from the 104-card shoe minus
@@ -629,18 +751,34 @@ def odds_command(trump: str, seen: str) -> None:
 @main.command("bank")
 @click.option("--players", type=click.IntRange(2, 20), default=4, show_default=True)
 @click.option("--bank", "bank_size", type=click.IntRange(1), default=100, show_default=True)
-@click.option("--stake", type=click.IntRange(1), default=10, show_default=True,
-              help="The fixed stake on T2 and T3.")
-@click.option("--chips", type=click.IntRange(1), default=1000, show_default=True,
-              help="Each player's chips at the start.")
+@click.option(
+    "--stake",
+    type=click.IntRange(1),
+    default=10,
+    show_default=True,
+    help="The fixed stake on T2 and T3.",
+)
+@click.option(
+    "--chips",
+    type=click.IntRange(1),
+    default=1000,
+    show_default=True,
+    help="Each player's chips at the start.",
+)
 @click.option("--deals", type=click.IntRange(1, MAX_BANK_DEALS), default=50, show_default=True)
-@click.option("--mode", type=click.Choice(["banking", "open"]), default="banking", show_default=True)
+@click.option(
+    "--mode", type=click.Choice(["banking", "open"]), default="banking", show_default=True
+)
 @click.option("--seed", type=SEED, default=1, show_default=True)
-@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path),
-              help="Draw each player's chips over the deals to a chart: .png, .pdf, .svg and "
-              "more by the file name (needs matplotlib).")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Save the session record (JSON).")
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Draw each player's chips over the deals to a chart: .png, .pdf, .svg and "
+    "more by the file name (needs matplotlib).",
+)
+@click.option(
+    "--out", type=click.Path(dir_okay=False, path_type=Path), help="Save the session record (JSON)."
+)
 @click.option(
     "--simulate",
     "simulated",
@@ -650,8 +788,16 @@ def odds_command(trump: str, seen: str) -> None:
 )
 @ray_option
 def bank_command(
-    players: int, bank_size: int, stake: int, chips: int, deals: int, mode: str, seed: int,
-    plot: Path | None, out: Path | None, simulated: int | None = None,
+    players: int,
+    bank_size: int,
+    stake: int,
+    chips: int,
+    deals: int,
+    mode: str,
+    seed: int,
+    plot: Path | None,
+    out: Path | None,
+    simulated: int | None = None,
     ray_address: str | None = None,
 ) -> None:
     """Simulate a banking session and print its ledger (or, with --simulate N, the
@@ -684,8 +830,13 @@ def bank_command(
         ledger.add_column(name, justify="right")
     ledger.add_column("event")
     for entry in history:
-        ledger.add_row(str(entry.deal), entry.banker, str(entry.bank),
-                       *(str(entry.chips[p]) for p in names), entry.event)
+        ledger.add_row(
+            str(entry.deal),
+            entry.banker,
+            str(entry.bank),
+            *(str(entry.chips[p]) for p in names),
+            entry.event,
+        )
     Console(highlight=False).print(ledger)
     click.echo(f"Chips + bank: {table.total_chips} (start {players * chips})")
     if out is not None:
@@ -738,16 +889,27 @@ def bench_command(ctx: click.Context, full: bool) -> None:
 
     from ecarte.bench import format_table, run_benchmarks
 
-    click.echo(f"python {platform.python_version()} on {platform.machine()}, "
-               f"{'full' if full else 'quick'} run")
+    click.echo(
+        f"python {platform.python_version()} on {platform.machine()}, "
+        f"{'full' if full else 'quick'} run"
+    )
     click.echo(format_table(run_benchmarks(full=full)))
 
 
 @bench_command.command("solver")
-@click.option("--positions", type=click.IntRange(1), default=None,
-              help="Solve the first N positions of the set (default: all 1,200).")
-@click.option("--threads", type=click.IntRange(1), default=1, show_default=True,
-              help="Positions solved at once; each time is that of one solve on one thread.")
+@click.option(
+    "--positions",
+    type=click.IntRange(1),
+    default=None,
+    help="Solve the first N positions of the set (default: all 1,200).",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Positions solved at once; each time is that of one solve on one thread.",
+)
 def bench_solver_command(positions: int | None, threads: int) -> None:
     """Time the double-dummy solver on the position set shipped with ecarte
     (solver_positions_v1: 100 opening positions for each of 0 to 11 exchanges), check every
@@ -760,17 +922,31 @@ def bench_solver_command(positions: int | None, threads: int) -> None:
 @main.command("arena")
 @click.argument("agent_a", type=AGENT)
 @click.argument("agent_b", type=AGENT)
-@click.option("--matches", type=click.IntRange(1, MAX_ARENA_MATCHES), default=100,
-              show_default=True,
-              help="Seeds; each is played twice with seats and cards swapped.")
+@click.option(
+    "--matches",
+    type=click.IntRange(1, MAX_ARENA_MATCHES),
+    default=100,
+    show_default=True,
+    help="Seeds; each is played twice with seats and cards swapped.",
+)
 @click.option("--seed", type=SEED, default=0, show_default=True)
-@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True,
-              help="Processes playing seeds in parallel.")
-@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=None,
-              help="Worlds per PIMC decision (default: the agent's default).")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, MAX_WORKERS),
+    default=1,
+    show_default=True,
+    help="Processes playing seeds in parallel.",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(1, MAX_SAMPLES),
+    default=None,
+    help="Worlds per PIMC decision (default: the agent's default).",
+)
 @click.option("--target", type=click.IntRange(1, 100), default=7, show_default=True)
-@click.option("--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte",
-              show_default=True)
+@click.option(
+    "--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte", show_default=True
+)
 @ray_option
 def arena_command(
     agent_a: str,

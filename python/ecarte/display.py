@@ -44,8 +44,12 @@ def deal_report(deal: Deal, names: Sequence[str]) -> list[str]:
     trick_no = 0
     for actor, action in deal.moves:
         if action.kind in ("propose", "decline", "accept", "refuse"):
-            verb = {"propose": "proposes", "decline": "declines: play",
-                    "accept": "accepts", "refuse": "refuses: play"}[action.kind]
+            verb = {
+                "propose": "proposes",
+                "decline": "declines: play",
+                "accept": "accepts",
+                "refuse": "refuses: play",
+            }[action.kind]
             lines.append(f"  {names[actor]} {verb}")
         elif action.kind == "discard":
             assert action.card is not None
@@ -69,7 +73,8 @@ def deal_report(deal: Deal, names: Sequence[str]) -> list[str]:
     if outcome is not None:
         vole = ", vole" if outcome.vole else ""
         lines.append(
-            f"  {names[outcome.winner]} wins the deal: cards {outcome.cards[0]}-{outcome.cards[1]}, "
+            f"  {names[outcome.winner]} wins the deal: "
+            f"cards {outcome.cards[0]}-{outcome.cards[1]}, "
             f"tricks {outcome.tricks[0]}-{outcome.tricks[1]}{vole}: "
             f"{outcome.points} point{'s' if outcome.points > 1 else ''} "
             f"({outcome_reason(outcome, names)})"

@@ -15,10 +15,10 @@ from rich.table import Table
 from rich.text import Text
 
 from ecarte._core import Card, Suit
-from ecarte.errors import EcarteError
 from ecarte.agents import Agent
 from ecarte.display import outcome_reason
 from ecarte.duel import Action, Deal, Match, Observation
+from ecarte.errors import EcarteError
 
 __all__ = [
     "Game",
@@ -31,8 +31,10 @@ __all__ = [
     "table_text",
 ]
 
-HUMAN_COMMANDS = "a number from the list, a card (QH, q♥, 10s), propose/decline/accept/refuse, " \
+HUMAN_COMMANDS = (
+    "a number from the list, a card (QH, q♥, 10s), propose/decline/accept/refuse, "
     "discard 7C, or: help, hint, undo, quit"
+)
 
 
 def card_text(card: Card) -> Text:
@@ -72,8 +74,7 @@ def explain_illegal(action: Action, observation: Observation, legal: list[Action
     if card is not None and card not in observation.hand:
         return f"you hold no {card.pretty()}"
     if kind == "discard" and card is not None and card.suit == trump:
-        return (f"trumps ({trump.symbol}) may not be discarded while you hold a card of "
-                "another suit")
+        return f"trumps ({trump.symbol}) may not be discarded while you hold a card of another suit"
     if kind == "play" and card is not None and observation.lead is not None:
         led = observation.lead.suit
         if card.suit != led and any(c.suit == led for c in observation.hand):
@@ -83,9 +84,7 @@ def explain_illegal(action: Action, observation: Observation, legal: list[Action
     return f"{action} is not legal now"
 
 
-def parse_move(
-    text: str, legal: list[Action], observation: Observation | None = None
-) -> Action:
+def parse_move(text: str, legal: list[Action], observation: Observation | None = None) -> Action:
     """The legal action meant by ``text``: a 1-based number from the list, an action's text,
     or a bare card during the discards. Raises ``EcarteError`` with a one-line reason, which
     says why the move is illegal when the mover's ``observation`` is given."""
@@ -162,9 +161,7 @@ class Game:
     def advance(self) -> None:
         """Lets the opponent act until it is the human's turn, a deal ends (the game then
         waits for :meth:`next_deal`) or the match is over."""
-        while (
-            not self.pending_banner and not self.match.is_over() and not self.human_to_move()
-        ):
+        while not self.pending_banner and not self.match.is_over() and not self.human_to_move():
             player = self.match.current_player
             assert player is not None
             action = self.opponent(self.match.observation(player), self.match.legal_actions())

@@ -20,8 +20,12 @@ def progress_bar(
     console = Console(stderr=True)
     visible = console.is_terminal if show is None else show
     progress = Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TimeRemainingColumn(), console=console, disable=not visible,
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not visible,
     )
     with progress:
         task = progress.add_task(label, total=total)

@@ -35,8 +35,8 @@ __all__ = [
     "duel_pack",
     "random_playout",
     "resolve",
-    "shuffle",
     "shoe",
+    "shuffle",
     "trick_winner",
 ]
 
@@ -154,7 +154,7 @@ class RefDeal:
         self.hands[dealer] = set(deck[HAND_SIZE : 2 * HAND_SIZE])
         self.turn_up = deck[10]
         self.trump = suit_of(self.turn_up)
-        self.talon = list(deck[11:]) + [self.turn_up]  # draw order
+        self.talon = [*deck[11:], self.turn_up]  # draw order
         self.talon_next = 0
         self.turn_up_holder: int | None = None
         self.discards: list[list[int]] = [[], []]

@@ -27,9 +27,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ecarte.duel import solve_many_timed
+from ecarte.duel import Deal, Solution, solve_many_timed
 from ecarte.errors import EcarteError
-from ecarte.duel import Deal, Solution
 
 __all__ = [
     "FORMAT",
@@ -116,8 +115,10 @@ def make_positions(count: int | None = None) -> list[dict[str, Any]]:
         seed = rng.next() >> 1  # below 2**63: a seed every API takes
         deals.append(opening_position(seed, i % 2, i % (MAX_EXCHANGES + 1), rng))
     solved = solve_many_timed(deals)
-    return [position_record(i, deal, solution) for i, (deal, (solution, _)) in
-            enumerate(zip(deals, solved))]
+    return [
+        position_record(i, deal, solution)
+        for i, (deal, (solution, _)) in enumerate(zip(deals, solved, strict=False))
+    ]
 
 
 def position_record(i: int, deal: Deal, solution: Solution) -> dict[str, Any]:
@@ -150,8 +151,9 @@ def parse_record(obj: Any, where: str) -> tuple[Deal, dict[str, Any]]:
     except EcarteError as exc:
         raise EcarteError(f"{where}: {exc}") from None
     if deal.phase != "play":
-        raise EcarteError(f"{where}: the position is in the {deal.phase} phase; "
-                          "the solver needs the play phase")
+        raise EcarteError(
+            f"{where}: the position is in the {deal.phase} phase; the solver needs the play phase"
+        )
     return deal, obj
 
 
@@ -176,24 +178,31 @@ def load_positions(path: Path | None = None, limit: int | None = None) -> list[P
             break
         deal, meta = parse_record(obj, f"{path}:{n}")
         try:
-            out.append(Position(
-                id=int(meta["id"]), exchanges=int(meta["exchanges"]), deal=deal,
-                value=int(meta["value"]), best_actions=tuple(meta["best_actions"]),
-                objective=str(meta.get("objective", "points")),
-            ))
+            out.append(
+                Position(
+                    id=int(meta["id"]),
+                    exchanges=int(meta["exchanges"]),
+                    deal=deal,
+                    value=int(meta["value"]),
+                    best_actions=tuple(meta["best_actions"]),
+                    objective=str(meta.get("objective", "points")),
+                )
+            )
         except (KeyError, TypeError, ValueError):
             raise EcarteError(f"{path}:{n}: not a solver position record") from None
     return out
 
 
 def solve_in_chunks(
-    deals: Sequence[Deal], objective: str, threads: int | None,
+    deals: Sequence[Deal],
+    objective: str,
+    threads: int | None,
     advance: Callable[[int], None] | None = None,
 ) -> list[tuple[Solution, float]]:
     """Every deal solved (in parallel within each chunk), with its solve time in seconds."""
     out: list[tuple[Solution, float]] = []
     for start in range(0, len(deals), CHUNK):
-        part = deals[start:start + CHUNK]
+        part = deals[start : start + CHUNK]
         out += solve_many_timed(list(part), objective, threads)
         if advance is not None:
             advance(len(part))
@@ -213,13 +222,15 @@ def solution_record(solution: Solution, meta: dict[str, Any], seconds: float) ->
 
 
 def solve_records(
-    path: Path, objective: str = "points", threads: int | None = None,
+    path: Path,
+    objective: str = "points",
+    threads: int | None = None,
     advance: Callable[[int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Solves every position of a JSON-lines file of deal or position records."""
     parsed = [parse_record(obj, f"{path}:{n}") for n, obj in read_lines(path)]
     solved = solve_in_chunks([d for d, _ in parsed], objective, threads, advance)
-    return [solution_record(s, meta, t) for (_, meta), (s, t) in zip(parsed, solved)]
+    return [solution_record(s, meta, t) for (_, meta), (s, t) in zip(parsed, solved, strict=False)]
 
 
 def count_lines(path: Path) -> int:
@@ -244,7 +255,9 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 
 def run_bench(
-    positions: int | None = None, threads: int = 1, path: Path | None = None,
+    positions: int | None = None,
+    threads: int = 1,
+    path: Path | None = None,
     advance: Callable[[int], None] | None = None,
 ) -> tuple[list[BenchRow], list[int]]:
     """Solves the first ``positions`` positions of the set on ``threads`` threads; returns
@@ -254,7 +267,7 @@ def run_bench(
     solved = solve_in_chunks([p.deal for p in chosen], "points", threads, advance)
     rows: dict[int, BenchRow] = {}
     wrong: list[int] = []
-    for p, (solution, seconds) in zip(chosen, solved):
+    for p, (solution, seconds) in zip(chosen, solved, strict=False):
         row = rows.setdefault(p.exchanges, BenchRow(p.exchanges))
         row.times.append(seconds * 1e3)
         row.nodes.append(solution.nodes)
@@ -266,8 +279,12 @@ def run_bench(
 
 def bench_table(rows: Iterable[BenchRow]) -> list[str]:
     """The lines of the benchmark's table."""
-    lines = [(f"{'exchanges':>9} {'positions':>9} {'median ms':>10} {'p90 ms':>9} {'max ms':>9} "
-              f"{'median nodes':>12} {'p90 nodes':>10} {'max nodes':>10}")]
+    lines = [
+        (
+            f"{'exchanges':>9} {'positions':>9} {'median ms':>10} {'p90 ms':>9} {'max ms':>9} "
+            f"{'median nodes':>12} {'p90 nodes':>10} {'max nodes':>10}"
+        )
+    ]
     for row in rows:
         lines.append(
             f"{row.exchanges:>9} {len(row.times):>9} {statistics.median(row.times):>10.4f} "
@@ -308,14 +325,18 @@ def bench_solver_command(positions: int | None, threads: int) -> None:
     with progress_bar("Solving", total) as advance:
         rows, wrong = run_bench(positions, threads, advance=advance)
     wall = time.perf_counter() - started
-    print(f"ecarte solver benchmark: {POSITIONS_FILE}, {total} positions, {threads} "
-          f"thread{'s' if threads > 1 else ''}, python {platform.python_version()} on "
-          f"{platform.machine()}")
+    print(
+        f"ecarte solver benchmark: {POSITIONS_FILE}, {total} positions, {threads} "
+        f"thread{'s' if threads > 1 else ''}, python {platform.python_version()} on "
+        f"{platform.machine()}"
+    )
     for line in bench_table(rows):
         print(line)
     every = [t for row in rows for t in row.times]
-    print(f"all: median {statistics.median(every):.4f} ms, p90 {percentile(every, 90):.4f} ms, "
-          f"max {max(every):.4f} ms; {wall:.2f} s wall")
+    print(
+        f"all: median {statistics.median(every):.4f} ms, p90 {percentile(every, 90):.4f} ms, "
+        f"max {max(every):.4f} ms; {wall:.2f} s wall"
+    )
     if wrong:
         shown = ", ".join(str(i) for i in wrong[:10])
         print(f"MISMATCH: {len(wrong)} positions differ from the shipped values (ids {shown})")

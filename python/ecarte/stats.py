@@ -71,6 +71,6 @@ def ratio_interval(
     if n < 2:
         return clip_interval((ratio, -math.inf, math.inf), bounds)
     mean_den = sum(den) / n
-    resid = sum((x - ratio * d) ** 2 for x, d in zip(num, den)) / (n - 1)
+    resid = sum((x - ratio * d) ** 2 for x, d in zip(num, den, strict=False)) / (n - 1)
     half = z * math.sqrt(resid / n) / mean_den
     return clip_interval((ratio, ratio - half, ratio + half), bounds)
