@@ -14,6 +14,7 @@ import numpy.typing as npt
 
 from ecarte._core.duel import (
     AGENT_SPECS,
+    DEFAULT_EXPERT_SAMPLES,
     DEFAULT_PIMC_SAMPLES,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
@@ -28,6 +29,7 @@ from ecarte._core.duel import (
     Trick,
     VecEnv,
     action_values,
+    expert_values,
     heuristic_action,
     parse_agent,
     pimc_values,
@@ -42,6 +44,7 @@ from ecarte.stats import wilson_interval
 
 __all__ = [
     "AGENT_SPECS",
+    "DEFAULT_EXPERT_SAMPLES",
     "DEFAULT_PIMC_SAMPLES",
     "NUM_ACTIONS",
     "OBSERVATION_SIZE",
@@ -57,6 +60,7 @@ __all__ = [
     "Trick",
     "VecEnv",
     "action_values",
+    "expert_values",
     "heuristic_action",
     "is_native_agent",
     "parse_agent",
@@ -90,7 +94,7 @@ def simulate(
 ) -> SimulationResult:
     """Plays ``n`` whole deals (or, with ``matches=True``, whole matches) natively between
     two built-in agents named by spec (:data:`AGENT_SPECS`: ``"random"``, ``"heuristic"``,
-    ``"pimc"``, ``"pimc:N"``), in parallel with the GIL released. Each agent sees only its
+    ``"pimc"``, ``"pimc:N"``, ``"expert"``, ``"expert:N"``), in parallel with the GIL released. Each agent sees only its
     own player's information.
 
     Deal ``i`` is deal ``i`` of a :class:`Match` with seed ``seed`` and first dealer 0:

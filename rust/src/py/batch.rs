@@ -36,6 +36,7 @@ fn parse_agent(spec: &Bound<'_, PyAny>) -> PyResult<(&'static str, Option<u32>)>
         Policy::Random => ("random", None),
         Policy::Heuristic => ("heuristic", None),
         Policy::Pimc(n) => ("pimc", Some(u32::from(n))),
+        Policy::Expert(n) => ("expert", Some(u32::from(n))),
     })
 }
 
@@ -48,10 +49,7 @@ pub fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>
 }
 
 /// Runs `f` on a pool of `threads` threads, or on rayon's global pool when `None`.
-pub fn with_threads<T: Send>(
-    threads: Option<usize>,
-    f: impl FnOnce() -> T + Send,
-) -> PyResult<T> {
+pub fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
     match threads {
         None => Ok(f()),
         Some(t) => rayon::ThreadPoolBuilder::new()
@@ -320,8 +318,13 @@ fn action_ids(actions: &Bound<'_, PyAny>, envs: usize) -> PyResult<Vec<i64>> {
         .iter()
         .map(|item| {
             let index = item.call_method0("__index__").map_err(|_| bad())?;
-            Ok(int_in(&index, "an action id", i128::from(i64::MIN), i128::from(i64::MAX))
-                .map_or(-1, |v| v as i64))
+            Ok(int_in(
+                &index,
+                "an action id",
+                i128::from(i64::MIN),
+                i128::from(i64::MAX),
+            )
+            .map_or(-1, |v| v as i64))
         })
         .collect::<PyResult<Vec<i64>>>()?;
     check_len(ids, envs).ok_or_else(bad)
@@ -331,12 +334,41 @@ fn check_len(ids: Vec<i64>, envs: usize) -> Option<Vec<i64>> {
     (ids.len() == envs).then_some(ids)
 }
 
+/// Each legal action with the expert's value: mean double-dummy points over `samples`
+/// worlds resampled by the likelihood of the opponent's exchange decisions.
+#[pyfunction]
+fn expert_values(
+    py: Python<'_>,
+    observation: PyRef<'_, PyObservation>,
+    samples: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+) -> PyResult<Vec<(PyAction, f64)>> {
+    let samples = int_usize(samples, "samples", 1, super::errors::MAX_SAMPLES)?;
+    let seed = extract_u64(seed, "seed")?;
+    let obs = observation.0.clone();
+    let values = py
+        .detach(move || crate::play::expert::expert_values(&obs, samples, seed))
+        .map_err(|e| EcarteError::new_err(e.to_string()))?;
+    Ok(values.into_iter().map(|(a, v)| (PyAction(a), v)).collect())
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_agent, m)?)?;
+    m.add_function(wrap_pyfunction!(expert_values, m)?)?;
+    m.add(
+        "DEFAULT_EXPERT_SAMPLES",
+        crate::play::expert::DEFAULT_EXPERT_SAMPLES,
+    )?;
     m.add("AGENT_SPECS", Policy::SPECS)?;
-    m.add("DEFAULT_PIMC_SAMPLES", crate::play::policy::DEFAULT_PIMC_SAMPLES)?;
+    m.add(
+        "DEFAULT_PIMC_SAMPLES",
+        crate::play::policy::DEFAULT_PIMC_SAMPLES,
+    )?;
     m.add("simulate", wrap_pyfunction!(duel_simulate, m)?)?;
-    m.add("heuristic_action", wrap_pyfunction!(duel_heuristic_action, m)?)?;
+    m.add(
+        "heuristic_action",
+        wrap_pyfunction!(duel_heuristic_action, m)?,
+    )?;
     m.add_class::<PyVecEnv>()?;
     Ok(())
 }
