@@ -94,8 +94,8 @@ def simulate(
 ) -> SimulationResult:
     """Plays ``n`` whole deals (or, with ``matches=True``, whole matches) natively between
     two built-in agents named by spec (:data:`AGENT_SPECS`: ``"random"``, ``"heuristic"``,
-    ``"pimc"``, ``"pimc:N"``, ``"expert"``, ``"expert:N"``), in parallel with the GIL released. Each agent sees only its
-    own player's information.
+    ``"pimc"``, ``"pimc:N"``, ``"expert"``, ``"expert:N"``), in parallel with the GIL
+    released. Each agent sees only its own player's information.
 
     Deal ``i`` is deal ``i`` of a :class:`Match` with seed ``seed`` and first dealer 0:
     shuffled with ``derive_seed(seed, i)`` and dealt by seat ``i % 2``. Match ``i`` is the

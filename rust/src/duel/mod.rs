@@ -10,9 +10,9 @@ pub mod state;
 mod tests;
 
 pub use action::{Action, NUM_ACTIONS, PACK_SIZE};
-pub use matches::Match;
 pub use matches::MatchScore;
 pub use observe::{Observation, OBSERVATION_SIZE};
+pub use matches::Match;
 pub use record::{DealRecord, MatchRecord};
 pub use rules::{Order, Rules};
 pub use state::{DealState, DuelError, Outcome, Phase, Trick};

@@ -42,12 +42,7 @@ impl DealRecord {
     /// Parses and checks a record; every step of the replay must be legal.
     pub fn from_json(text: &str) -> Result<DealRecord, DuelError> {
         let record: DealRecord = parse(text)?;
-        check_header(
-            &record.format,
-            record.version,
-            RECORD_FORMAT,
-            RECORD_VERSION,
-        )?;
+        check_header(&record.format, record.version, RECORD_FORMAT, RECORD_VERSION)?;
         Ok(record)
     }
 
@@ -69,12 +64,7 @@ fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, DuelError> {
     serde_json::from_str(text).map_err(|e| DuelError::InvalidRecord(e.to_string()))
 }
 
-fn check_header(
-    format: &str,
-    version: u32,
-    expected: &str,
-    supported: u32,
-) -> Result<(), DuelError> {
+fn check_header(format: &str, version: u32, expected: &str, supported: u32) -> Result<(), DuelError> {
     if format != expected {
         return Err(DuelError::InvalidRecord(format!(
             "format is {format:?}, expected {expected:?}"
@@ -136,8 +126,7 @@ impl MatchRecord {
     /// its finished deals before the current one.
     pub fn replay(&self) -> Result<(Match, Vec<DealState>), DuelError> {
         let bad = |text: String| DuelError::InvalidRecord(text);
-        let mut game =
-            Match::new(self.seed, self.first_dealer, self.rules).map_err(|e| bad(e.to_string()))?;
+        let mut game = Match::new(self.seed, self.first_dealer, self.rules).map_err(|e| bad(e.to_string()))?;
         let mut finished = Vec::new();
         for (i, deal) in self.deals.iter().enumerate() {
             check_header(&deal.format, deal.version, RECORD_FORMAT, RECORD_VERSION)?;
@@ -147,9 +136,7 @@ impl MatchRecord {
             if deal.rules != self.rules {
                 return Err(bad(format!("deal {i} has rules other than the match's")));
             }
-            if deal.deck.as_slice() != game.deal.deck().as_slice()
-                || deal.dealer != game.deal.dealer()
-            {
+            if deal.deck.as_slice() != game.deal.deck().as_slice() || deal.dealer != game.deal.dealer() {
                 return Err(bad(format!(
                     "deal {i} is not the deal of seed {} with dealer {}",
                     self.seed,

@@ -11,6 +11,7 @@ use super::errors::{EcarteError, InvalidShoeError};
 use crate::bank::{self, BankError, Composition, Outcome};
 use crate::card::{Card, Suit};
 
+
 impl From<BankError> for PyErr {
     fn from(e: BankError) -> PyErr {
         match e {

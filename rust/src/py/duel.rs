@@ -7,8 +7,8 @@ use pyo3::types::{PyDict, PyInt, PyString};
 
 use super::card::{extract_cards, to_py, PyCard, PySuit};
 use super::errors::{
-    describe, extract_u64, int_in, int_u8, text, EcarteError, InvalidActionError, InvalidDeckError,
-    InvalidRecordError, InvalidRulesError,
+    describe, extract_u64, int_in, int_u8, text, EcarteError, InvalidActionError,
+    InvalidDeckError, InvalidRecordError, InvalidRulesError,
 };
 use crate::duel::{
     Action, DealRecord, DealState, DuelError, Observation, Order, Outcome, Rules, Trick,
@@ -81,18 +81,11 @@ impl PyRules {
         rules.validate().map_err(DuelError::InvalidRules)?;
         Ok(PyRules(rules))
     }
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> (Bound<'py, PyAny>, (&'static str, bool, u8, u8)) {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (&'static str, bool, u8, u8)) {
         let r = slf.get().0;
         (
             slf.get_type().into_any(),
-            (
-                r.order.name(),
-                r.allow_trump_discard,
-                r.max_exchanges,
-                r.target,
-            ),
+            (r.order.name(), r.allow_trump_discard, r.max_exchanges, r.target),
         )
     }
     /// `"ecarte"` (7 8 9 T A J Q K) or `"traditional"` (7 8 9 T J Q K A).
@@ -206,11 +199,7 @@ fn extract_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
 /// `IllegalActionError` listing the legal actions if it is not legal now.
 pub fn extract_action_or_list_legal(state: &DealState, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     let action = extract_action(obj).map_err(|e| {
-        let legal: Vec<String> = state
-            .legal_actions()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let legal: Vec<String> = state.legal_actions().iter().map(ToString::to_string).collect();
         InvalidActionError::new_err(format!(
             "{}; legal actions: {}",
             e.value(obj.py()),
@@ -276,14 +265,7 @@ impl PyAction {
 }
 
 /// A finished trick: who led, the two cards (leader's first), who won.
-#[pyclass(
-    name = "Trick",
-    module = "ecarte.duel",
-    frozen,
-    eq,
-    hash,
-    from_py_object
-)]
+#[pyclass(name = "Trick", module = "ecarte.duel", frozen, eq, hash, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyTrick(pub Trick);
 
@@ -329,14 +311,7 @@ impl PyTrick {
 }
 
 /// The result of a finished deal.
-#[pyclass(
-    name = "Outcome",
-    module = "ecarte.duel",
-    frozen,
-    eq,
-    hash,
-    from_py_object
-)]
+#[pyclass(name = "Outcome", module = "ecarte.duel", frozen, eq, hash, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyOutcome(pub Outcome);
 
@@ -374,11 +349,7 @@ impl PyOutcome {
     #[staticmethod]
     fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyOutcome> {
         let value: Outcome = parse_record(record, "outcome")?;
-        if !(value.winner <= 1
-            && (1..=2).contains(&value.points)
-            && value.cards.iter().map(|&c| u32::from(c)).sum::<u32>() <= 32
-            && value.tricks.iter().map(|&t| u32::from(t)).sum::<u32>() <= 16)
-        {
+        if !(value.winner <= 1 && (1..=2).contains(&value.points) && value.cards.iter().map(|&c| u32::from(c)).sum::<u32>() <= 32 && value.tricks.iter().map(|&t| u32::from(t)).sum::<u32>() <= 16) {
             return Err(InvalidRecordError::new_err(format!(
                 "invalid record: not a possible outcome: {}",
                 describe(record)
@@ -400,13 +371,7 @@ impl PyOutcome {
 
 /// What one player may know of a deal: their hand and discards, the turn-up and who drew
 /// it, every card played, the talon count, exchanges, the score and whose turn it is.
-#[pyclass(
-    name = "Observation",
-    module = "ecarte.duel",
-    frozen,
-    eq,
-    from_py_object
-)]
+#[pyclass(name = "Observation", module = "ecarte.duel", frozen, eq, from_py_object)]
 #[derive(Clone, PartialEq, Eq)]
 pub struct PyObservation(pub Observation);
 
@@ -543,10 +508,7 @@ impl PyObservation {
 }
 
 /// Parses a JSON record of a value; `InvalidRecordError` if it is not one.
-fn parse_record<T: serde::de::DeserializeOwned>(
-    record: &Bound<'_, PyAny>,
-    what: &str,
-) -> PyResult<T> {
+fn parse_record<T: serde::de::DeserializeOwned>(record: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
     serde_json::from_str(&text(record, "a record")?)
         .map_err(|e| InvalidRecordError::new_err(format!("invalid {what} record: {e}")))
 }
@@ -595,10 +557,7 @@ fn score_pair(score: Option<&Bound<'_, PyAny>>) -> PyResult<[u8; 2]> {
                 describe(score)
             ))
         })?;
-    Ok([
-        int_u8(&pair[0], "score", 0, u8::MAX)?,
-        int_u8(&pair[1], "score", 0, u8::MAX)?,
-    ])
+    Ok([int_u8(&pair[0], "score", 0, u8::MAX)?, int_u8(&pair[1], "score", 0, u8::MAX)?])
 }
 
 /// One duel deal: a state machine over the exchange and play phases, with undo and a
@@ -843,11 +802,7 @@ impl PyDeal {
 
     /// What `player` may know, with the match `score` (zeros outside a match).
     #[pyo3(signature = (player, score = None))]
-    fn observation(
-        &self,
-        player: &Bound<'_, PyAny>,
-        score: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyObservation> {
+    fn observation(&self, player: &Bound<'_, PyAny>, score: Option<&Bound<'_, PyAny>>) -> PyResult<PyObservation> {
         Ok(PyObservation(
             self.state.observation(seat(player)?, score_pair(score)?),
         ))
@@ -903,11 +858,7 @@ impl PyDeal {
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, (String,), Option<u64>)> {
         let me = slf.borrow();
-        Ok((
-            slf.get_type().getattr("from_json")?,
-            (me.to_json(),),
-            me.seed,
-        ))
+        Ok((slf.get_type().getattr("from_json")?, (me.to_json(),), me.seed))
     }
     /// Restores the seed after unpickling (the record does not hold it).
     fn __setstate__(&mut self, seed: Option<u64>) {

@@ -173,9 +173,6 @@ pub fn text(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
         EcarteError::new_err(format!("{what} must be a str, got {}", describe(obj)))
     })?;
     s.to_str().map(str::to_owned).map_err(|_| {
-        EcarteError::new_err(format!(
-            "{what} is not valid Unicode text: {}",
-            describe(obj)
-        ))
+        EcarteError::new_err(format!("{what} is not valid Unicode text: {}", describe(obj)))
     })
 }

@@ -4,10 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::duel::{
-    entropy_seed, extract_action_or_list_legal, seat, PyAction, PyDeal, PyObservation, PyOutcome,
-    PyRules,
-};
+use super::duel::{entropy_seed, extract_action_or_list_legal, seat, PyAction, PyDeal, PyObservation, PyOutcome, PyRules};
 use super::errors::{extract_u64, int_u8, EcarteError, IllegalActionError};
 use crate::duel::{DealState, Match, MatchRecord, Rules};
 
@@ -37,14 +34,9 @@ impl PyMatchResult {
     fn outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.outcomes.iter().copied())
     }
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (u8, (u8, u8), Vec<PyOutcome>))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (u8, (u8, u8), Vec<PyOutcome>))> {
         let me = slf.get();
-        Ok((
-            slf.get_type().into_any(),
-            (me.winner, me.score, me.outcomes.clone()),
-        ))
+        Ok((slf.get_type().into_any(), (me.winner, me.score, me.outcomes.clone())))
     }
     fn __repr__(&self) -> String {
         format!(
@@ -188,19 +180,12 @@ impl PyMatch {
         if self.game.is_over() {
             return Vec::new();
         }
-        self.game
-            .deal
-            .legal_actions()
-            .into_iter()
-            .map(PyAction)
-            .collect()
+        self.game.deal.legal_actions().into_iter().map(PyAction).collect()
     }
     /// `player`'s view of the current deal, with the match score.
     fn observation(&self, player: &Bound<'_, PyAny>) -> PyResult<PyObservation> {
         Ok(PyObservation(
-            self.game
-                .deal
-                .observation(seat(player)?, self.game.score.score),
+            self.game.deal.observation(seat(player)?, self.game.score.score),
         ))
     }
     /// The outcome of every finished deal, in order.

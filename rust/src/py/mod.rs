@@ -10,8 +10,8 @@ mod bank;
 mod batch;
 mod card;
 mod duel;
-pub mod errors;
 mod matches;
+pub mod errors;
 mod solver;
 
 /// `ecarte._core`: cards, seeds and errors; the variants in the submodules `duel` and
@@ -37,8 +37,6 @@ fn submodule<'py>(parent: &Bound<'py, PyModule>, name: &str) -> PyResult<Bound<'
     let full = format!("ecarte._core.{name}");
     let module = PyModule::new(py, &full)?;
     parent.add(name, &module)?;
-    py.import("sys")?
-        .getattr("modules")?
-        .set_item(full, &module)?;
+    py.import("sys")?.getattr("modules")?.set_item(full, &module)?;
     Ok(module)
 }

@@ -28,11 +28,7 @@ impl PySolution {
         let s = &slf.get().0;
         (
             slf.get_type().into_any(),
-            (
-                s.value,
-                s.best_actions.iter().copied().map(PyAction).collect(),
-                s.nodes,
-            ),
+            (s.value, s.best_actions.iter().copied().map(PyAction).collect(), s.nodes),
         )
     }
     /// Deal points (+2, +1, -1, -2), or cards with `objective="cards"`.
@@ -85,11 +81,7 @@ fn solve_error(e: &solver::SolveError) -> PyErr {
 /// Solves a play-phase position double-dummy (every card and the talon order known).
 #[pyfunction]
 #[pyo3(signature = (deal, objective = None))]
-fn solve(
-    py: Python<'_>,
-    deal: PyRef<'_, PyDeal>,
-    objective: Option<&Bound<'_, PyAny>>,
-) -> PyResult<PySolution> {
+fn solve(py: Python<'_>, deal: PyRef<'_, PyDeal>, objective: Option<&Bound<'_, PyAny>>) -> PyResult<PySolution> {
     let objective = self::objective(objective)?;
     let state = *deal.state();
     py.detach(move || solver::solve(&state, objective))
