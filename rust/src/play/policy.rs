@@ -146,7 +146,7 @@ pub fn random_action(legal: u128, rng: &mut GameRng) -> Action {
 }
 
 /// Hand value at which the elder stops proposing and the dealer refuses.
-pub const KEEP_THRESHOLD: f32 = 5.0;
+const KEEP_THRESHOLD: f32 = 5.0;
 
 fn strength(order: Order, card: Card) -> u8 {
     order.strength(card.rank())
