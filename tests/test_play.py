@@ -308,3 +308,19 @@ def test_play_quit() -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_play_level_names_its_agent() -> None:
+    child = spawn("--seed", "5", "--level", "easy")
+    child.expect("you play heuristic")
+    child.expect("> ")
+    child.sendline("quit")
+    child.expect("Save the match record")
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    helped = spawn("--help")
+    helped.expect(pexpect.EOF)
+    for level in ("easy", "medium", "hard", "expert"):
+        assert level in helped.before

@@ -39,15 +39,17 @@ from ecarte.errors import (
 )
 
 if TYPE_CHECKING:
-    from ecarte import agents, arena, bank, duel, pimc
+    from ecarte import agents, arena, bank, duel, expert, pimc
     from ecarte.agents import HeuristicAgent, RandomAgent
+    from ecarte.expert import ExpertAgent
     from ecarte.pimc import PimcAgent
 
-_SUBMODULES = {"agents", "arena", "bank", "duel", "pimc", "stats", "errors"}
+_SUBMODULES = {"agents", "arena", "bank", "duel", "expert", "pimc", "stats", "errors"}
 _LAZY_NAMES = {
     "HeuristicAgent": "ecarte.agents",
     "RandomAgent": "ecarte.agents",
     "PimcAgent": "ecarte.pimc",
+    "ExpertAgent": "ecarte.expert",
 }
 
 
@@ -66,6 +68,7 @@ __all__ = [
     "MAX_THREADS",
     "Card",
     "EcarteError",
+    "ExpertAgent",
     "HeuristicAgent",
     "IllegalActionError",
     "InvalidActionError",
@@ -87,6 +90,7 @@ __all__ = [
     "derive_seed",
     "duel",
     "duel_pack",
+    "expert",
     "full_pack",
     "pimc",
     "shoe_pack",

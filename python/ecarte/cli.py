@@ -293,13 +293,26 @@ def match_command(
         click.echo(f"Record saved to {out}")
 
 
+#: ``ecarte play --level``: the agent each level plays (see docs/agents.md).
+LEVELS = {"easy": "heuristic", "medium": "pimc:8", "hard": "pimc", "expert": "expert"}
+#: The strongest level answering within about half a second per move on two cores.
+DEFAULT_LEVEL = "expert"
+
+
 @main.command("play")
+@click.option(
+    "--level",
+    type=click.Choice(list(LEVELS)),
+    default=DEFAULT_LEVEL,
+    show_default=True,
+    help="Opponent strength: easy (heuristic), medium (pimc:8), hard (pimc, 24 worlds), "
+    "expert (expert: PIMC with inference).",
+)
 @click.option(
     "--opponent",
     type=AGENT,
-    default="pimc",
-    show_default=True,
-    help="The built-in agent you play against.",
+    default=None,
+    help="A built-in agent to play against instead of a level.",
 )
 @click.option(
     "--seed", type=SEED, default=None, help="Seed of the match, 0 to 2**64 - 1 (random if omitted)."
@@ -332,7 +345,13 @@ def match_command(
     help="Save the match record here at the end without asking.",
 )
 def play_command(
-    opponent: str, seed: int | None, order: str, target: int, seat: int, save_path: Path | None
+    level: str,
+    opponent: str | None,
+    seed: int | None,
+    order: str,
+    target: int,
+    seat: int,
+    save_path: Path | None,
 ) -> None:
     """Play a match against a built-in agent in the terminal.
 
@@ -345,6 +364,7 @@ def play_command(
 
     if save_path is not None:
         check_output_path(save_path, "--save")
+    opponent = opponent or LEVELS[level]
     console = Console(highlight=False)
     match = Match(seed=seed, rules=Rules(order=order, target=target))
     game = Game(
@@ -390,7 +410,8 @@ def play_command(
     _offer_save(match, save_path)
 
 
-HINT_AGENT = "pimc"
+#: The strongest agent gives the hints.
+HINT_AGENT = "expert"
 
 
 def _offer_save(match: Match, save_path: Path | None) -> None:

@@ -16,6 +16,7 @@ import numpy.typing as npt
 from ecarte._core import MAX_BATCH as _MAX_BATCH
 from ecarte._core.duel import (
     AGENT_SPECS,
+    DEFAULT_EXPERT_SAMPLES,
     DEFAULT_PIMC_SAMPLES,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
@@ -31,6 +32,7 @@ from ecarte._core.duel import (
     Trick,
     VecEnv,
     action_values,
+    expert_values,
     heuristic_action,
     parse_agent,
     pimc_values,
@@ -56,6 +58,7 @@ from ecarte.stats import wilson_interval
 
 __all__ = [
     "AGENT_SPECS",
+    "DEFAULT_EXPERT_SAMPLES",
     "DEFAULT_PIMC_SAMPLES",
     "NUM_ACTIONS",
     "OBSERVATION_SIZE",
@@ -72,6 +75,7 @@ __all__ = [
     "Trick",
     "VecEnv",
     "action_values",
+    "expert_values",
     "heuristic_action",
     "is_native_agent",
     "parse_agent",
@@ -108,8 +112,8 @@ def simulate(
 ) -> SimulationResult:
     """Plays ``n`` whole deals (or, with ``matches=True``, whole matches) natively between
     two built-in agents named by spec (:data:`AGENT_SPECS`: ``"random"``, ``"heuristic"``,
-    ``"pimc"``, ``"pimc:N"``), in parallel with the GIL released. Each agent sees only its
-    own player's information.
+    ``"pimc"``, ``"pimc:N"``, ``"expert"``, ``"expert:N"``), in parallel with the GIL
+    released. Each agent sees only its own player's information.
 
     Deal ``i`` is deal ``i`` of a :class:`Match` with seed ``seed`` and first dealer 0:
     shuffled with ``derive_seed(seed, i)`` and dealt by seat ``i % 2``. Match ``i`` is the

@@ -56,9 +56,12 @@ _ActionKind = Literal["play", "discard", "propose", "decline", "accept", "refuse
 _Objective = Literal["points", "cards"]
 
 AGENT_SPECS: Final[str]
-"""The agent specs the one grammar reads: ``random``, ``heuristic``, ``pimc``, ``pimc:N``."""
+"""The agent specs the one grammar reads: ``random``, ``heuristic``, ``pimc``, ``pimc:N``,
+``expert``, ``expert:N``."""
 DEFAULT_PIMC_SAMPLES: Final[int]
 """Worlds per decision of ``"pimc"``."""
+DEFAULT_EXPERT_SAMPLES: Final[int]
+"""Worlds solved per decision of ``"expert"``."""
 
 def parse_agent(spec: str) -> tuple[str, int | None]:
     """Parses an agent spec: ``(name, worlds per decision or None)``; ``EcarteError`` for a
@@ -455,6 +458,12 @@ def pimc_values(
 ) -> list[tuple[Action, float]]:
     """Each legal action with its mean double-dummy points over ``samples`` sampled worlds;
     exchange options are followed by a fixed exchange rule of thumb, then solved."""
+
+def expert_values(
+    observation: Observation, samples: int, seed: int
+) -> list[tuple[Action, float]]:
+    """Each legal action with the expert's value: mean double-dummy points over ``samples``
+    worlds resampled by the likelihood of the opponent's exchange decisions."""
 
 @final
 class MatchResult:

@@ -2,6 +2,7 @@
 //! parallel, and the vector environment. This layer uses the rules (`duel`) and the search
 //! (`solver`); neither of them knows of it.
 
+pub mod expert;
 pub mod opponent;
 pub mod policy;
 pub mod simulate;

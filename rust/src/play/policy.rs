@@ -11,6 +11,8 @@ use crate::duel::rules::Order;
 use crate::duel::state::{DealState, Phase};
 use crate::solver::pimc::pimc_values;
 
+use super::expert::{expert_values, DEFAULT_EXPERT_SAMPLES};
+
 /// What a native policy sees when it acts: a subset of the player's observation.
 #[derive(Clone, Copy, Debug)]
 pub struct View {
@@ -59,14 +61,17 @@ pub enum Policy {
     Heuristic,
     /// Perfect-information Monte Carlo over this many sampled worlds per decision.
     Pimc(u16),
+    /// PIMC over this many worlds, resampled by the likelihood of the opponent's exchange
+    /// decisions (see [`super::expert`]).
+    Expert(u16),
 }
 
 impl Policy {
     /// The agent specs [`Policy::parse`] reads, for help and error texts.
-    pub const SPECS: &'static str =
-        "'random', 'heuristic', 'pimc' or 'pimc:N' (N worlds per decision, 1 to 65535)";
+    pub const SPECS: &'static str = "'random', 'heuristic', 'pimc', 'pimc:N' (N worlds per decision, 1 to 65535), 'expert' or 'expert:N'";
 
-    /// `"random"`, `"heuristic"`, `"pimc"` or `"pimc:N"` (N worlds per decision). This is
+    /// `"random"`, `"heuristic"`, `"pimc"`, `"pimc:N"` (N worlds per decision), `"expert"`
+    /// or `"expert:N"`. This is
     /// the one grammar of agent specs: Python's agents, the arena and the CLI read it here.
     pub fn parse(name: &str) -> Option<Policy> {
         match name.split_once(':') {
@@ -74,10 +79,14 @@ impl Policy {
                 "random" => Some(Policy::Random),
                 "heuristic" => Some(Policy::Heuristic),
                 "pimc" => Some(Policy::Pimc(DEFAULT_PIMC_SAMPLES)),
+                "expert" => Some(Policy::Expert(DEFAULT_EXPERT_SAMPLES)),
                 _ => None,
             },
             Some(("pimc", n)) if n.bytes().all(|b| b.is_ascii_digit()) => {
                 n.parse().ok().filter(|&n| n > 0).map(Policy::Pimc)
+            }
+            Some(("expert", n)) if n.bytes().all(|b| b.is_ascii_digit()) => {
+                n.parse().ok().filter(|&n| n > 0).map(Policy::Expert)
             }
             Some(_) => None,
         }
@@ -89,14 +98,16 @@ impl Policy {
         match self {
             Policy::Random => random_action(state.legal_mask(), rng),
             Policy::Heuristic => heuristic_action(&View::of_state(state)),
-            Policy::Pimc(samples) => pimc_action(state, samples, rng),
+            Policy::Pimc(samples) => pimc_action(state, samples, rng, false),
+            Policy::Expert(samples) => pimc_action(state, samples, rng, true),
         }
     }
 }
 
 /// The PIMC choice: the best mean double-dummy value over sampled worlds, ties to the
 /// lowest action id (as `PimcAgent` does); the heuristic's if no world can be sampled.
-fn pimc_action(state: &DealState, samples: u16, rng: &mut GameRng) -> Action {
+/// The expert's choice, by the same rule over its inference-weighted values.
+fn pimc_action(state: &DealState, samples: u16, rng: &mut GameRng, expert: bool) -> Action {
     use rand::Rng;
     let legal = state.legal_mask();
     if legal.is_power_of_two() {
@@ -104,12 +115,13 @@ fn pimc_action(state: &DealState, samples: u16, rng: &mut GameRng) -> Action {
     }
     let player = state.current_player().unwrap_or(0);
     let obs = state.observation(player, [0, 0]);
-    match pimc_values(
-        &obs,
-        usize::from(samples),
-        rng.next_u64(),
-        heuristic_rollout,
-    ) {
+    let (samples, seed) = (usize::from(samples), rng.next_u64());
+    let values = if expert {
+        expert_values(&obs, samples, seed)
+    } else {
+        pimc_values(&obs, samples, seed, heuristic_rollout)
+    };
+    match values {
         Ok(values) => values
             .iter()
             .rev()
@@ -265,7 +277,14 @@ mod tests {
             Some(Policy::Pimc(DEFAULT_PIMC_SAMPLES))
         );
         assert_eq!(Policy::parse("pimc:8"), Some(Policy::Pimc(8)));
-        for bad in ["pimc:0", "pimc:x", "oracle", "random:3", ""] {
+        assert_eq!(
+            Policy::parse("expert"),
+            Some(Policy::Expert(DEFAULT_EXPERT_SAMPLES))
+        );
+        assert_eq!(Policy::parse("expert:12"), Some(Policy::Expert(12)));
+        for bad in [
+            "pimc:0", "pimc:x", "oracle", "random:3", "", "expert:0", "expert:",
+        ] {
             assert_eq!(Policy::parse(bad), None, "{bad}");
         }
     }
@@ -278,6 +297,20 @@ mod tests {
             let a = Policy::Pimc(4).choose(&s, &mut rng);
             assert!(s.is_legal(a));
             s.apply_unchecked(a);
+        }
+    }
+
+    #[test]
+    fn expert_policy_plays_legal_and_deterministic_actions() {
+        // One deal, two worlds: the solver is slow in debug builds.
+        let mut a = rng_from_seed(4);
+        let mut b = rng_from_seed(4);
+        let mut s = DealState::from_seed(4, 1, Rules::default()).unwrap();
+        while !s.is_over() {
+            let x = Policy::Expert(2).choose(&s, &mut a);
+            assert_eq!(x, Policy::Expert(2).choose(&s, &mut b));
+            assert!(s.is_legal(x), "{x} in {:?}", s.legal_actions());
+            s.apply_unchecked(x);
         }
     }
 

@@ -37,6 +37,7 @@ fn parse_agent(spec: &Bound<'_, PyAny>) -> PyResult<(&'static str, Option<u32>)>
         Policy::Random => ("random", None),
         Policy::Heuristic => ("heuristic", None),
         Policy::Pimc(n) => ("pimc", Some(u32::from(n))),
+        Policy::Expert(n) => ("expert", Some(u32::from(n))),
     })
 }
 
@@ -326,8 +327,31 @@ fn check_len(ids: Vec<i64>, envs: usize) -> Option<Vec<i64>> {
     (ids.len() == envs).then_some(ids)
 }
 
+/// Each legal action with the expert's value: mean double-dummy points over `samples`
+/// worlds resampled by the likelihood of the opponent's exchange decisions.
+#[pyfunction]
+fn expert_values(
+    py: Python<'_>,
+    observation: PyRef<'_, PyObservation>,
+    samples: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+) -> PyResult<Vec<(PyAction, f64)>> {
+    let samples = int_usize(samples, "samples", 1, super::errors::MAX_SAMPLES)?;
+    let seed = extract_u64(seed, "seed")?;
+    let obs = observation.0.clone();
+    let values = py
+        .detach(move || crate::play::expert::expert_values(&obs, samples, seed))
+        .map_err(|e| EcarteError::new_err(e.to_string()))?;
+    Ok(values.into_iter().map(|(a, v)| (PyAction(a), v)).collect())
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_agent, m)?)?;
+    m.add_function(wrap_pyfunction!(expert_values, m)?)?;
+    m.add(
+        "DEFAULT_EXPERT_SAMPLES",
+        crate::play::expert::DEFAULT_EXPERT_SAMPLES,
+    )?;
     m.add("AGENT_SPECS", Policy::SPECS)?;
     m.add(
         "DEFAULT_PIMC_SAMPLES",

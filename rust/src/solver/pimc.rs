@@ -82,3 +82,42 @@ pub fn pimc_values(
         })
         .collect())
 }
+
+/// Each legal action of `worlds` (all at the same information set) with its mean value
+/// over the worlds, world `i` counting `weights[i]` times (a world of weight 0 is not
+/// solved), in action-id order. `None` when there is no world or no positive weight.
+pub fn weighted_values(
+    worlds: &[DealState],
+    weights: &[f64],
+    rollout: Rollout,
+) -> Option<Vec<(Action, f64)>> {
+    let chosen: Vec<(&DealState, f64)> = worlds
+        .iter()
+        .zip(weights)
+        .filter(|(_, &w)| w > 0.0)
+        .map(|(s, &w)| (s, w))
+        .collect();
+    let total: f64 = chosen.iter().map(|(_, w)| w).sum();
+    if chosen.is_empty() || total <= 0.0 {
+        return None;
+    }
+    let legal = chosen[0].0.legal_actions();
+    let per_world: Vec<Vec<f64>> = chosen
+        .par_iter()
+        .map(|(w, _)| world_values(w, rollout))
+        .collect();
+    Some(
+        legal
+            .into_iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let sum: f64 = per_world
+                    .iter()
+                    .zip(&chosen)
+                    .map(|(v, (_, w))| w * v.get(i).copied().unwrap_or(0.0))
+                    .sum();
+                (a, sum / total)
+            })
+            .collect(),
+    )
+}

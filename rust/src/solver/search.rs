@@ -655,11 +655,11 @@ impl Moves {
 
 #[cfg(test)]
 mod size_tests {
-    /// The table's footprint, quoted by `ecarte.bench.SOLVER_TABLE_BYTES`: 2**14 entries of
-    /// 16 bytes, 256 KiB per solving thread.
+    /// The table's footprint, quoted by `ecarte.bench.SOLVER_TABLE_BYTES`: 2**16 entries of
+    /// 16 bytes, 1 MiB per solving thread.
     #[test]
-    fn the_transposition_table_takes_256_kib() {
+    fn the_transposition_table_takes_1_mib() {
         assert_eq!(std::mem::size_of::<super::Entry>(), 16);
-        assert_eq!(super::Search::new().table.len() * 16, 256 * 1024);
+        assert_eq!(super::Search::new().table.len() * 16, 1024 * 1024);
     }
 }

@@ -1,0 +1,82 @@
+"""The expert agent: the grammar, determinism, legality, agreement with PIMC where the
+opponent has not decided anything, and the native batch path."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from ecarte import EcarteError, ExpertAgent, RandomAgent
+from ecarte.agents import make_agent
+from ecarte.duel import (
+    DEFAULT_EXPERT_SAMPLES,
+    Action,
+    Deal,
+    expert_values,
+    parse_agent,
+    pimc_values,
+    simulate,
+)
+
+
+def random_positions(n: int, seed: int) -> list[Deal]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        deal = Deal(seed=rng.randrange(2**63), dealer=rng.randrange(2))
+        agent = RandomAgent(rng.randrange(2**32))
+        for _ in range(rng.randrange(40)):
+            if deal.is_over():
+                break
+            player = deal.current_player
+            assert player is not None
+            deal.apply(agent(deal.observation(player), deal.legal_actions()))
+        if not deal.is_over():
+            out.append(deal)
+    return out
+
+
+def test_the_grammar_reads_expert() -> None:
+    assert parse_agent("expert") == ("expert", DEFAULT_EXPERT_SAMPLES)
+    assert parse_agent("expert:8") == ("expert", 8)
+    for bad in ("expert:0", "expert:", "expert:x", "experts"):
+        with pytest.raises(EcarteError):
+            parse_agent(bad)
+    agent = make_agent("expert:6", seed=3)
+    assert isinstance(agent, ExpertAgent) and agent.samples == 6 and agent.seed == 3
+    with pytest.raises(EcarteError):
+        ExpertAgent(samples=0)
+
+
+def test_legal_and_deterministic_in_random_positions() -> None:
+    for deal in random_positions(12, seed=5):
+        player = deal.current_player
+        assert player is not None
+        obs, legal = deal.observation(player), deal.legal_actions()
+        action = ExpertAgent(samples=4, seed=9)(obs, legal)
+        assert action in legal
+        assert ExpertAgent(samples=4, seed=9)(obs, legal) == action
+
+
+def test_same_as_pimc_before_the_opponent_decides() -> None:
+    # The elder's first decision: the dealer has said nothing, so no inference applies.
+    deal = Deal(seed=12, dealer=1)
+    obs = deal.observation(0)
+    assert expert_values(obs, 8, 4) == pimc_values(obs, 8, 4)
+
+
+def test_the_opponents_proposal_moves_the_values() -> None:
+    # After the elder proposes, the dealer's worlds are resampled towards weak elder hands.
+    differs = 0
+    for seed in range(6):
+        deal = Deal(seed=seed, dealer=0)
+        deal.apply(Action("propose"))
+        obs = deal.observation(0)
+        differs += expert_values(obs, 16, 1) != pimc_values(obs, 16, 1)
+    assert differs > 0
+
+
+def test_native_simulate_with_expert() -> None:
+    result = simulate(2, 7, agents=("expert:4", "heuristic"))
+    assert result.n == 2 and set(result["points"]) <= {1, 2}
+    assert simulate(2, 7, agents=("expert:4", "heuristic")) == result
