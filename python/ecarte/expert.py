@@ -10,13 +10,8 @@ and plays the action with the best mean double-dummy value over them. The native
 
 from __future__ import annotations
 
-import zlib
-from collections.abc import Sequence
-
-from ecarte._core import MAX_SAMPLES, derive_seed
-from ecarte.duel import DEFAULT_EXPERT_SAMPLES, Action, Observation, expert_values
-from ecarte.errors import EcarteError
-from ecarte.seeding import resolve_seed
+from ecarte.duel import DEFAULT_EXPERT_SAMPLES, expert_values
+from ecarte.pimc import PimcAgent
 
 __all__ = ["DEFAULT_SAMPLES", "ExpertAgent"]
 
@@ -24,7 +19,7 @@ __all__ = ["DEFAULT_SAMPLES", "ExpertAgent"]
 DEFAULT_SAMPLES = DEFAULT_EXPERT_SAMPLES
 
 
-class ExpertAgent:
+class ExpertAgent(PimcAgent):
     """PIMC over ``samples`` worlds resampled by the likelihood of the opponent's exchange
     decisions.
 
@@ -33,27 +28,7 @@ class ExpertAgent:
     action, whatever deal it came from.
     """
 
+    native_values = staticmethod(expert_values)
+
     def __init__(self, samples: int = DEFAULT_SAMPLES, seed: int | None = None) -> None:
-        if isinstance(samples, bool) or not isinstance(samples, int):
-            raise EcarteError(f"samples must be a whole number, got {samples!r}")
-        if not 1 <= samples <= MAX_SAMPLES:
-            raise EcarteError(f"samples must be from 1 to {MAX_SAMPLES}, got {samples}")
-        self.samples = samples
-        self.seed = resolve_seed(seed)
-        derive_seed(self.seed, 0)  # checks the seed's range now, not at the first decision
-
-    def __repr__(self) -> str:
-        return f"ExpertAgent(samples={self.samples}, seed={self.seed})"
-
-    def values(self, observation: Observation) -> list[tuple[Action, float]]:
-        """Each legal action with its inference-weighted mean double-dummy points."""
-        key = zlib.crc32(observation.to_json().encode())
-        return expert_values(observation, self.samples, derive_seed(self.seed, key))
-
-    def __call__(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
-        legal = list(legal_actions)
-        if len(legal) == 1:
-            return legal[0]
-        values = dict(self.values(observation))
-        # Best mean; ties go to the lowest action id, so the choice is deterministic.
-        return max(legal, key=lambda a: (values.get(a, float("-inf")), -a.id))
+        super().__init__(samples, seed)

@@ -39,14 +39,17 @@ class PimcAgent:
         self.seed = resolve_seed(seed)
         derive_seed(self.seed, 0)  # checks the seed's range now, not at the first decision
 
+    #: The native evaluator: ``(observation, samples, seed) -> [(action, mean points)]``.
+    native_values = staticmethod(pimc_values)
+
     def __repr__(self) -> str:
-        return f"PimcAgent(samples={self.samples}, seed={self.seed})"
+        return f"{type(self).__name__}(samples={self.samples}, seed={self.seed})"
 
     def values(self, observation: Observation) -> list[tuple[Action, float]]:
         """Each legal action with its mean double-dummy points."""
         # crc32 is stable across processes, unlike hash() of a str.
         key = zlib.crc32(observation.to_json().encode())
-        return pimc_values(observation, self.samples, derive_seed(self.seed, key))
+        return self.native_values(observation, self.samples, derive_seed(self.seed, key))
 
     def __call__(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
         legal = list(legal_actions)
