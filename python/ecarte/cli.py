@@ -35,6 +35,22 @@ class AgentSpec(click.ParamType):  # type: ignore[type-arg]  # generic only in c
 
 AGENT = AgentSpec()
 
+#: Options several commands share, defined once.
+ORDER_OPTION = click.option(
+    "--order",
+    type=click.Choice(["ecarte", "traditional"]),
+    default="ecarte",
+    show_default=True,
+    help="Rank order.",
+)
+TARGET_OPTION = click.option(
+    "--target",
+    type=click.IntRange(1, 100),
+    default=7,
+    show_default=True,
+    help="Points that win the match.",
+)
+
 #: Every ``--seed``: a whole number from 0 to 2**64 - 1, checked before any work.
 SEED = click.IntRange(0, 2**64 - 1)
 
@@ -233,20 +249,8 @@ def main() -> None:
     show_default=True,
     help="The agents in seat 0 and seat 1.",
 )
-@click.option(
-    "--target",
-    type=click.IntRange(1, 100),
-    default=7,
-    show_default=True,
-    help="Points that win the match.",
-)
-@click.option(
-    "--order",
-    type=click.Choice(["ecarte", "traditional"]),
-    default="ecarte",
-    show_default=True,
-    help="Rank order.",
-)
+@TARGET_OPTION
+@ORDER_OPTION
 @click.option("--first-dealer", type=click.IntRange(0, 1), default=0, show_default=True)
 @click.option(
     "--out",
@@ -317,20 +321,8 @@ DEFAULT_LEVEL = "expert"
 @click.option(
     "--seed", type=SEED, default=None, help="Seed of the match, 0 to 2**64 - 1 (random if omitted)."
 )
-@click.option(
-    "--order",
-    type=click.Choice(["ecarte", "traditional"]),
-    default="ecarte",
-    show_default=True,
-    help="Rank order.",
-)
-@click.option(
-    "--target",
-    type=click.IntRange(1, 100),
-    default=7,
-    show_default=True,
-    help="Points that win the match.",
-)
+@ORDER_OPTION
+@TARGET_OPTION
 @click.option(
     "--seat",
     type=click.IntRange(0, 1),
@@ -661,9 +653,7 @@ def replay_command(file: Path, step: bool) -> None:
     default=None,
     help="Worker threads (default: all cores); results do not depend on it.",
 )
-@click.option(
-    "--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte", show_default=True
-)
+@ORDER_OPTION
 @ray_option
 def simulate_command(
     n: int,
@@ -964,10 +954,8 @@ def bench_solver_command(positions: int | None, threads: int) -> None:
     default=None,
     help="Worlds per PIMC decision (default: the agent's default).",
 )
-@click.option("--target", type=click.IntRange(1, 100), default=7, show_default=True)
-@click.option(
-    "--order", type=click.Choice(["ecarte", "traditional"]), default="ecarte", show_default=True
-)
+@TARGET_OPTION
+@ORDER_OPTION
 @ray_option
 def arena_command(
     agent_a: str,
