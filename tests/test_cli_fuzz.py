@@ -10,8 +10,10 @@ command in a subprocess. The Hypothesis profile decides the depth: ``fast`` by d
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -128,7 +130,14 @@ runner = CliRunner()
 
 
 def invoke(args: Sequence[str], stdin: str = "quit\n\n") -> Result:
-    return runner.invoke(main, list(args), input=stdin, catch_exceptions=True)
+    # Random arguments may name an output file: it lands in a scratch folder, not the checkout.
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as scratch:
+        os.chdir(scratch)
+        try:
+            return runner.invoke(main, list(args), input=stdin, catch_exceptions=True)
+        finally:
+            os.chdir(here)
 
 
 def check(result: Result, args: Sequence[str], expect: int | None) -> None:
