@@ -336,13 +336,13 @@ fn expert_values(
     samples: &Bound<'_, PyAny>,
     seed: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<(PyAction, f64)>> {
-    let samples = int_usize(samples, "samples", 1, super::errors::MAX_SAMPLES)?;
-    let seed = extract_u64(seed, "seed")?;
-    let obs = observation.0.clone();
-    let values = py
-        .detach(move || crate::play::expert::expert_values(&obs, samples, seed))
-        .map_err(|e| EcarteError::new_err(e.to_string()))?;
-    Ok(values.into_iter().map(|(a, v)| (PyAction(a), v)).collect())
+    super::solver::sampled_values(
+        py,
+        &observation,
+        samples,
+        seed,
+        crate::play::expert::expert_values,
+    )
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use super::batch::with_threads;
 use super::duel::{PyAction, PyDeal, PyObservation};
 use super::errors::{extract_u64, int_usize, text, EcarteError, MAX_SAMPLES};
-use crate::duel::DealState;
+use crate::duel::{Action, DealState, Observation};
 use crate::play::policy::heuristic_rollout;
 use crate::solver::{self, pimc, sampler, Objective, Solution};
 
@@ -184,11 +184,25 @@ fn pimc_values(
     samples: &Bound<'_, PyAny>,
     seed: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<(PyAction, f64)>> {
+    sampled_values(py, &observation, samples, seed, |obs, n, seed| {
+        pimc::pimc_values(obs, n, seed, heuristic_rollout)
+    })
+}
+
+/// A sampling evaluator (PIMC's, the expert's) for Python: checks `samples` and `seed`,
+/// runs `evaluate` without the GIL and converts its values.
+pub fn sampled_values<E: std::fmt::Display + Send>(
+    py: Python<'_>,
+    observation: &PyObservation,
+    samples: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    evaluate: impl FnOnce(&Observation, usize, u64) -> Result<Vec<(Action, f64)>, E> + Send,
+) -> PyResult<Vec<(PyAction, f64)>> {
     let samples = int_usize(samples, "samples", 1, MAX_SAMPLES)?;
     let seed = extract_u64(seed, "seed")?;
     let obs = observation.0.clone();
     let values = py
-        .detach(move || pimc::pimc_values(&obs, samples, seed, heuristic_rollout))
+        .detach(move || evaluate(&obs, samples, seed))
         .map_err(|e| EcarteError::new_err(e.to_string()))?;
     Ok(values.into_iter().map(|(a, v)| (PyAction(a), v)).collect())
 }
