@@ -193,16 +193,12 @@ impl Search {
         if sure_upper < k {
             return false;
         }
-        let live = self.live(a, b, t);
         if r <= SMALL {
-            // A few cards each: searching is cheaper than a probe of the table.
-            let mut moves = Moves::new();
-            self.order_leads(a, b, live, 0xff, self.killer[r as usize], &mut moves);
-            return moves
-                .as_slice()
-                .iter()
-                .any(|&lead| self.lead_card_ge(a & !(1 << lead), b, lead, t, r, k));
+            // A few cards each and the talon gone (a hand holds five cards while it lasts):
+            // a plain search is cheaper than a probe of the table.
+            return self.end_ge(a, b, r, k);
         }
+        let live = self.live(a, b, t);
         // Key on ranks relative to the live cards: positions that differ only in which
         // equivalent cards were played transpose.
         let key = u64::from(relative(a, live)) | u64::from(relative(b, live)) << 32;
@@ -261,6 +257,48 @@ impl Search {
             generation: self.generation,
         };
         proved.is_some()
+    }
+
+    /// The leader's test `m >= k` with `r` cards in each hand and the talon gone: a plain
+    /// null-window search, without the table, the bounds or the move ordering, whose cost
+    /// outweighs their gain this close to the end.
+    pub fn end_ge(&self, a: u32, b: u32, r: i32, k: i32) -> bool {
+        if k <= 0 {
+            return true;
+        }
+        if k > 2 * r + 1 {
+            return false;
+        }
+        if r == 1 {
+            return !self.beats(b.trailing_zeros() as u8, a.trailing_zeros() as u8) && k <= 3;
+        }
+        let mut leads = a;
+        while leads != 0 {
+            // The highest card first: top cards take tricks and prove bounds soonest.
+            let lead = leads.ilog2() as u8;
+            leads &= !(1 << lead);
+            let rest = a & !(1 << lead);
+            let mut replies = self.replies(b, lead);
+            let mut holds = true;
+            while replies != 0 {
+                let reply = replies.trailing_zeros() as u8;
+                replies &= replies - 1;
+                let b = b & !(1 << reply);
+                let ok = if self.beats(reply, lead) {
+                    !self.end_ge(b, rest, r - 1, 2 * r - k)
+                } else {
+                    self.end_ge(rest, b, r - 1, k - 2)
+                };
+                if !ok {
+                    holds = false;
+                    break;
+                }
+            }
+            if holds {
+                return true;
+            }
+        }
+        false
     }
 
     /// The leader's test `m >= k` at a trick boundary when the bounds or the table answer
