@@ -449,6 +449,9 @@ impl Search {
             moves.push(cands.trailing_zeros() as u8, 0);
             return;
         }
+        let b_trumps = b & self.trump_bits != 0;
+        // The leader's own cards above a lead do not stop it winning.
+        let others = live & !a;
         let mut set = cands;
         while set != 0 {
             let c = set.trailing_zeros() as u8;
@@ -460,26 +463,27 @@ impl Search {
             } else if c == killer[1] {
                 1 << 28
             } else {
-                self.lead_score(c, b, live)
+                self.lead_score(c, b, others, b_trumps)
             };
             moves.push(c, score);
         }
         moves.sort();
     }
 
-    fn lead_score(&self, c: u8, b: u32, live: u32) -> i32 {
+    #[inline]
+    fn lead_score(&self, c: u8, b: u32, others: u32, b_trumps: bool) -> i32 {
         let suit = suit_bits(c);
         let is_trump = self.trump_bits & (1 << c) != 0;
-        let higher_live = live & suit & !((2u32 << c).wrapping_sub(1));
+        let higher_live = others & suit & !((2u32 << c).wrapping_sub(1));
         let strength = i32::from(c & 7);
         let b_suit = b & suit;
         if higher_live == 0 {
             // A top card: it wins unless the follower is void and trumps.
-            if is_trump || b_suit != 0 || b & self.trump_bits == 0 {
+            if is_trump || b_suit != 0 || !b_trumps {
                 return 200 + strength;
             }
         }
-        if b_suit == 0 && !is_trump && b & self.trump_bits == 0 {
+        if b_suit == 0 && !is_trump && !b_trumps {
             // The follower cannot follow or trump: any card of the suit wins.
             return 150 - strength;
         }
