@@ -181,22 +181,13 @@ impl Search {
             return false;
         }
         self.nodes += 1;
-        if r == 1 {
-            let lead = a.trailing_zeros() as u8;
-            let reply = b.trailing_zeros() as u8;
-            return !self.beats(reply, lead) && k <= 3;
-        }
-        let (sure_lower, sure_upper) = self.quick_bounds(a, b, t, r);
-        if sure_lower >= k {
-            return true;
-        }
-        if sure_upper < k {
-            return false;
-        }
         if r <= SMALL {
             // A few cards each and the talon gone (a hand holds five cards while it lasts):
-            // a plain search is cheaper than a probe of the table.
+            // a plain search is cheaper than the bounds or a probe of the table.
             return self.end_ge(a, b, r, k);
+        }
+        if let Some(known) = self.bounds_decide(a, b, t, r, k) {
+            return known;
         }
         let live = self.live(a, b, t);
         // Key on ranks relative to the live cards: positions that differ only in which
@@ -311,12 +302,9 @@ impl Search {
         if k > 2 * r + 1 {
             return Some(false);
         }
-        let (sure_lower, sure_upper) = self.quick_bounds(a, b, t, r);
-        if sure_lower >= k {
-            return Some(true);
-        }
-        if sure_upper < k || r <= SMALL {
-            return (sure_upper < k).then_some(false);
+        let known = self.bounds_decide(a, b, t, r, k);
+        if known.is_some() || r <= SMALL {
+            return known;
         }
         let live = self.live(a, b, t);
         let key = u64::from(relative(a, live)) | u64::from(relative(b, live)) << 32;
@@ -401,21 +389,25 @@ impl Search {
         }
     }
 
-    /// Cheap bounds on the leader's metric: a trump above every other live trump (the
-    /// other hand's and the talon's still to come) takes a trick whenever it is played, so
-    /// it is a sure trick for its holder.
+    /// Whether cheap bounds on the leader's metric decide `m >= k` (`0 < k <= 2r + 1`). A
+    /// trump above every other live trump (the other hand's and the talon's still to come)
+    /// takes a trick whenever it is played, so it is a sure trick for its holder; once the
+    /// talon is gone, the leader's quick tricks are sure too.
     #[inline]
-    fn quick_bounds(&self, a: u32, b: u32, t: usize, r: i32) -> (i32, i32) {
+    fn bounds_decide(&self, a: u32, b: u32, t: usize, r: i32, k: i32) -> Option<bool> {
         let live_trumps = self.live(a, b, t) & self.trump_bits;
-        let sure_a = sure_top(a & self.trump_bits, live_trumps & !a);
         let sure_b = sure_top(b & self.trump_bits, live_trumps & !b);
-        let lower = if t >= self.talon_len {
-            self.quick_tricks(a, b).max(sure_a)
+        if 2 * (r - sure_b) + 1 < k {
+            return Some(false);
+        }
+        let sure_a = if t >= self.talon_len {
+            // These include the top trumps: the follower holds every other live trump.
+            self.quick_tricks(a, b)
         } else {
-            sure_a
+            sure_top(a & self.trump_bits, live_trumps & !a)
         };
-        let lower = if lower >= r { 2 * r + 1 } else { 2 * lower };
-        (lower, 2 * (r - sure_b) + 1)
+        let lower = if sure_a >= r { 2 * r + 1 } else { 2 * sure_a };
+        (lower >= k).then_some(true)
     }
 
     /// Tricks the leader can cash in a row once the talon is gone: in each suit, the cards
