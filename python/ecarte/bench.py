@@ -483,7 +483,8 @@ def vecenv_bytes(n: int) -> float | None:
 
 #: Bytes of the solver's transposition table, one per solving thread: 2**14 entries of 16
 #: bytes (``rust/src/solver/search.rs``, ``TT_BITS``; the entry size is pinned by a test).
-SOLVER_TABLE_BYTES = (1 << 16) * 16  # 2**16 entries of 16 bytes (rust/src/solver/search.rs)
+# 2**16 entries of 16 bytes and 2**16 endgame values of 8 bytes (rust/src/solver/search.rs)
+SOLVER_TABLE_BYTES = (1 << 16) * 16 + (1 << 16) * 8
 
 
 def memory_rows(envs: int) -> list[Row]:

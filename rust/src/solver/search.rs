@@ -69,6 +69,16 @@ const SMALL: i32 = 3;
 /// than they save: on the 100 full positions the median node count goes from 18.9 k to
 /// 15.3 k (11.0 k from 6 tricks, but no faster), the largest from 99 k to 59 k.
 const ETC_MIN: i32 = 10;
+/// Endgames (the talon gone) with more tricks left than [`SMALL`] and at most this many
+/// are valued exactly, once, in a table of their own.
+const END_MAX: i32 = 5;
+const END_MIN: i32 = 2;
+/// 64 Ki endgame values of 8 bytes: 512 KiB.
+const END_BITS: u32 = 16;
+/// The bits of an endgame entry that hold its key (28 bits) and generation (the top 32
+/// bits); bits 28 to 31 hold the value. Entries of other solves are ignored, so a solve's
+/// work and time do not depend on what the thread solved before.
+const END_KEY_MASK: u64 = !(0xf << 28);
 
 /// A search context: the transposition table (reused across solves, invalidated by a
 /// generation stamp rather than cleared) and the talon of the current solve.
@@ -82,6 +92,8 @@ pub(crate) struct Search {
     trump_bits: u32,
     /// The last two leads that proved a bound, by tricks left (killer moves).
     killer: [[u8; 2]; 17],
+    /// Exact endgame values, see [`Search::end_value`].
+    ends: Vec<u64>,
     pub nodes: u64,
 }
 
@@ -95,6 +107,7 @@ impl Search {
             talon_after: [0; TALON_SIZE + 1],
             trump_bits: 0,
             killer: [[0xff; 2]; 17],
+            ends: vec![0; 1 << END_BITS],
             nodes: 0,
         }
     }
@@ -106,6 +119,7 @@ impl Search {
         if self.generation == 0 {
             // The stamp wrapped: old entries could look current, so clear them once.
             self.table.fill(Entry::default());
+            self.ends.fill(0);
             self.generation = 1;
         }
         self.talon_len = talon.len();
@@ -188,6 +202,9 @@ impl Search {
         }
         if let Some(known) = self.bounds_decide(a, b, t, r, k) {
             return known;
+        }
+        if r <= END_MAX && t >= self.talon_len {
+            return self.end_value(a, b, r) >= k;
         }
         let live = self.live(a, b, t);
         // Key on ranks relative to the live cards: positions that differ only in which
@@ -290,6 +307,83 @@ impl Search {
             }
         }
         false
+    }
+
+    /// The key of an endgame position (28 bits): the leader's hand as ranks relative to the
+    /// live cards (both hands), packed suit after suit, the number of live cards in each
+    /// suit and the trump suit. With the leader's hand and the counts, the follower's hand
+    /// is the rest, so the key is the whole position.
+    fn end_key(&self, a: u32, b: u32) -> u64 {
+        let live = a | b;
+        let (mut key, mut shift, mut counts) = (0u64, 0, 0u64);
+        for suit in 0..4 {
+            let l = ((live >> (8 * suit)) & 0xff) as usize;
+            let x = ((a >> (8 * suit)) & 0xff) as usize;
+            key |= u64::from(PEXT[l][x]) << shift;
+            let n = u32::from(POP8[l]);
+            shift += n;
+            counts |= u64::from(n) << (4 * suit);
+        }
+        // Ten live cards at most, so the packed hand takes ten bits.
+        key | counts << 10 | u64::from(self.trump_bits.trailing_zeros() / 8) << 26
+    }
+
+    /// The leader's exact metric in an endgame of `r` tricks (the talon gone), by a
+    /// plain alpha-beta search; from four tricks on, values are kept in the endgame table,
+    /// which every solve on this thread shares (the key holds the whole position).
+    pub fn end_value(&mut self, a: u32, b: u32, r: i32) -> i32 {
+        if r == 1 {
+            return if self.beats(b.trailing_zeros() as u8, a.trailing_zeros() as u8) {
+                0
+            } else {
+                3
+            };
+        }
+        let cached = r >= END_MIN;
+        let (key, slot) = if cached {
+            let key = self.end_key(a, b);
+            let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - END_BITS)) as usize;
+            let entry = self.ends[slot];
+            if entry & END_KEY_MASK == key | u64::from(self.generation) << 32 {
+                return ((entry >> 28) & 0xf) as i32;
+            }
+            (key, slot)
+        } else {
+            (0, 0)
+        };
+        let live = a | b;
+        let mut best = -1;
+        let mut leads = reduce_equivalent(a, live);
+        'leads: while leads != 0 {
+            // The highest card first: top cards take tricks and raise the bound soonest.
+            let lead = leads.ilog2() as u8;
+            leads &= !(1 << lead);
+            let rest = a & !(1 << lead);
+            let mut replies = reduce_equivalent(self.replies(b, lead), live);
+            let mut worst = 2 * r + 1;
+            while replies != 0 {
+                let reply = replies.trailing_zeros() as u8;
+                replies &= replies - 1;
+                let b = b & !(1 << reply);
+                let v = if self.beats(reply, lead) {
+                    2 * r - 1 - self.end_value(b, rest, r - 1)
+                } else {
+                    2 + self.end_value(rest, b, r - 1)
+                };
+                worst = worst.min(v);
+                if worst <= best {
+                    continue 'leads;
+                }
+            }
+            best = worst;
+            if best == 2 * r + 1 {
+                break;
+            }
+        }
+        if cached {
+            self.ends[slot] = key | (best as u64) << 28 | u64::from(self.generation) << 32;
+        }
+        best
     }
 
     /// The leader's test `m >= k` at a trick boundary when the bounds or the table answer
@@ -688,12 +782,86 @@ impl Moves {
 }
 
 #[cfg(test)]
-mod size_tests {
-    /// The table's footprint, quoted by `ecarte.bench.SOLVER_TABLE_BYTES`: 2**16 entries of
-    /// 16 bytes, 1 MiB per solving thread.
+mod endgame_tests {
+    use super::{pop, Search};
+
+    /// The leader's exact metric by plain minimax, without pruning, tables or reductions.
+    fn plain(s: &Search, a: u32, b: u32) -> i32 {
+        let r = pop(a);
+        let mut best = -1;
+        for lead in (0..32u8).filter(|&c| a & 1 << c != 0) {
+            let replies = s.replies(b, lead);
+            let worst = (0..32u8)
+                .filter(|&c| replies & 1 << c != 0)
+                .map(|reply| {
+                    let (a, b) = (a & !(1 << lead), b & !(1 << reply));
+                    let won = !s.beats(reply, lead);
+                    match (r, won) {
+                        (1, true) => 3,
+                        (1, false) => 0,
+                        (_, true) => 2 + plain(s, a, b),
+                        (_, false) => 2 * r - 1 - plain(s, b, a),
+                    }
+                })
+                .min()
+                .unwrap_or(i32::MAX);
+            best = best.max(worst);
+        }
+        best
+    }
+
+    /// Random endgames (the talon gone, one to five cards each, any trump suit): the
+    /// endgame search, the exact endgame values (fresh and from the endgame table) and
+    /// the full search agree with plain minimax at every threshold.
     #[test]
-    fn the_transposition_table_takes_1_mib() {
+    fn endgame_searches_match_plain_minimax() {
+        let mut state = 0x5EED_u64;
+        let mut next = move || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49EB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let mut search = Search::new();
+        for round in 0..3000 {
+            let r = 1 + round % 5;
+            let (mut a, mut b) = (0u32, 0u32);
+            while pop(a) < r || pop(b) < r {
+                let card = 1u32 << (next() % 32);
+                if (a | b) & card != 0 {
+                    continue;
+                }
+                if pop(a) < r {
+                    a |= card;
+                } else {
+                    b |= card;
+                }
+            }
+            // A few solves share a table, so later ones also read earlier entries.
+            if round % 4 == 0 {
+                search.reset(&[], (next() % 4) as u8);
+            }
+            let exact = plain(&search, a, b);
+            assert_eq!(search.end_value(a, b, r), exact, "{a:#x} {b:#x}");
+            assert_eq!(search.end_value(a, b, r), exact, "{a:#x} {b:#x}, cached");
+            for k in 0..=2 * r + 2 {
+                let want = exact >= k;
+                assert_eq!(search.end_ge(a, b, r, k), want, "{a:#x} {b:#x} {k}");
+                assert_eq!(search.lead_ge(a, b, 0, k), want, "{a:#x} {b:#x} {k}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    /// The tables' footprint, quoted by `ecarte.bench.SOLVER_TABLE_BYTES`: 2**16 entries of
+    /// 16 bytes and 2**16 endgame values of 8 bytes, 1.5 MiB per solving thread.
+    #[test]
+    fn the_tables_take_1_5_mib() {
         assert_eq!(std::mem::size_of::<super::Entry>(), 16);
-        assert_eq!(super::Search::new().table.len() * 16, 1024 * 1024);
+        let search = super::Search::new();
+        assert_eq!(search.table.len() * 16 + search.ends.len() * 8, 1536 * 1024);
     }
 }
