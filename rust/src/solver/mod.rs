@@ -6,6 +6,7 @@
 //! every action that achieves it and the nodes searched; [`action_values`] gives every legal
 //! action's exact value (what a Monte Carlo player averages).
 
+mod endgame;
 pub mod pimc;
 pub mod sampler;
 mod search;

@@ -22,9 +22,36 @@ use crate::duel::action::pack_card;
 use crate::duel::rules::Order;
 use crate::duel::state::TALON_SIZE;
 
+use super::endgame::{self, TABLE_TRICKS};
+
 /// Bits of one suit in the internal index.
 fn suit_bits(card: u8) -> u32 {
     0xff << (card & !7)
+}
+
+/// Whether `card`, played second, beats `lead`, trumps being `trump_bits`.
+#[inline]
+pub(crate) fn beats_with(trump_bits: u32, card: u8, lead: u8) -> bool {
+    if (card ^ lead) & !7 == 0 {
+        card > lead
+    } else {
+        trump_bits & (1 << card) != 0
+    }
+}
+
+/// The follower's legal replies to `lead` from `hand`, trumps being `trump_bits`.
+#[inline]
+pub(crate) fn replies_with(trump_bits: u32, hand: u32, lead: u8) -> u32 {
+    let follow = hand & suit_bits(lead);
+    if follow != 0 {
+        return follow;
+    }
+    let trumps = hand & trump_bits;
+    if trumps != 0 {
+        trumps
+    } else {
+        hand
+    }
 }
 
 /// Internal index of a duel card under `order`.
@@ -61,18 +88,14 @@ struct Entry {
 // one (Intel Xeon, 2 MiB of L2 per core), with killer moves, 2^16 is as fast as 2^14 and
 // 2^15 and keeps the worst case lower (99 k nodes against 117 k at 2^14).
 const TT_BITS: u32 = 16;
-/// Positions with at most this many tricks left are searched without the table: a probe
-/// (a likely cache miss) costs more than the search.
-const SMALL: i32 = 3;
 /// From this many tricks left, a lead node first looks for a lead whose every reply the
 /// table already decides (enhanced transposition cutoff). Lower, the probes cost more
 /// than they save: on the 100 full positions the median node count goes from 18.9 k to
 /// 15.3 k (11.0 k from 6 tricks, but no faster), the largest from 99 k to 59 k.
 const ETC_MIN: i32 = 10;
-/// Endgames (the talon gone) with more tricks left than [`SMALL`] and at most this many
-/// are valued exactly, once, in a table of their own.
+/// Endgames (the talon gone) larger than the endgame table's and of at most this many
+/// tricks are valued exactly, once per solve, in a table of their own.
 const END_MAX: i32 = 5;
-const END_MIN: i32 = 2;
 /// 64 Ki endgame values of 8 bytes: 512 KiB.
 const END_BITS: u32 = 16;
 /// The bits of an endgame entry that hold its key (28 bits) and generation (the top 32
@@ -90,6 +113,9 @@ pub(crate) struct Search {
     /// `talon_after[i]`: the set of talon cards from index `i` on.
     talon_after: [u32; TALON_SIZE + 1],
     trump_bits: u32,
+    trump_suit: usize,
+    /// Every small endgame's value, see [`endgame`].
+    endgames: &'static [Vec<u8>],
     /// The last two leads that proved a bound, by tricks left (killer moves).
     killer: [[u8; 2]; 17],
     /// Exact endgame values, see [`Search::end_value`].
@@ -106,6 +132,8 @@ impl Search {
             talon_len: 0,
             talon_after: [0; TALON_SIZE + 1],
             trump_bits: 0,
+            trump_suit: 0,
+            endgames: endgame::values(),
             killer: [[0xff; 2]; 17],
             ends: vec![0; 1 << END_BITS],
             nodes: 0,
@@ -129,6 +157,7 @@ impl Search {
             self.talon_after[i] = self.talon_after[i + 1] | (1 << talon[i]);
         }
         self.trump_bits = 0xff << (trump_suit * 8);
+        self.trump_suit = trump_suit as usize;
         self.killer = [[0xff; 2]; 17];
         self.nodes = 0;
     }
@@ -136,26 +165,13 @@ impl Search {
     /// Whether `card`, played second, beats `lead`.
     #[inline]
     pub fn beats(&self, card: u8, lead: u8) -> bool {
-        if (card ^ lead) & !7 == 0 {
-            card > lead
-        } else {
-            self.trump_bits & (1 << card) != 0
-        }
+        beats_with(self.trump_bits, card, lead)
     }
 
     /// The follower's legal replies to `lead` from `hand`.
     #[inline]
     pub fn replies(&self, hand: u32, lead: u8) -> u32 {
-        let follow = hand & suit_bits(lead);
-        if follow != 0 {
-            return follow;
-        }
-        let trumps = hand & self.trump_bits;
-        if trumps != 0 {
-            trumps
-        } else {
-            hand
-        }
+        replies_with(self.trump_bits, hand, lead)
     }
 
     /// The hands after a trick at talon index `t`: the winner draws first.
@@ -195,10 +211,9 @@ impl Search {
             return false;
         }
         self.nodes += 1;
-        if r <= SMALL {
-            // A few cards each and the talon gone (a hand holds five cards while it lasts):
-            // a plain search is cheaper than the bounds or a probe of the table.
-            return self.end_ge(a, b, r, k);
+        if r <= TABLE_TRICKS {
+            // The talon is gone (a hand holds five cards while it lasts).
+            return endgame::value(self.endgames, a, b, r, self.trump_suit) >= k;
         }
         if let Some(known) = self.bounds_decide(a, b, t, r, k) {
             return known;
@@ -267,90 +282,26 @@ impl Search {
         proved.is_some()
     }
 
-    /// The leader's test `m >= k` with `r` cards in each hand and the talon gone: a plain
-    /// null-window search, without the table, the bounds or the move ordering, whose cost
-    /// outweighs their gain this close to the end.
-    pub fn end_ge(&self, a: u32, b: u32, r: i32, k: i32) -> bool {
-        if k <= 0 {
-            return true;
-        }
-        if k > 2 * r + 1 {
-            return false;
-        }
-        if r == 1 {
-            return !self.beats(b.trailing_zeros() as u8, a.trailing_zeros() as u8) && k <= 3;
-        }
-        let mut leads = a;
-        while leads != 0 {
-            // The highest card first: top cards take tricks and prove bounds soonest.
-            let lead = leads.ilog2() as u8;
-            leads &= !(1 << lead);
-            let rest = a & !(1 << lead);
-            let mut replies = self.replies(b, lead);
-            let mut holds = true;
-            while replies != 0 {
-                let reply = replies.trailing_zeros() as u8;
-                replies &= replies - 1;
-                let b = b & !(1 << reply);
-                let ok = if self.beats(reply, lead) {
-                    !self.end_ge(b, rest, r - 1, 2 * r - k)
-                } else {
-                    self.end_ge(rest, b, r - 1, k - 2)
-                };
-                if !ok {
-                    holds = false;
-                    break;
-                }
-            }
-            if holds {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// The key of an endgame position (28 bits): the leader's hand as ranks relative to the
-    /// live cards (both hands), packed suit after suit, the number of live cards in each
-    /// suit and the trump suit. With the leader's hand and the counts, the follower's hand
-    /// is the rest, so the key is the whole position.
+    /// The key of an endgame position (28 bits): its shape (see [`endgame`]) in ten bits for
+    /// the leader's hand, four per suit for the live-card counts and two for the trump suit.
     fn end_key(&self, a: u32, b: u32) -> u64 {
-        let live = a | b;
-        let (mut key, mut shift, mut counts) = (0u64, 0, 0u64);
-        for suit in 0..4 {
-            let l = ((live >> (8 * suit)) & 0xff) as usize;
-            let x = ((a >> (8 * suit)) & 0xff) as usize;
-            key |= u64::from(PEXT[l][x]) << shift;
-            let n = u32::from(POP8[l]);
-            shift += n;
-            counts |= u64::from(n) << (4 * suit);
-        }
-        // Ten live cards at most, so the packed hand takes ten bits.
-        key | counts << 10 | u64::from(self.trump_bits.trailing_zeros() / 8) << 26
+        let (pattern, counts) = relative_packed(a, a | b);
+        (pattern | counts << 10 | self.trump_suit << 26) as u64
     }
 
-    /// The leader's exact metric in an endgame of `r` tricks (the talon gone), by a
-    /// plain alpha-beta search; from four tricks on, values are kept in the endgame table,
-    /// which every solve on this thread shares (the key holds the whole position).
+    /// The leader's exact metric in an endgame of `r` tricks (the talon gone): from the
+    /// endgame table, or beyond its size by a plain alpha-beta search over it, kept for the
+    /// solve in a table of its own.
     pub fn end_value(&mut self, a: u32, b: u32, r: i32) -> i32 {
-        if r == 1 {
-            return if self.beats(b.trailing_zeros() as u8, a.trailing_zeros() as u8) {
-                0
-            } else {
-                3
-            };
+        if r <= TABLE_TRICKS {
+            return endgame::value(self.endgames, a, b, r, self.trump_suit);
         }
-        let cached = r >= END_MIN;
-        let (key, slot) = if cached {
-            let key = self.end_key(a, b);
-            let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - END_BITS)) as usize;
-            let entry = self.ends[slot];
-            if entry & END_KEY_MASK == key | u64::from(self.generation) << 32 {
-                return ((entry >> 28) & 0xf) as i32;
-            }
-            (key, slot)
-        } else {
-            (0, 0)
-        };
+        let key = self.end_key(a, b);
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - END_BITS)) as usize;
+        let entry = self.ends[slot];
+        if entry & END_KEY_MASK == key | u64::from(self.generation) << 32 {
+            return ((entry >> 28) & 0xf) as i32;
+        }
         let live = a | b;
         let mut best = -1;
         let mut leads = reduce_equivalent(a, live);
@@ -380,9 +331,7 @@ impl Search {
                 break;
             }
         }
-        if cached {
-            self.ends[slot] = key | (best as u64) << 28 | u64::from(self.generation) << 32;
-        }
+        self.ends[slot] = key | (best as u64) << 28 | u64::from(self.generation) << 32;
         best
     }
 
@@ -396,8 +345,11 @@ impl Search {
         if k > 2 * r + 1 {
             return Some(false);
         }
+        if r <= TABLE_TRICKS {
+            return Some(endgame::value(self.endgames, a, b, r, self.trump_suit) >= k);
+        }
         let known = self.bounds_decide(a, b, t, r, k);
-        if known.is_some() || r <= SMALL {
+        if known.is_some() {
             return known;
         }
         let live = self.live(a, b, t);
@@ -636,6 +588,22 @@ const fn build_pext() -> [[u8; 256]; 256] {
     table
 }
 
+/// `set` as ranks relative to the `live` cards, packed suit after suit (suit 0 in the low
+/// bits), and the number of live cards in each suit, four bits each.
+#[inline]
+pub(crate) fn relative_packed(set: u32, live: u32) -> (usize, usize) {
+    let (mut pattern, mut shift, mut counts) = (0usize, 0, 0usize);
+    for suit in 0..4 {
+        let l = ((live >> (8 * suit)) & 0xff) as usize;
+        let x = ((set >> (8 * suit)) & 0xff) as usize;
+        pattern |= usize::from(PEXT[l][x]) << shift;
+        let n = usize::from(POP8[l]);
+        shift += n;
+        counts |= n << (4 * suit);
+    }
+    (pattern, counts)
+}
+
 /// A card set re-expressed as ranks relative to the `live` cards, suit by suit.
 #[inline]
 fn relative(set: u32, live: u32) -> u32 {
@@ -811,7 +779,7 @@ mod endgame_tests {
     }
 
     /// Random endgames (the talon gone, one to five cards each, any trump suit): the
-    /// endgame search, the exact endgame values (fresh and from the endgame table) and
+    /// endgame table, the exact values beyond it (fresh and from the per-solve table) and
     /// the full search agree with plain minimax at every threshold.
     #[test]
     fn endgame_searches_match_plain_minimax() {
@@ -847,7 +815,6 @@ mod endgame_tests {
             assert_eq!(search.end_value(a, b, r), exact, "{a:#x} {b:#x}, cached");
             for k in 0..=2 * r + 2 {
                 let want = exact >= k;
-                assert_eq!(search.end_ge(a, b, r, k), want, "{a:#x} {b:#x} {k}");
                 assert_eq!(search.lead_ge(a, b, 0, k), want, "{a:#x} {b:#x} {k}");
             }
         }
