@@ -215,11 +215,11 @@ impl Search {
             // The talon is gone (a hand holds five cards while it lasts).
             return endgame::value(self.endgames, a, b, r, self.trump_suit) >= k;
         }
-        if let Some(known) = self.bounds_decide(a, b, t, r, k) {
-            return known;
-        }
         if r <= END_MAX && t >= self.talon_len {
             return self.end_value(a, b, r) >= k;
+        }
+        if let Some(known) = self.bounds_decide(a, b, t, r, k) {
+            return known;
         }
         let live = self.live(a, b, t);
         // Key on ranks relative to the live cards: positions that differ only in which
