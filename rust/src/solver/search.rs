@@ -395,14 +395,39 @@ impl Search {
     pub fn lead_card_ge(&mut self, a: u32, b: u32, lead: u8, t: usize, r: i32, k: i32) -> bool {
         let legal = self.replies(b, lead);
         let live = self.live(a, b, t) | 1 << lead;
-        let mut moves = Moves::new();
-        self.order_replies(legal, live, lead, &mut moves);
-        for &reply in moves.as_slice() {
-            if !self.reply_ge(a, b & !(1 << reply), lead, reply, t, r, k) {
-                return false;
+        let cands = reduce_equivalent(legal, live);
+        // The cheapest winning card first (the winners are all of the led suit or all
+        // trumps, so the lowest index), then the cheapest losing card, by rank across suits
+        // when the follower discards.
+        let winners = cands & self.beating(lead);
+        let (mut set, mut losers, mut rank) = (winners, cands & !winners, 0x0101_0101u32);
+        loop {
+            while set != 0 {
+                let reply = set.trailing_zeros() as u8;
+                set &= set - 1;
+                if !self.reply_ge(a, b & !(1 << reply), lead, reply, t, r, k) {
+                    return false;
+                }
             }
+            if losers == 0 {
+                return true;
+            }
+            set = losers & rank;
+            losers &= !rank;
+            rank <<= 1;
         }
-        true
+    }
+
+    /// The cards that beat `lead`: higher cards of its suit and, unless it is a trump, the
+    /// trumps.
+    #[inline]
+    fn beating(&self, lead: u8) -> u32 {
+        let higher = suit_bits(lead) & !((2u32 << lead).wrapping_sub(1));
+        if self.trump_bits & (1 << lead) == 0 {
+            higher | self.trump_bits
+        } else {
+            higher
+        }
     }
 
     /// The leader's test `m >= k` once the trick `lead`/`reply` is complete, `a` and `b`
@@ -533,29 +558,6 @@ impl Search {
         }
     }
 
-    fn order_replies(&self, legal: u32, live: u32, lead: u8, moves: &mut Moves) {
-        let cands = reduce_equivalent(legal, live);
-        if cands & cands.wrapping_neg() == cands {
-            // One reply: nothing to order.
-            moves.push(cands.trailing_zeros() as u8, 0);
-            return;
-        }
-        let mut set = cands;
-        while set != 0 {
-            let c = set.trailing_zeros() as u8;
-            set &= set - 1;
-            let trump = self.trump_bits & (1 << c) != 0;
-            let cost = i32::from(c & 7) + if trump { 8 } else { 0 };
-            // The cheapest winning card first, then the cheapest losing card.
-            let score = if self.beats(c, lead) {
-                100 - cost
-            } else {
-                50 - cost
-            };
-            moves.push(c, score);
-        }
-        moves.sort();
-    }
 }
 
 /// `PEXT[live][x]`: the bits of `x` gathered at the positions of the set bits of `live`
