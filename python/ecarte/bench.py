@@ -483,8 +483,8 @@ def vecenv_bytes(n: int) -> float | None:
 
 #: Bytes of the solver's transposition table, one per solving thread: 2**14 entries of 16
 #: bytes (``rust/src/solver/search.rs``, ``TT_BITS``; the entry size is pinned by a test).
-# 2**16 entries of 16 bytes and 2**16 endgame values of 8 bytes (rust/src/solver/search.rs)
-SOLVER_TABLE_BYTES = (1 << 16) * 16 + (1 << 16) * 8
+# 2**14 entries of 16 bytes and 2**13 endgame values of 8 bytes (rust/src/solver/search.rs)
+SOLVER_TABLE_BYTES = (1 << 14) * 16 + (1 << 13) * 8
 
 
 def memory_rows(envs: int) -> list[Row]:
