@@ -25,21 +25,19 @@ pub(crate) fn values() -> &'static [Vec<u8>] {
     VALUES.get_or_init(build)
 }
 
-/// The index of the endgame where the leader holds `a` and the follower `b` (as many
-/// cards each, at most [`TABLE_TRICKS`]), trumps being `trump_suit` (0-3).
+/// The index of the endgame where the leader holds `a` and the follower `b` (`r` cards
+/// each, at most [`TABLE_TRICKS`]), trumps being `trump_suit` (0-3).
 #[inline]
-pub(crate) fn index(a: u32, b: u32, trump_suit: usize) -> usize {
+pub(crate) fn index(a: u32, b: u32, r: i32, trump_suit: usize) -> usize {
     let (pattern, counts) = relative_packed(a, a | b);
-    let width = (counts & 0xf) + (counts >> 4 & 0xf) + (counts >> 8 & 0xf) + (counts >> 12);
-    let base9 = ((counts & 0xf) * 9 + (counts >> 4 & 0xf)) * 9 + (counts >> 8 & 0xf);
-    ((trump_suit * COUNTS + base9) << width) | pattern
+    ((trump_suit * COUNTS + counts) << (2 * r)) | pattern
 }
 
 /// The leader's exact metric with `a` against `b` (`r` cards each, `r` at most
 /// [`TABLE_TRICKS`]).
 #[inline]
 pub(crate) fn value(tables: &[Vec<u8>], a: u32, b: u32, r: i32, trump_suit: usize) -> i32 {
-    i32::from(tables[r as usize - 1][index(a, b, trump_suit)])
+    i32::from(tables[r as usize - 1][index(a, b, r, trump_suit)])
 }
 
 fn build() -> Vec<Vec<u8>> {
@@ -67,7 +65,7 @@ fn build() -> Vec<Vec<u8>> {
                     }
                     let a = deposit(pattern, live);
                     let b = live & !a;
-                    table[index(a, b, trump_suit)] = minimax(&tables, a, b, r, trump_suit);
+                    table[index(a, b, r, trump_suit)] = minimax(&tables, a, b, r, trump_suit);
                 }
             }
         }

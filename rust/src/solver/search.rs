@@ -283,11 +283,12 @@ impl Search {
         proved.is_some()
     }
 
-    /// The key of an endgame position (28 bits): its shape (see [`endgame`]) in ten bits for
-    /// the leader's hand, four per suit for the live-card counts and two for the trump suit.
-    fn end_key(&self, a: u32, b: u32) -> u64 {
+    /// The key of an endgame position of `r` tricks (25 bits): its shape (see [`endgame`])
+    /// in ten bits for the leader's hand, ten for the live-card counts, two for the trump
+    /// suit and three for `r`.
+    fn end_key(&self, a: u32, b: u32, r: i32) -> u64 {
         let (pattern, counts) = relative_packed(a, a | b);
-        (pattern | counts << 10 | self.trump_suit << 26) as u64
+        (pattern | counts << 10 | self.trump_suit << 20 | (r as usize) << 22) as u64
     }
 
     /// The leader's exact metric in an endgame of `r` tricks (the talon gone): from the
@@ -297,7 +298,7 @@ impl Search {
         if r <= TABLE_TRICKS {
             return endgame::value(self.endgames, a, b, r, self.trump_suit);
         }
-        let key = self.end_key(a, b);
+        let key = self.end_key(a, b, r);
         let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - END_BITS)) as usize;
         let entry = self.ends[slot];
         if entry & END_KEY_MASK == key | u64::from(self.generation) << 32 {
@@ -592,19 +593,20 @@ const fn build_pext() -> [[u8; 256]; 256] {
 }
 
 /// `set` as ranks relative to the `live` cards, packed suit after suit (suit 0 in the low
-/// bits), and the number of live cards in each suit, four bits each.
+/// bits), and the numbers of live cards in the first three suits in base 9 (below 729).
 #[inline]
 pub(crate) fn relative_packed(set: u32, live: u32) -> (usize, usize) {
     let (mut pattern, mut shift, mut counts) = (0usize, 0, 0usize);
-    for suit in 0..4 {
+    for suit in 0..3 {
         let l = ((live >> (8 * suit)) & 0xff) as usize;
         let x = ((set >> (8 * suit)) & 0xff) as usize;
         pattern |= usize::from(PEXT[l][x]) << shift;
         let n = usize::from(POP8[l]);
         shift += n;
-        counts |= n << (4 * suit);
+        counts = counts * 9 + n;
     }
-    (pattern, counts)
+    let (l, x) = ((live >> 24) as usize, (set >> 24) as usize);
+    (pattern | usize::from(PEXT[l][x]) << shift, counts)
 }
 
 /// A card set re-expressed as ranks relative to the `live` cards, suit by suit.
@@ -696,21 +698,46 @@ pub(crate) fn representative(card: u8, hand: u32, live: u32) -> u8 {
 
 /// `cards` less the cards equivalent to a lower one: two cards of a suit in the same set
 /// with no live card between them play the same, so only the lowest of each run stays.
+#[inline]
 pub(crate) fn reduce_equivalent(cards: u32, live: u32) -> u32 {
-    let mut out = cards;
-    let mut set = cards;
-    while set != 0 {
-        let c = set.trailing_zeros() as u8;
-        set &= set - 1;
-        let below = live & suit_bits(c) & ((1u32 << c) - 1);
-        if below != 0 {
-            let next_lower = below.ilog2();
-            if cards & (1 << next_lower) != 0 {
-                out &= !(1 << c);
-            }
-        }
+    let mut out = 0;
+    for shift in [0, 8, 16, 24] {
+        let l = ((live >> shift) & 0xff) as usize;
+        let x = ((cards >> shift) & 0xff) as usize;
+        out |= u32::from(REDUCE[l][x]) << shift;
     }
     out
+}
+
+/// `REDUCE[live][x]`: [`reduce_equivalent`] within one suit's byte.
+static REDUCE: [[u8; 256]; 256] = build_reduce();
+
+#[allow(clippy::large_stack_arrays)]
+const fn build_reduce() -> [[u8; 256]; 256] {
+    let mut table = [[0u8; 256]; 256];
+    let mut live = 0;
+    while live < 256 {
+        let mut x = 0;
+        while x < 256 {
+            // Walk up the live cards, dropping each card of `x` whose next lower live card
+            // is in `x` too.
+            let (mut out, mut below_in_x, mut bit) = (x as u8, false, 0);
+            while bit < 8 {
+                if live & (1 << bit) != 0 {
+                    let in_x = x & (1 << bit) != 0;
+                    if in_x && below_in_x {
+                        out &= !(1 << bit);
+                    }
+                    below_in_x = in_x;
+                }
+                bit += 1;
+            }
+            table[live][x] = out;
+            x += 1;
+        }
+        live += 1;
+    }
+    table
 }
 
 /// At most eight candidate moves with ordering scores, without allocating.
