@@ -559,7 +559,6 @@ impl Search {
             20 - strength
         }
     }
-
 }
 
 /// `PEXT[live][x]`: the bits of `x` gathered at the positions of the set bits of `live`
@@ -846,6 +845,38 @@ mod endgame_tests {
             for k in 0..=2 * r + 2 {
                 let want = exact >= k;
                 assert_eq!(search.lead_ge(a, b, 0, k), want, "{a:#x} {b:#x} {k}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod reduce_tests {
+    use super::{reduce_equivalent, representative};
+
+    /// The byte-table reduction against its definition: a card goes when the next lower
+    /// live card of its suit is in the set too; every card of the set keeps a
+    /// representative in the reduced set.
+    #[test]
+    fn reduce_equivalent_matches_its_definition() {
+        let mut x = 0x1234_5678_9abc_def1_u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let live = x as u32;
+            let cards = live & (x >> 32) as u32;
+            let mut want = cards;
+            for c in (0..32u8).filter(|&c| cards & 1 << c != 0) {
+                let below = live & (0xff << (c & !7)) & ((1u32 << c) - 1);
+                if below != 0 && cards & 1 << below.ilog2() != 0 {
+                    want &= !(1 << c);
+                }
+            }
+            let reduced = reduce_equivalent(cards, live);
+            assert_eq!(reduced, want, "{cards:#x} in {live:#x}");
+            for c in (0..32u8).filter(|&c| cards & 1 << c != 0) {
+                assert_ne!(reduced & 1 << representative(c, cards, live), 0);
             }
         }
     }
