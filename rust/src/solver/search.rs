@@ -561,34 +561,52 @@ impl Search {
     }
 }
 
+/// One suit's byte tables, indexed `[live][x]`.
+type ByteTable = [[u8; 256]; 256];
+
 /// `PEXT[live][x]`: the bits of `x` gathered at the positions of the set bits of `live`
 /// (one suit's byte), i.e. the relative ranks among the live cards.
-static PEXT: [[u8; 256]; 256] = build_pext();
+static PEXT: ByteTable = BYTE_TABLES.0;
 
-// Evaluated at compile time into a static, so the array never lives on a stack.
+/// `REDUCE[live][x]`: [`reduce_equivalent`] within one suit's byte.
+static REDUCE: ByteTable = BYTE_TABLES.1;
+
+// Evaluated at compile time into the statics, so the arrays never live on a stack.
 #[allow(clippy::large_stack_arrays)]
-const fn build_pext() -> [[u8; 256]; 256] {
-    let mut table = [[0u8; 256]; 256];
+const BYTE_TABLES: (ByteTable, ByteTable) = build_byte_tables();
+
+#[allow(clippy::large_stack_arrays)]
+const fn build_byte_tables() -> (ByteTable, ByteTable) {
+    let (mut pext, mut reduce) = ([[0u8; 256]; 256], [[0u8; 256]; 256]);
     let mut live = 0;
     while live < 256 {
         let mut x = 0;
         while x < 256 {
-            let (mut out, mut pos, mut bit) = (0u8, 0, 0);
+            // Walk up the live cards: gather `x`'s bits, and drop each card of `x` whose
+            // next lower live card is in `x` too.
+            let (mut gathered, mut pos, mut bit) = (0u8, 0, 0);
+            let (mut kept, mut below_in_x) = (x as u8, false);
             while bit < 8 {
                 if live & (1 << bit) != 0 {
-                    if x & (1 << bit) != 0 {
-                        out |= 1 << pos;
+                    let in_x = x & (1 << bit) != 0;
+                    if in_x {
+                        gathered |= 1 << pos;
+                        if below_in_x {
+                            kept &= !(1 << bit);
+                        }
                     }
+                    below_in_x = in_x;
                     pos += 1;
                 }
                 bit += 1;
             }
-            table[live][x] = out;
+            pext[live][x] = gathered;
+            reduce[live][x] = kept;
             x += 1;
         }
         live += 1;
     }
-    table
+    (pext, reduce)
 }
 
 /// `set` as ranks relative to the `live` cards, packed suit after suit (suit 0 in the low
@@ -708,37 +726,6 @@ pub(crate) fn reduce_equivalent(cards: u32, live: u32) -> u32 {
     out
 }
 
-/// `REDUCE[live][x]`: [`reduce_equivalent`] within one suit's byte.
-static REDUCE: [[u8; 256]; 256] = build_reduce();
-
-#[allow(clippy::large_stack_arrays)]
-const fn build_reduce() -> [[u8; 256]; 256] {
-    let mut table = [[0u8; 256]; 256];
-    let mut live = 0;
-    while live < 256 {
-        let mut x = 0;
-        while x < 256 {
-            // Walk up the live cards, dropping each card of `x` whose next lower live card
-            // is in `x` too.
-            let (mut out, mut below_in_x, mut bit) = (x as u8, false, 0);
-            while bit < 8 {
-                if live & (1 << bit) != 0 {
-                    let in_x = x & (1 << bit) != 0;
-                    if in_x && below_in_x {
-                        out &= !(1 << bit);
-                    }
-                    below_in_x = in_x;
-                }
-                bit += 1;
-            }
-            table[live][x] = out;
-            x += 1;
-        }
-        live += 1;
-    }
-    table
-}
-
 /// At most eight candidate moves with ordering scores, without allocating.
 struct Moves {
     cards: [u8; 8],
@@ -780,6 +767,7 @@ impl Moves {
 
 #[cfg(test)]
 mod endgame_tests {
+    use super::super::tests::splitmix64;
     use super::{pop, Search};
 
     /// The leader's exact metric by plain minimax, without pruning, tables or reductions.
@@ -812,14 +800,7 @@ mod endgame_tests {
     /// the full search agree with plain minimax at every threshold.
     #[test]
     fn endgame_searches_match_plain_minimax() {
-        let mut state = 0x5EED_u64;
-        let mut next = move || {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49EB_1331_11EB);
-            z ^ (z >> 31)
-        };
+        let mut next = splitmix64(0x5EED);
         let mut search = Search::new();
         for round in 0..3000 {
             let r = 1 + round % 5;

@@ -134,18 +134,22 @@ fn matches_naive_minimax_with_talon_draws() {
     }
 }
 
-/// Random positions: random seeds, dealers, exchange counts (9 to 11), discards and plays,
-/// both rank orders and both objectives, drawn from one `SplitMix64` stream.
-#[test]
-fn matches_naive_minimax_on_random_positions() {
-    let mut state = 0x00C0_FFEE_u64;
-    let mut next = move || {
+/// A `SplitMix64` stream from `seed`, for the randomized tests.
+pub(super) fn splitmix64(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
         state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = state;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49EB_1331_11EB);
         z ^ (z >> 31)
-    };
+    }
+}
+
+/// Random positions: random seeds, dealers, exchange counts (9 to 11), discards and plays,
+/// both rank orders and both objectives, drawn from one `SplitMix64` stream.
+#[test]
+fn matches_naive_minimax_on_random_positions() {
+    let mut next = splitmix64(0x00C0_FFEE);
     for _ in 0..150 {
         let order = if next() % 2 == 0 {
             Order::Ecarte
