@@ -481,9 +481,9 @@ def vecenv_bytes(n: int) -> float | None:
     return (after - before) / n
 
 
-#: Bytes of the solver's transposition table, one per solving thread: 2**14 entries of 16
-#: bytes (``rust/src/solver/search.rs``, ``TT_BITS``; the entry size is pinned by a test).
-# 2**14 entries of 16 bytes and 2**13 endgame values of 8 bytes (rust/src/solver/search.rs)
+#: Bytes of the solver's tables, one set per solving thread: 2**14 entries of 16 bytes and
+#: 2**13 endgame values of 8 bytes (``rust/src/solver/search.rs``, ``TT_BITS`` and
+#: ``END_BITS``; the sizes are pinned by a test).
 SOLVER_TABLE_BYTES = (1 << 14) * 16 + (1 << 13) * 8
 
 
