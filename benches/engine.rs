@@ -10,7 +10,7 @@ use _core::card::{Card, Suit};
 use _core::duel::{DealState, Rules, NUM_ACTIONS, OBSERVATION_SIZE};
 use _core::play::policy::{random_action, Policy, View};
 use _core::play::simulate::{play_deal, simulate_deals};
-use _core::play::vecenv::{StepBuffers, VecEnv};
+use _core::play::vecenv::{ObsBuffer, StepBuffers, VecEnv};
 
 fn engine(c: &mut Criterion) {
     let pack = _core::card::piquet_pack();
@@ -108,7 +108,7 @@ fn vecenv(c: &mut Criterion) {
     let mut players = vec![0i64; n];
     let mut actions = vec![0i64; n];
     let mut out = StepBuffers {
-        obs: &mut obs,
+        obs: ObsBuffer::Float32(&mut obs),
         mask: &mut mask,
         rewards: &mut rewards,
         terminated: &mut terminated,

@@ -324,8 +324,8 @@ impl fmt::Display for Rank {
 pub struct Card(u8);
 
 impl Card {
-    pub fn new(rank: Rank, suit: Suit) -> Card {
-        Card((suit.index() * 13 + rank.index()) as u8)
+    pub const fn new(rank: Rank, suit: Suit) -> Card {
+        Card((suit as u8) * 13 + rank as u8)
     }
 
     /// The card with id `id` (0–51), if there is one.
@@ -333,7 +333,7 @@ impl Card {
         (id < 52).then_some(Card(id as u8))
     }
 
-    pub fn id(self) -> usize {
+    pub const fn id(self) -> usize {
         self.0 as usize
     }
 

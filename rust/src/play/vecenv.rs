@@ -5,10 +5,10 @@
 use rayon::prelude::*;
 
 use super::policy::random_action;
-use crate::card::{derive_seed, rng_from_seed, GameRng};
+use crate::card::{derive_seed, rng_from_seed, GameRng, SeedDeriver};
 use crate::duel::action::{write_mask, Action, NUM_ACTIONS};
 use crate::duel::matches::match_deal;
-use crate::duel::observe::OBSERVATION_SIZE;
+use crate::duel::observe::{expand_compact, Compact, COMPACT_OBSERVATION_SIZE, OBSERVATION_SIZE};
 use crate::duel::rules::Rules;
 use crate::duel::state::{DealState, DuelError};
 
@@ -19,10 +19,14 @@ use crate::duel::state::{DealState, DuelError};
 pub struct VecEnv {
     states: Vec<DealState>,
     deals: Vec<u64>,
-    seed: u64,
+    /// `derive_seed(seed, i)` for env `i`, the seed of its match.
+    env_seeds: Vec<u64>,
     rules: Rules,
     /// For `random_actions`, seeded from the env's seed.
     sampler: GameRng,
+    /// The compact observation last written to each env's row of a float32 buffer (for
+    /// [`ObsBuffer::Float32Update`]); empty after a write to another layout.
+    written: Vec<Compact>,
 }
 
 /// Envs per parallel job: smaller batches run on the calling thread, where splitting
@@ -36,7 +40,7 @@ fn advance(
     id: i64,
     rewards: &mut [f32],
     terminated: &mut bool,
-    (seed, env): (u64, u64),
+    env_seed: u64,
     rules: Rules,
 ) {
     if let Some(action) = Action::from_id(id as usize) {
@@ -50,15 +54,26 @@ fn advance(
         rewards[1 - outcome.winner as usize] = -points;
         *terminated = true;
         *deals += 1;
-        if let Ok(next) = match_deal(derive_seed(seed, env), 0, *deals, rules) {
+        if let Ok(next) = match_deal(env_seed, 0, *deals, rules) {
             *state = next;
         }
     }
 }
 
+/// Where the observations go: the float32 tensor ([`OBSERVATION_SIZE`] entries per env)
+/// or the compact layout ([`COMPACT_OBSERVATION_SIZE`] bytes per env), see
+/// [`crate::duel::observe`].
+pub enum ObsBuffer<'a> {
+    Float32(&'a mut [f32]),
+    /// As `Float32`, and the buffer still holds what the previous `reset` or `step` of
+    /// this env wrote: only the entries that changed are written.
+    Float32Update(&'a mut [f32]),
+    Compact(&'a mut [u8]),
+}
+
 /// Output buffers of one step; every slice holds one row per env.
 pub struct StepBuffers<'a> {
-    pub obs: &'a mut [f32],
+    pub obs: ObsBuffer<'a>,
     pub mask: &'a mut [bool],
     pub rewards: &'a mut [f32],
     pub terminated: &'a mut [bool],
@@ -71,7 +86,11 @@ impl VecEnv {
         let mut env = VecEnv {
             states: Vec::with_capacity(n),
             deals: vec![0; n],
-            seed,
+            env_seeds: {
+                let deriver = SeedDeriver::new(seed);
+                (0..n as u64).map(|i| deriver.derive(i)).collect()
+            },
+            written: Vec::new(),
             rules,
             sampler: rng_from_seed(derive_seed(seed, u64::MAX)),
         };
@@ -95,7 +114,7 @@ impl VecEnv {
 
     /// Deal `k` of env `i`.
     fn deal(&self, i: usize, k: u64) -> Result<DealState, DuelError> {
-        match_deal(derive_seed(self.seed, i as u64), 0, k, self.rules)
+        match_deal(self.env_seeds[i], 0, k, self.rules)
     }
 
     /// One uniformly random legal action id per env, from the env's own seeded generator.
@@ -139,34 +158,156 @@ impl VecEnv {
                 });
             }
         }
-        let (seed, rules) = (self.seed, self.rules);
+        let rules = self.rules;
         self.states
             .par_iter_mut()
             .zip(self.deals.par_iter_mut())
+            .zip(self.env_seeds.par_iter())
             .zip(actions.par_iter())
             .zip(out.rewards.par_chunks_mut(2))
             .zip(out.terminated.par_iter_mut())
             .with_min_len(PARALLEL_MIN)
-            .enumerate()
-            .for_each(|(i, ((((state, deals), &id), rewards), done))| {
-                advance(state, deals, id, rewards, done, (seed, i as u64), rules);
+            .for_each(|(((((state, deals), &env_seed), &id), rewards), done)| {
+                advance(state, deals, id, rewards, done, env_seed, rules);
             });
         self.write(out);
         Ok(())
     }
 
-    fn write(&self, out: &mut StepBuffers<'_>) {
-        self.states
+    fn write(&mut self, out: &mut StepBuffers<'_>) {
+        let n = self.len();
+        let (masks, players) = (&mut *out.mask, &mut *out.players);
+        // The parts common to every layout: the mask and the player, and the compact
+        // observation of the player to move.
+        let each = |state: &DealState, mask: &mut [bool], player: &mut i64| -> Compact {
+            let seat = state.current_player().unwrap_or(0);
+            write_mask(state.legal_mask(), mask);
+            *player = i64::from(seat);
+            state.compact_observation(seat, [0, 0])
+        };
+        let rows = self
+            .states
             .par_iter()
-            .zip(out.obs.par_chunks_mut(OBSERVATION_SIZE))
-            .zip(out.mask.par_chunks_mut(NUM_ACTIONS))
-            .zip(out.players.par_iter_mut())
-            .with_min_len(PARALLEL_MIN)
-            .for_each(|(((state, obs), mask), player)| {
-                let seat = state.current_player().unwrap_or(0);
-                state.encode_observation(seat, [0, 0], obs);
-                write_mask(state.legal_mask(), mask);
-                *player = i64::from(seat);
-            });
+            .zip(masks.par_chunks_mut(NUM_ACTIONS))
+            .zip(players.par_iter_mut())
+            .with_min_len(PARALLEL_MIN);
+        match &mut out.obs {
+            ObsBuffer::Compact(obs) => {
+                self.written.clear();
+                rows.zip(obs.par_chunks_mut(COMPACT_OBSERVATION_SIZE))
+                    .for_each(|(((state, mask), player), obs)| {
+                        obs.copy_from_slice(&each(state, mask, player));
+                    });
+            }
+            ObsBuffer::Float32Update(obs) if self.written.len() == n => {
+                rows.zip(obs.par_chunks_mut(OBSERVATION_SIZE))
+                    .zip(self.written.par_iter_mut())
+                    .for_each(|((((state, mask), player), obs), written)| {
+                        let new = each(state, mask, player);
+                        expand_compact(Some(written), &new, obs);
+                        *written = new;
+                    });
+            }
+            ObsBuffer::Float32(obs) | ObsBuffer::Float32Update(obs) => {
+                self.written.resize(n, [0; COMPACT_OBSERVATION_SIZE]);
+                rows.zip(obs.par_chunks_mut(OBSERVATION_SIZE))
+                    .zip(self.written.par_iter_mut())
+                    .for_each(|((((state, mask), player), obs), written)| {
+                        *written = each(state, mask, player);
+                        expand_compact(None, written, obs);
+                    });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One env's buffers, with the observations in `layout`.
+    struct Buffers {
+        obs: Vec<f32>,
+        compact: Vec<u8>,
+        mask: Vec<bool>,
+        rewards: Vec<f32>,
+        terminated: Vec<bool>,
+        players: Vec<i64>,
+    }
+
+    impl Buffers {
+        fn new(n: usize) -> Buffers {
+            Buffers {
+                obs: vec![0.0; n * OBSERVATION_SIZE],
+                compact: vec![0; n * COMPACT_OBSERVATION_SIZE],
+                mask: vec![false; n * NUM_ACTIONS],
+                rewards: vec![0.0; n * 2],
+                terminated: vec![false; n],
+                players: vec![0; n],
+            }
+        }
+
+        fn step(&mut self, env: &mut VecEnv, actions: Option<&[i64]>, layout: &str) {
+            let obs = match layout {
+                "compact" => ObsBuffer::Compact(&mut self.compact),
+                "update" => ObsBuffer::Float32Update(&mut self.obs),
+                _ => ObsBuffer::Float32(&mut self.obs),
+            };
+            let mut out = StepBuffers {
+                obs,
+                mask: &mut self.mask,
+                rewards: &mut self.rewards,
+                terminated: &mut self.terminated,
+                players: &mut self.players,
+            };
+            match actions {
+                Some(actions) => env.step(actions, &mut out).unwrap(),
+                None => env.reset(&mut out).unwrap(),
+            }
+        }
+    }
+
+    #[test]
+    fn every_layout_and_the_updating_write_give_the_same_observations() {
+        let n = 16;
+        let layouts = ["float32", "update", "compact"];
+        let mut envs: Vec<VecEnv> = (0..3)
+            .map(|_| VecEnv::new(n, 9, Rules::default()).unwrap())
+            .collect();
+        let mut buffers: Vec<Buffers> = (0..3).map(|_| Buffers::new(n)).collect();
+        let mut actions = vec![0i64; n];
+        let mut finished = 0;
+        for step in 0..600 {
+            for ((env, out), layout) in envs.iter_mut().zip(&mut buffers).zip(layouts) {
+                if step == 0 {
+                    out.step(env, None, layout);
+                } else {
+                    out.step(env, Some(&actions), layout);
+                }
+            }
+            let [full, update, compact] = &buffers[..] else {
+                unreachable!()
+            };
+            assert_eq!(full.obs, update.obs, "step {step}");
+            assert_eq!(full.mask, compact.mask);
+            assert_eq!(full.rewards, compact.rewards);
+            assert_eq!(full.players, compact.players);
+            let mut expanded = vec![0.0; OBSERVATION_SIZE];
+            for (row, packed) in full
+                .obs
+                .chunks(OBSERVATION_SIZE)
+                .zip(compact.compact.chunks(COMPACT_OBSERVATION_SIZE))
+            {
+                let packed: Compact = packed.try_into().unwrap();
+                expand_compact(None, &packed, &mut expanded);
+                assert_eq!(row, &expanded[..], "step {step}");
+            }
+            finished += full.terminated.iter().filter(|&&t| t).count();
+            envs[0].random_actions(&mut actions);
+            for env in &mut envs[1..] {
+                env.random_actions(&mut vec![0; n]);
+            }
+        }
+        assert!(finished > 100, "only {finished} deals finished");
     }
 }

@@ -1,0 +1,73 @@
+//! A small driver of the batch hot paths for profilers (callgrind, perf), without Python:
+//!
+//! ```text
+//! cargo build --release --example hot_paths
+//! valgrind --tool=callgrind target/release/examples/hot_paths vecenv 1024 200
+//! valgrind --tool=callgrind target/release/examples/hot_paths simulate 20000
+//! ```
+//!
+//! `vecenv N STEPS [update|float32|compact]` steps `N` envs `STEPS` times with random
+//! actions, writing float32 observations (only what changed, or everything) or compact ones; `simulate N` plays
+//! `N` random deals on one thread. Running with `STEPS` or `N` at 0 gives the set-up cost
+//! to subtract.
+
+use _core::duel::{Rules, COMPACT_OBSERVATION_SIZE, NUM_ACTIONS, OBSERVATION_SIZE};
+use _core::play::policy::Policy;
+use _core::play::simulate::simulate_deals;
+use _core::play::vecenv::{ObsBuffer, StepBuffers, VecEnv};
+
+fn arg(args: &[String], i: usize, default: usize) -> usize {
+    args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool");
+    match args.get(1).map(String::as_str) {
+        Some("vecenv") => {
+            let (n, steps) = (arg(&args, 2, 1024), arg(&args, 3, 200));
+            let layout = args.get(4).map_or("update", String::as_str);
+            let mut env = VecEnv::new(n, 1, Rules::default()).expect("valid rules");
+            let mut obs = vec![0f32; n * OBSERVATION_SIZE];
+            let mut compact = vec![0u8; n * COMPACT_OBSERVATION_SIZE];
+            let mut mask = vec![false; n * NUM_ACTIONS];
+            let mut rewards = vec![0f32; n * 2];
+            let mut terminated = vec![false; n];
+            let mut players = vec![0i64; n];
+            let mut actions = vec![0i64; n];
+            let mut out = StepBuffers {
+                obs: match layout {
+                    "compact" => ObsBuffer::Compact(&mut compact),
+                    "float32" => ObsBuffer::Float32(&mut obs),
+                    _ => ObsBuffer::Float32Update(&mut obs),
+                },
+                mask: &mut mask,
+                rewards: &mut rewards,
+                terminated: &mut terminated,
+                players: &mut players,
+            };
+            pool.install(|| {
+                env.reset(&mut out).expect("reset");
+                for _ in 0..steps {
+                    env.random_actions(&mut actions);
+                    env.step(&actions, &mut out).expect("legal actions");
+                }
+            });
+            println!("{}", out.players.iter().sum::<i64>());
+        }
+        Some("simulate") => {
+            let n = arg(&args, 2, 20_000);
+            let result = pool
+                .install(|| simulate_deals(0, n, 1, Rules::default(), [Policy::Random; 2]))
+                .expect("valid rules");
+            println!(
+                "{}",
+                result.iter().map(|d| u64::from(d.points)).sum::<u64>()
+            );
+        }
+        _ => eprintln!("usage: hot_paths vecenv N STEPS | simulate N"),
+    }
+}
