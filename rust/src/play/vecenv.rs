@@ -27,6 +27,8 @@ pub struct VecEnv {
     /// The compact observation last written to each env's row of a float32 buffer (for
     /// [`ObsBuffer::Float32Update`]); empty after a write to another layout.
     written: Vec<Compact>,
+    /// Each env's legal actions (`legal_mask`), kept for the checks and `random_actions`.
+    legal: Vec<u128>,
 }
 
 /// Envs per parallel job: smaller batches run on the calling thread, where splitting
@@ -91,11 +93,14 @@ impl VecEnv {
                 (0..n as u64).map(|i| deriver.derive(i)).collect()
             },
             written: Vec::new(),
+            legal: Vec::with_capacity(n),
             rules,
             sampler: rng_from_seed(derive_seed(seed, u64::MAX)),
         };
         for i in 0..n {
-            env.states.push(env.deal(i, 0)?);
+            let state = env.deal(i, 0)?;
+            env.legal.push(state.legal_mask());
+            env.states.push(state);
         }
         Ok(env)
     }
@@ -119,8 +124,8 @@ impl VecEnv {
 
     /// One uniformly random legal action id per env, from the env's own seeded generator.
     pub fn random_actions(&mut self, out: &mut [i64]) {
-        for (state, a) in self.states.iter().zip(out.iter_mut()) {
-            *a = random_action(state.legal_mask(), &mut self.sampler).id() as i64;
+        for (&legal, a) in self.legal.iter().zip(out.iter_mut()) {
+            *a = random_action(legal, &mut self.sampler).id() as i64;
         }
     }
 
@@ -132,7 +137,7 @@ impl VecEnv {
         }
         out.rewards.fill(0.0);
         out.terminated.fill(false);
-        self.write(out);
+        self.write(None, out);
         Ok(())
     }
 
@@ -149,61 +154,61 @@ impl VecEnv {
                 legal: vec![],
             });
         }
-        for (i, (&id, state)) in actions.iter().zip(&self.states).enumerate() {
-            let action = usize::try_from(id).ok().and_then(Action::from_id);
-            if !action.is_some_and(|a| state.is_legal(a)) {
+        for (i, (&id, &legal)) in actions.iter().zip(&self.legal).enumerate() {
+            let is_legal = u32::try_from(id).is_ok_and(|id| id < 128 && legal >> id & 1 == 1);
+            if !is_legal {
+                let state = &self.states[i];
                 return Err(DuelError::IllegalAction {
                     action: format!("id {id} in env {i}"),
                     legal: state.legal_actions(),
                 });
             }
         }
-        let rules = self.rules;
-        self.states
-            .par_iter_mut()
-            .zip(self.deals.par_iter_mut())
-            .zip(self.env_seeds.par_iter())
-            .zip(actions.par_iter())
-            .zip(out.rewards.par_chunks_mut(2))
-            .zip(out.terminated.par_iter_mut())
-            .with_min_len(PARALLEL_MIN)
-            .for_each(|(((((state, deals), &env_seed), &id), rewards), done)| {
-                advance(state, deals, id, rewards, done, env_seed, rules);
-            });
-        self.write(out);
+        self.write(Some(actions), out);
         Ok(())
     }
 
-    fn write(&mut self, out: &mut StepBuffers<'_>) {
+    /// Applies `actions` (checked) if given, then writes every env's outputs, in one pass
+    /// over the envs.
+    fn write(&mut self, actions: Option<&[i64]>, out: &mut StepBuffers<'_>) {
         let n = self.len();
-        let (masks, players) = (&mut *out.mask, &mut *out.players);
-        // The parts common to every layout: the mask and the player, and the compact
+        let rules = self.rules;
+        let rows = self
+            .states
+            .par_iter_mut()
+            .zip(self.deals.par_iter_mut())
+            .zip(self.env_seeds.par_iter())
+            .zip(out.rewards.par_chunks_mut(2))
+            .zip(out.terminated.par_iter_mut())
+            .zip(out.mask.par_chunks_mut(NUM_ACTIONS))
+            .zip(out.players.par_iter_mut())
+            .zip(self.legal.par_iter_mut())
+            .enumerate()
+            .with_min_len(PARALLEL_MIN);
+        // Every layout's part: the action, the mask, the player, and the compact
         // observation of the player to move.
-        let each = |state: &DealState, mask: &mut [bool], player: &mut i64| -> Compact {
+        let each = |(i, row): (usize, Row<'_>)| -> Compact {
+            let (((((((state, deals), &env_seed), rewards), done), mask), player), legal) = row;
+            if let Some(actions) = actions {
+                advance(state, deals, actions[i], rewards, done, env_seed, rules);
+            }
             let seat = state.current_player().unwrap_or(0);
-            write_mask(state.legal_mask(), mask);
+            *legal = state.legal_mask();
+            write_mask(*legal, mask);
             *player = i64::from(seat);
             state.compact_observation(seat, [0, 0])
         };
-        let rows = self
-            .states
-            .par_iter()
-            .zip(masks.par_chunks_mut(NUM_ACTIONS))
-            .zip(players.par_iter_mut())
-            .with_min_len(PARALLEL_MIN);
         match &mut out.obs {
             ObsBuffer::Compact(obs) => {
                 self.written.clear();
                 rows.zip(obs.par_chunks_mut(COMPACT_OBSERVATION_SIZE))
-                    .for_each(|(((state, mask), player), obs)| {
-                        obs.copy_from_slice(&each(state, mask, player));
-                    });
+                    .for_each(|(row, obs)| obs.copy_from_slice(&each(row)));
             }
             ObsBuffer::Float32Update(obs) if self.written.len() == n => {
                 rows.zip(obs.par_chunks_mut(OBSERVATION_SIZE))
                     .zip(self.written.par_iter_mut())
-                    .for_each(|((((state, mask), player), obs), written)| {
-                        let new = each(state, mask, player);
+                    .for_each(|((row, obs), written)| {
+                        let new = each(row);
                         expand_compact(Some(written), &new, obs);
                         *written = new;
                     });
@@ -212,14 +217,29 @@ impl VecEnv {
                 self.written.resize(n, [0; COMPACT_OBSERVATION_SIZE]);
                 rows.zip(obs.par_chunks_mut(OBSERVATION_SIZE))
                     .zip(self.written.par_iter_mut())
-                    .for_each(|((((state, mask), player), obs), written)| {
-                        *written = each(state, mask, player);
+                    .for_each(|((row, obs), written)| {
+                        *written = each(row);
                         expand_compact(None, written, obs);
                     });
             }
         }
     }
 }
+
+/// One env's state and output slots, as [`VecEnv::write`] zips them.
+type Row<'a> = (
+    (
+        (
+            (
+                (((&'a mut DealState, &'a mut u64), &'a u64), &'a mut [f32]),
+                &'a mut bool,
+            ),
+            &'a mut [bool],
+        ),
+        &'a mut i64,
+    ),
+    &'a mut u128,
+);
 
 #[cfg(test)]
 mod tests {
