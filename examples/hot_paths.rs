@@ -11,10 +11,10 @@
 //! `N` random deals on one thread. Running with `STEPS` or `N` at 0 gives the set-up cost
 //! to subtract.
 
-use _core::duel::{Rules, COMPACT_OBSERVATION_SIZE, NUM_ACTIONS, OBSERVATION_SIZE};
+use _core::duel::Rules;
 use _core::play::policy::Policy;
 use _core::play::simulate::simulate_deals;
-use _core::play::vecenv::{ObsBuffer, StepBuffers, VecEnv};
+use _core::play::vecenv::{ObsLayout, OwnedBuffers, VecEnv};
 
 fn arg(args: &[String], i: usize, default: usize) -> usize {
     args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default)
@@ -29,26 +29,15 @@ fn main() {
     match args.get(1).map(String::as_str) {
         Some("vecenv") => {
             let (n, steps) = (arg(&args, 2, 1024), arg(&args, 3, 200));
-            let layout = args.get(4).map_or("update", String::as_str);
-            let mut env = VecEnv::new(n, 1, Rules::default()).expect("valid rules");
-            let mut obs = vec![0f32; n * OBSERVATION_SIZE];
-            let mut compact = vec![0u8; n * COMPACT_OBSERVATION_SIZE];
-            let mut mask = vec![false; n * NUM_ACTIONS];
-            let mut rewards = vec![0f32; n * 2];
-            let mut terminated = vec![false; n];
-            let mut players = vec![0i64; n];
-            let mut actions = vec![0i64; n];
-            let mut out = StepBuffers {
-                obs: match layout {
-                    "compact" => ObsBuffer::Compact(&mut compact),
-                    "float32" => ObsBuffer::Float32(&mut obs),
-                    _ => ObsBuffer::Float32Update(&mut obs),
-                },
-                mask: &mut mask,
-                rewards: &mut rewards,
-                terminated: &mut terminated,
-                players: &mut players,
+            let layout = match args.get(4).map_or("update", String::as_str) {
+                "compact" => ObsLayout::Compact,
+                "float32" => ObsLayout::Float32,
+                _ => ObsLayout::Float32Update,
             };
+            let mut env = VecEnv::new(n, 1, Rules::default()).expect("valid rules");
+            let mut buffers = OwnedBuffers::new(n, layout);
+            let mut out = buffers.buffers();
+            let mut actions = vec![0i64; n];
             pool.install(|| {
                 env.reset(&mut out).expect("reset");
                 for _ in 0..steps {

@@ -82,6 +82,71 @@ pub struct StepBuffers<'a> {
     pub players: &'a mut [i64],
 }
 
+/// How a [`StepBuffers`] takes its observations (see [`ObsBuffer`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObsLayout {
+    Float32,
+    Float32Update,
+    Compact,
+}
+
+/// Owned output buffers for `n` envs, for Rust callers (benches, profilers, tests).
+pub struct OwnedBuffers {
+    layout: ObsLayout,
+    obs: Vec<f32>,
+    compact: Vec<u8>,
+    pub mask: Vec<bool>,
+    pub rewards: Vec<f32>,
+    pub terminated: Vec<bool>,
+    pub players: Vec<i64>,
+}
+
+impl OwnedBuffers {
+    pub fn new(n: usize, layout: ObsLayout) -> OwnedBuffers {
+        let compact = layout == ObsLayout::Compact;
+        OwnedBuffers {
+            layout,
+            obs: vec![0.0; if compact { 0 } else { n * OBSERVATION_SIZE }],
+            compact: vec![
+                0;
+                if compact {
+                    n * COMPACT_OBSERVATION_SIZE
+                } else {
+                    0
+                }
+            ],
+            mask: vec![false; n * NUM_ACTIONS],
+            rewards: vec![0.0; n * 2],
+            terminated: vec![false; n],
+            players: vec![0; n],
+        }
+    }
+
+    /// The float32 observations (empty in the compact layout).
+    pub fn obs(&self) -> &[f32] {
+        &self.obs
+    }
+
+    /// The compact observations (empty in the float32 layouts).
+    pub fn compact(&self) -> &[u8] {
+        &self.compact
+    }
+
+    pub fn buffers(&mut self) -> StepBuffers<'_> {
+        StepBuffers {
+            obs: match self.layout {
+                ObsLayout::Float32 => ObsBuffer::Float32(&mut self.obs),
+                ObsLayout::Float32Update => ObsBuffer::Float32Update(&mut self.obs),
+                ObsLayout::Compact => ObsBuffer::Compact(&mut self.compact),
+            },
+            mask: &mut self.mask,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            players: &mut self.players,
+        }
+    }
+}
+
 impl VecEnv {
     pub fn new(n: usize, seed: u64, rules: Rules) -> Result<VecEnv, DuelError> {
         rules.validate().map_err(DuelError::InvalidRules)?;
@@ -245,78 +310,41 @@ type Row<'a> = (
 mod tests {
     use super::*;
 
-    /// One env's buffers, with the observations in `layout`.
-    struct Buffers {
-        obs: Vec<f32>,
-        compact: Vec<u8>,
-        mask: Vec<bool>,
-        rewards: Vec<f32>,
-        terminated: Vec<bool>,
-        players: Vec<i64>,
-    }
-
-    impl Buffers {
-        fn new(n: usize) -> Buffers {
-            Buffers {
-                obs: vec![0.0; n * OBSERVATION_SIZE],
-                compact: vec![0; n * COMPACT_OBSERVATION_SIZE],
-                mask: vec![false; n * NUM_ACTIONS],
-                rewards: vec![0.0; n * 2],
-                terminated: vec![false; n],
-                players: vec![0; n],
-            }
-        }
-
-        fn step(&mut self, env: &mut VecEnv, actions: Option<&[i64]>, layout: &str) {
-            let obs = match layout {
-                "compact" => ObsBuffer::Compact(&mut self.compact),
-                "update" => ObsBuffer::Float32Update(&mut self.obs),
-                _ => ObsBuffer::Float32(&mut self.obs),
-            };
-            let mut out = StepBuffers {
-                obs,
-                mask: &mut self.mask,
-                rewards: &mut self.rewards,
-                terminated: &mut self.terminated,
-                players: &mut self.players,
-            };
-            match actions {
-                Some(actions) => env.step(actions, &mut out).unwrap(),
-                None => env.reset(&mut out).unwrap(),
-            }
-        }
-    }
-
     #[test]
     fn every_layout_and_the_updating_write_give_the_same_observations() {
         let n = 16;
-        let layouts = ["float32", "update", "compact"];
+        let layouts = [
+            ObsLayout::Float32,
+            ObsLayout::Float32Update,
+            ObsLayout::Compact,
+        ];
         let mut envs: Vec<VecEnv> = (0..3)
             .map(|_| VecEnv::new(n, 9, Rules::default()).unwrap())
             .collect();
-        let mut buffers: Vec<Buffers> = (0..3).map(|_| Buffers::new(n)).collect();
+        let mut buffers: Vec<OwnedBuffers> =
+            layouts.map(|layout| OwnedBuffers::new(n, layout)).into();
         let mut actions = vec![0i64; n];
         let mut finished = 0;
         for step in 0..600 {
-            for ((env, out), layout) in envs.iter_mut().zip(&mut buffers).zip(layouts) {
+            for (env, out) in envs.iter_mut().zip(&mut buffers) {
                 if step == 0 {
-                    out.step(env, None, layout);
+                    env.reset(&mut out.buffers()).unwrap();
                 } else {
-                    out.step(env, Some(&actions), layout);
+                    env.step(&actions, &mut out.buffers()).unwrap();
                 }
             }
             let [full, update, compact] = &buffers[..] else {
                 unreachable!()
             };
-            assert_eq!(full.obs, update.obs, "step {step}");
+            assert_eq!(full.obs(), update.obs(), "step {step}");
             assert_eq!(full.mask, compact.mask);
             assert_eq!(full.rewards, compact.rewards);
             assert_eq!(full.players, compact.players);
             let mut expanded = vec![0.0; OBSERVATION_SIZE];
             for (row, packed) in full
-                .obs
+                .obs()
                 .chunks(OBSERVATION_SIZE)
-                .zip(compact.compact.chunks(COMPACT_OBSERVATION_SIZE))
+                .zip(compact.compact().chunks(COMPACT_OBSERVATION_SIZE))
             {
                 let packed: Compact = packed.try_into().unwrap();
                 expand_compact(None, &packed, &mut expanded);
