@@ -7,9 +7,9 @@
 //! ```
 //!
 //! `vecenv N STEPS [update|float32|compact]` steps `N` envs `STEPS` times with random
-//! actions, writing float32 observations (only what changed, or everything) or compact ones; `simulate N` plays
-//! `N` random deals on one thread. Running with `STEPS` or `N` at 0 gives the set-up cost
-//! to subtract.
+//! actions, writing float32 observations (only what changed, or everything) or compact
+//! ones; `simulate N` plays `N` random deals on one thread; `sizes` prints the size of a
+//! deal state. Running with `STEPS` or `N` at 0 gives the set-up cost to subtract.
 
 use _core::duel::Rules;
 use _core::play::policy::Policy;
@@ -57,6 +57,10 @@ fn main() {
                 result.iter().map(|d| u64::from(d.points)).sum::<u64>()
             );
         }
-        _ => eprintln!("usage: hot_paths vecenv N STEPS | simulate N"),
+        Some("sizes") => println!(
+            "DealState: {} bytes",
+            std::mem::size_of::<_core::duel::DealState>()
+        ),
+        _ => eprintln!("usage: hot_paths vecenv N STEPS [LAYOUT] | simulate N | sizes"),
     }
 }

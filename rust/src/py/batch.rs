@@ -320,7 +320,7 @@ impl PyVecEnv {
         let mut this = PyVecEnv {
             env,
             obs,
-            mask: PyArray2::from_vec2(py, &vec![vec![false; NUM_ACTIONS]; n])?.unbind(),
+            mask: PyArray2::zeros(py, [n, NUM_ACTIONS], false).unbind(),
             rewards: PyArray2::zeros(py, [n, 2], false).unbind(),
             terminated: PyArray1::from_vec(py, vec![false; n]).unbind(),
             players: PyArray1::zeros(py, n, false).unbind(),
