@@ -99,18 +99,15 @@ pub struct OwnedBuffers {
 
 impl OwnedBuffers {
     pub fn new(n: usize, layout: ObsLayout) -> OwnedBuffers {
-        let compact = layout == ObsLayout::Compact;
+        // Only the layout's observation buffer is allocated.
+        let (floats, bytes) = match layout {
+            ObsLayout::Compact => (0, n * COMPACT_OBSERVATION_SIZE),
+            ObsLayout::Float32 | ObsLayout::Float32Update => (n * OBSERVATION_SIZE, 0),
+        };
         OwnedBuffers {
             layout,
-            obs: vec![0.0; if compact { 0 } else { n * OBSERVATION_SIZE }],
-            compact: vec![
-                0;
-                if compact {
-                    n * COMPACT_OBSERVATION_SIZE
-                } else {
-                    0
-                }
-            ],
+            obs: vec![0.0; floats],
+            compact: vec![0; bytes],
             mask: vec![false; n * NUM_ACTIONS],
             rewards: vec![0.0; n * 2],
             terminated: vec![false; n],
