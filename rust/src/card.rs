@@ -67,20 +67,21 @@ fn chacha8_block(key: &[u32; 8], counter: u64, nonce: u64) -> [u32; 16] {
             _mm_or_si128(_mm_slli_epi32($x, $bits), _mm_srli_epi32($x, 32 - $bits))
         };
     }
+    // Half a quarter round on every lane: a += b; d ^= a; d <<<= r1; c += d; b ^= c; b <<<= r2.
+    macro_rules! half_quarters {
+        ($a:ident, $b:ident, $c:ident, $d:ident, $r1:literal, $r2:literal) => {
+            $a = _mm_add_epi32($a, $b);
+            $d = _mm_xor_si128($d, $a);
+            $d = rotate!($d, $r1);
+            $c = _mm_add_epi32($c, $d);
+            $b = _mm_xor_si128($b, $c);
+            $b = rotate!($b, $r2);
+        };
+    }
     macro_rules! quarters {
         ($a:ident, $b:ident, $c:ident, $d:ident) => {
-            $a = _mm_add_epi32($a, $b);
-            $d = _mm_xor_si128($d, $a);
-            $d = rotate!($d, 16);
-            $c = _mm_add_epi32($c, $d);
-            $b = _mm_xor_si128($b, $c);
-            $b = rotate!($b, 12);
-            $a = _mm_add_epi32($a, $b);
-            $d = _mm_xor_si128($d, $a);
-            $d = rotate!($d, 8);
-            $c = _mm_add_epi32($c, $d);
-            $b = _mm_xor_si128($b, $c);
-            $b = rotate!($b, 7);
+            half_quarters!($a, $b, $c, $d, 16, 12);
+            half_quarters!($a, $b, $c, $d, 8, 7);
         };
     }
     let row = |w: [u32; 4]| -> __m128i {
