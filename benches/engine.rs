@@ -7,10 +7,10 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use _core::bank::{odds, Composition};
 use _core::card::{derive_seed, rng_from_seed, shuffle_with_seed, SeedDeriver};
 use _core::card::{Card, Suit};
-use _core::duel::{DealState, Rules, NUM_ACTIONS, OBSERVATION_SIZE};
+use _core::duel::{DealState, Rules, OBSERVATION_SIZE};
 use _core::play::policy::{random_action, Policy, View};
 use _core::play::simulate::{play_deal, simulate_deals};
-use _core::play::vecenv::{StepBuffers, VecEnv};
+use _core::play::vecenv::{ObsLayout, OwnedBuffers, VecEnv};
 
 fn engine(c: &mut Criterion) {
     let pack = _core::card::piquet_pack();
@@ -100,27 +100,22 @@ fn engine(c: &mut Criterion) {
 
 fn vecenv(c: &mut Criterion) {
     let n = 1024;
-    let mut env = VecEnv::new(n, 1, Rules::default()).unwrap();
-    let mut obs = vec![0f32; n * OBSERVATION_SIZE];
-    let mut mask = vec![false; n * NUM_ACTIONS];
-    let mut rewards = vec![0f32; n * 2];
-    let mut terminated = vec![false; n];
-    let mut players = vec![0i64; n];
-    let mut actions = vec![0i64; n];
-    let mut out = StepBuffers {
-        obs: &mut obs,
-        mask: &mut mask,
-        rewards: &mut rewards,
-        terminated: &mut terminated,
-        players: &mut players,
-    };
-    env.reset(&mut out).unwrap();
-    c.bench_function("vecenv step x1024", |b| {
-        b.iter(|| {
-            env.random_actions(&mut actions);
-            env.step(&actions, &mut out).unwrap();
+    for (name, layout) in [
+        ("float32", ObsLayout::Float32Update),
+        ("compact", ObsLayout::Compact),
+    ] {
+        let mut env = VecEnv::new(n, 1, Rules::default()).unwrap();
+        let mut buffers = OwnedBuffers::new(n, layout);
+        let mut out = buffers.buffers();
+        let mut actions = vec![0i64; n];
+        env.reset(&mut out).unwrap();
+        c.bench_function(&format!("vecenv step x1024 ({name})"), |b| {
+            b.iter(|| {
+                env.random_actions(&mut actions);
+                env.step(&actions, &mut out).unwrap();
+            });
         });
-    });
+    }
 }
 
 fn bank_odds(c: &mut Criterion) {

@@ -101,10 +101,12 @@ def test_random_deal_native_batch_ecarte(benchmark: Any) -> None:
 
 
 @pytest.mark.benchmark(group="steps")
-def test_steps_vecenv_ecarte(benchmark: Any) -> None:
-    """``ACTIONS`` game-steps per round: 4 steps of a 250-game ``VecEnv``."""
+@pytest.mark.parametrize("observation", ["float32", "compact"])
+def test_steps_vecenv_ecarte(benchmark: Any, observation: str) -> None:
+    """``ACTIONS`` game-steps per round: 4 steps of a 250-game ``VecEnv``, in each
+    observation layout."""
     vec_env = duel.VecEnv
-    env = vec_env(250, seed=1)
+    env = vec_env(250, seed=1, observation=observation)
     env.reset()
 
     def four_steps() -> None:

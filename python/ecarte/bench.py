@@ -19,6 +19,7 @@ import functools
 import gc
 import os
 import random
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -277,10 +278,15 @@ def _call_method(objects: Iterator[Any], method: str) -> object:
     return getattr(next(objects), method)()
 
 
+#: Issue 14's budget for one ``VecEnv`` env-step, in seconds.
+VECENV_TARGET = 80e-9
+
+
 def _vecenv_row(min_time: float, rpack: list[int]) -> list[Row]:
-    """VecEnv steps against one step of a learning loop through the Python step API
-    (observation tensor into a buffer, legal actions, a random choice, apply), and against
-    the reference's step."""
+    """VecEnv steps, in each observation layout, against one step of a learning loop
+    through the Python step API (observation tensor into a buffer, legal actions, a random
+    choice, apply), against the reference's step and against the 80 ns target (a speed-up
+    of at least 1.0 meets it). 4096 envs, stepped with ``env.random_actions()``."""
     rng = random.Random(4)
     deal: list[ref.RefDeal] = [ref.RefDeal(ref.shuffle(rpack, rng))]
 
@@ -303,17 +309,25 @@ def _vecenv_row(min_time: float, rpack: list[int]) -> list[Row]:
         d.observation_tensor(player, out=buffer)
         d.apply(rng.choice(d.legal_actions()))
 
-    ref_step = time_per_call(reference_step, min_time)
-    api_step = time_per_call(python_api_step, min_time)
-    names = ("VecEnv step vs Python step API", "VecEnv step vs reference step")
-    n = 4096
-    env = ecarte.duel.VecEnv(n, seed=1)
-    env.reset()
-    vec_time = time_per_call(lambda: env.step(env.random_actions()), min_time) / n
-    return [
-        Row(names[0], "step", vec_time, "Python step API", api_step),
-        Row(names[1], "step", vec_time, "reference step", ref_step),
-    ]
+    api = ("Python step API", time_per_call(python_api_step, min_time))
+    reference = ("reference step", time_per_call(reference_step, min_time))
+    target = ("target (issue 14)", VECENV_TARGET)
+    rows = []
+    for layout in ("float32", "compact"):
+        n = 4096
+        env = ecarte.duel.VecEnv(n, seed=1, observation=layout)
+        env.reset()
+        vec_time = time_per_call(functools.partial(_random_step, env), min_time) / n
+        rows += [
+            Row(f"VecEnv step ({layout}) vs Python step API", "step", vec_time, *api),
+            Row(f"VecEnv step ({layout}) vs reference step", "step", vec_time, *reference),
+            Row(f"VecEnv step ({layout}) vs the 80 ns target", "step", vec_time, *target),
+        ]
+    return rows
+
+
+def _random_step(env: Any) -> object:
+    return env.step(env.random_actions())
 
 
 def _bank_rows(min_time: float) -> list[Row]:
@@ -464,21 +478,27 @@ def deal_bytes(count: int = 10_000) -> tuple[int, float]:
     return size, (after - before - list_bytes) / count
 
 
-def vecenv_bytes(n: int) -> float | None:
-    """Resident bytes per env of a ``VecEnv`` of ``n`` envs after ``reset`` and one
-    ``step``: its deals and its output buffers (observations, masks, rewards and the
-    rest). ``None`` where the resident size cannot be read."""
-    gc.collect()
-    before = _rss_bytes()
-    env = ecarte.duel.VecEnv(n, seed=1)
-    env.reset()
-    env.step(env.random_actions())
-    after = _rss_bytes()
-    del env
-    gc.collect()
-    if before is None or after is None:
-        return None
-    return (after - before) / n
+def vecenv_bytes(n: int, observation: str = "float32") -> float | None:
+    """Resident bytes per env of a ``VecEnv`` of ``n`` envs with the ``observation``
+    layout, after ``reset`` and one ``step``: its deals and its output buffers
+    (observations, masks, rewards and the rest). Measured in a fresh Python process, so
+    that memory freed earlier does not hide the growth; ``None`` where the resident size
+    cannot be read."""
+    script = (
+        "import ecarte.bench as b, ecarte, gc\n"
+        "gc.collect()\n"
+        "before = b._rss_bytes()\n"
+        f"env = ecarte.duel.VecEnv({int(n)}, seed=1, observation={observation!r})\n"
+        "env.reset()\n"
+        "env.step(env.random_actions())\n"
+        "after = b._rss_bytes()\n"
+        "print(-1 if before is None or after is None else after - before)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    growth = int(done.stdout.split()[-1])
+    return None if growth < 0 else growth / n
 
 
 #: Bytes of the solver's tables, one set per solving thread: 2**14 entries of 16 bytes and
@@ -488,19 +508,32 @@ SOLVER_TABLE_BYTES = (1 << 14) * 16 + (1 << 13) * 8
 
 
 def memory_rows(envs: int) -> list[Row]:
-    """Bytes per ``Deal``, per ``VecEnv`` env (measured on ``envs`` envs) and per solver
-    table. Rows with unit ``bytes``; the baseline column holds the 1 GiB budget for a
-    ``VecEnv`` of a million envs."""
+    """Bytes per ``Deal``, per ``VecEnv`` env in each observation layout (measured on
+    ``envs`` envs, each in a fresh process) and per solver table. Rows with unit
+    ``bytes``; the baseline column holds the 1 GiB budget for a ``VecEnv`` of a million
+    envs."""
     size, traced = deal_bytes()
-    per_env = vecenv_bytes(envs)
-    million = None if per_env is None else per_env * 1_000_000
-    return [
+    rows = [
         Row("memory: Deal (sys.getsizeof)", "bytes", float(size), "-", None),
         Row("memory: Deal (traced, live)", "bytes", traced, "-", None),
-        Row(f"memory: VecEnv per env (n={envs:,})", "bytes", per_env, "-", None),
-        Row("memory: VecEnv of 1,000,000 envs", "bytes", million, "1 GiB", float(1 << 30)),
-        Row("memory: solver table per thread", "bytes", float(SOLVER_TABLE_BYTES), "-", None),
     ]
+    for layout in ("float32", "compact"):
+        per_env = vecenv_bytes(envs, layout)
+        million = None if per_env is None else per_env * 1_000_000
+        rows += [
+            Row(f"memory: VecEnv ({layout}) per env (n={envs:,})", "bytes", per_env, "-", None),
+            Row(
+                f"memory: VecEnv ({layout}) of 1,000,000 envs",
+                "bytes",
+                million,
+                "1 GiB",
+                float(1 << 30),
+            ),
+        ]
+    rows.append(
+        Row("memory: solver table per thread", "bytes", float(SOLVER_TABLE_BYTES), "-", None)
+    )
+    return rows
 
 
 # -- printing ----------------------------------------------------------------------------

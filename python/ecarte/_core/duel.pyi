@@ -12,6 +12,7 @@ _CardLike = Card | str
 
 NUM_ACTIONS: Final[int]
 OBSERVATION_SIZE: Final[int]
+COMPACT_OBSERVATION_SIZE: Final[int]
 
 @final
 class Rules:
@@ -350,17 +351,34 @@ def heuristic_action(
 
 @final
 class VecEnv:
-    """``n`` duel deals stepped in lockstep inside Rust. See ``ecarte.duel.VecEnv``."""
+    """``n`` duel deals stepped in lockstep inside Rust. See ``ecarte.duel.VecEnv``.
 
-    def __new__(cls, n: int, seed: int, rules: Rules | None = None) -> VecEnv: ...
+    ``observation`` picks the layout of the observation rows: ``"float32"`` (the default,
+    ``OBSERVATION_SIZE`` entries, read-only to Python: a step rewrites only the entries
+    that changed) or ``"compact"`` (``uint8``, ``COMPACT_OBSERVATION_SIZE`` bytes, card
+    planes bit-packed; ``ecarte.duel.decode_observations`` turns it into the float32
+    rows). The layouts are in docs/api.md."""
+
+    def __new__(
+        cls,
+        n: int,
+        seed: int,
+        rules: Rules | None = None,
+        observation: Literal["float32", "compact"] | None = None,
+    ) -> VecEnv: ...
     def __len__(self) -> int:
         """Number of envs."""
-    def reset(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+    @property
+    def observation(self) -> Literal["float32", "compact"]:
+        """The observation layout: ``"float32"`` or ``"compact"``."""
+    def reset(
+        self,
+    ) -> tuple[npt.NDArray[np.float32] | npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
         """Restarts every env on its first deal; returns ``(observations, masks)``."""
     def step(
         self, actions: npt.NDArray[np.int64] | list[int]
     ) -> tuple[
-        npt.NDArray[np.float32],
+        npt.NDArray[np.float32] | npt.NDArray[np.uint8],
         npt.NDArray[np.bool_],
         npt.NDArray[np.float32],
         npt.NDArray[np.bool_],

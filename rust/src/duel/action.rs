@@ -14,23 +14,50 @@ pub const PACK_SIZE: usize = 32;
 /// and refuse.
 pub const NUM_ACTIONS: usize = 68;
 
+/// The duel cards in pack order (by [`pack_index`]).
+const PACK: [Card; PACK_SIZE] = {
+    let mut pack = [Card::new(Rank::Seven, Suit::Clubs); PACK_SIZE];
+    let mut i = 0;
+    while i < PACK_SIZE {
+        pack[i] = Card::new(Rank::ALL[Rank::Seven as usize + i % 8], Suit::ALL[i / 8]);
+        i += 1;
+    }
+    pack
+};
+
+/// [`pack_index`] of every card id, `NOT_IN_PACK` for the ranks 2–6 (and past the
+/// 52 ids: 256 entries need no bounds check). The hot paths (play, draw, legal actions)
+/// convert cards through tables, not divisions by 13.
+const PACK_INDEX: [u8; 256] = {
+    let mut table = [NOT_IN_PACK; 256];
+    let mut i = 0;
+    while i < PACK_SIZE {
+        table[PACK[i].id()] = i as u8;
+        i += 1;
+    }
+    table
+};
+const NOT_IN_PACK: u8 = u8::MAX;
+
 /// Index of a duel card in `0..32`: `suit * 8 + (rank - 7)`, suits in `C D H S` order.
 pub fn pack_index(card: Card) -> Option<usize> {
-    let r = card.rank().index();
-    (r >= Rank::Seven.index()).then(|| card.suit().index() * 8 + r - Rank::Seven.index())
+    let i = PACK_INDEX[card.id() & 0xff];
+    (i != NOT_IN_PACK).then_some(i as usize)
 }
 
 /// The duel card at `index` (0–31).
 pub fn pack_card(index: usize) -> Card {
-    Card::new(
-        Rank::from_index(Rank::Seven.index() + index % 8),
-        Suit::from_index(index / 8),
-    )
+    PACK[index % PACK_SIZE]
 }
 
 /// Bit of a duel card in a 32-bit card set.
 pub fn bit(card: Card) -> u32 {
-    pack_index(card).map_or(0, |i| 1 << i)
+    let i = PACK_INDEX[card.id() & 0xff];
+    if i == NOT_IN_PACK {
+        0
+    } else {
+        1 << i
+    }
 }
 
 /// Iterates the cards of a 32-bit set in pack order.

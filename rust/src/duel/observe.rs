@@ -22,6 +22,24 @@
 //! | 208 | 2 | cards taken by the player, by the opponent, / 32 |
 //! | 210 | 2 | tricks taken by the player, by the opponent, / 16 |
 //! | 212 | 2 | match points of the player, of the opponent, / target |
+//!
+//! The compact layout (`u8`, [`COMPACT_OBSERVATION_SIZE`] bytes) holds the same facts, and
+//! [`expand_compact`] turns it into the tensor above (the tensor is defined that way):
+//!
+//! | offset | size | content |
+//! |---|---|---|
+//! | 0 | 24 | the six card planes above, 4 bytes each, bit `b` of byte `j` = entry `8j + b` |
+//! | 24 | 1 | trump suit index (C D H S = 0–3) |
+//! | 25 | 1 | turn-up: 0 in the talon, 1 drawn by the player, 2 by the opponent |
+//! | 26 | 1 | phase index (proposal, response, discard, play, over = 0–4) |
+//! | 27 | 1 | 1 if the player is the dealer |
+//! | 28 | 1 | 1 if it is the player's turn |
+//! | 29 | 1 | talon size |
+//! | 30 | 1 | exchanges |
+//! | 31 | 2 | cards taken by the player, by the opponent |
+//! | 33 | 2 | tricks taken by the player, by the opponent |
+//! | 35 | 2 | match points of the player, of the opponent |
+//! | 37 | 1 | the match target |
 
 use serde::{Deserialize, Serialize};
 
@@ -31,6 +49,11 @@ use super::state::{DealState, Phase, Trick, TALON_SIZE};
 use crate::card::{Card, Suit};
 
 pub const OBSERVATION_SIZE: usize = 214;
+/// Bytes of the compact observation layout.
+pub const COMPACT_OBSERVATION_SIZE: usize = 38;
+
+/// One observation in the compact layout.
+pub type Compact = [u8; COMPACT_OBSERVATION_SIZE];
 
 /// The eight 0.0/1.0 entries of every byte value.
 const BYTE_FLOATS: [[f32; 8]; 256] = {
@@ -131,9 +154,14 @@ impl DealState {
     }
 
     /// Writes `player`'s observation tensor into `out` (length [`OBSERVATION_SIZE`]),
-    /// overwriting every entry.
+    /// overwriting every entry: the compact form ([`DealState::encode_compact`]) expanded.
     pub fn encode_observation(&self, player: u8, score: [u8; 2], out: &mut [f32]) {
-        let out = &mut out[..OBSERVATION_SIZE];
+        expand_compact(None, &self.compact_observation(player, score), out);
+    }
+
+    /// `player`'s observation in the compact layout ([`COMPACT_OBSERVATION_SIZE`] bytes,
+    /// see the module docs).
+    pub fn compact_observation(&self, player: u8, score: [u8; 2]) -> Compact {
         let me = player as usize;
         let opp = 1 - me;
         let planes = [
@@ -144,34 +172,73 @@ impl DealState {
             self.lead().map_or(0, bit),
             bit(self.turn_up()),
         ];
-        // Every plane entry is written, a byte of the card set at a time, so the planes
-        // need no clearing first.
-        for (plane, set) in out[..192].chunks_exact_mut(32).zip(planes) {
-            for (chunk, byte) in plane.chunks_exact_mut(8).zip(set.to_le_bytes()) {
-                chunk.copy_from_slice(&BYTE_FLOATS[byte as usize]);
-            }
+        let mut out = [0u8; COMPACT_OBSERVATION_SIZE];
+        for (chunk, set) in out[..24].chunks_exact_mut(4).zip(planes) {
+            chunk.copy_from_slice(&set.to_le_bytes());
         }
-        out[192..].fill(0.0);
-        out[192 + self.trump().index()] = 1.0;
         let holder = match self.turn_up_holder() {
             None => 0,
             Some(p) if p == player => 1,
             Some(_) => 2,
         };
-        out[196 + holder] = 1.0;
-        out[199 + self.phase().index()] = 1.0;
-        out[204] = f32::from(u8::from(self.dealer() == player));
-        out[205] = f32::from(u8::from(self.current_player() == Some(player)));
-        out[206] = self.talon_size() as f32 / TALON_SIZE as f32;
-        out[207] = f32::from(self.exchanges()) / 11.0;
         let cards = self.cards_taken();
-        out[208] = f32::from(cards[me]) / 32.0;
-        out[209] = f32::from(cards[opp]) / 32.0;
         let tricks = self.tricks_taken();
-        out[210] = f32::from(tricks[me]) / 16.0;
-        out[211] = f32::from(tricks[opp]) / 16.0;
-        let target = f32::from(self.rules().target);
-        out[212] = f32::from(score[me]) / target;
-        out[213] = f32::from(score[opp]) / target;
+        out[24..].copy_from_slice(&[
+            self.trump().index() as u8,
+            holder,
+            self.phase().index() as u8,
+            u8::from(self.dealer() == player),
+            u8::from(self.current_player() == Some(player)),
+            self.talon_size() as u8,
+            self.exchanges(),
+            cards[me],
+            cards[opp],
+            tricks[me],
+            tricks[opp],
+            score[me],
+            score[opp],
+            self.rules().target,
+        ]);
+        out
     }
+
+    /// Writes `player`'s compact observation into `out` (length
+    /// [`COMPACT_OBSERVATION_SIZE`]).
+    pub fn encode_compact(&self, player: u8, score: [u8; 2], out: &mut [u8]) {
+        out[..COMPACT_OBSERVATION_SIZE].copy_from_slice(&self.compact_observation(player, score));
+    }
+}
+
+/// Writes the float32 tensor of the compact observation `new` into `out` (length
+/// [`OBSERVATION_SIZE`]). With `old`, `out` must hold the tensor of `old`, and only the
+/// entries that differ are written: card planes a byte (8 entries) at a time, the
+/// 22 entries after them together.
+pub fn expand_compact(old: Option<&Compact>, new: &Compact, out: &mut [f32]) {
+    let out = &mut out[..OBSERVATION_SIZE];
+    for (j, chunk) in out[..192].chunks_exact_mut(8).enumerate() {
+        if old.map_or(true, |o| o[j] != new[j]) {
+            chunk.copy_from_slice(&BYTE_FLOATS[new[j] as usize]);
+        }
+    }
+    if old.is_some_and(|o| o[24..] == new[24..]) {
+        return;
+    }
+    let [trump, holder, phase, dealer, turn, talon, exchanges, cards_me, cards_opp, tricks_me, tricks_opp, score_me, score_opp, target] =
+        new[24..].try_into().unwrap_or([0; 14]);
+    let tail = &mut out[192..];
+    tail.fill(0.0);
+    tail[usize::from(trump & 3)] = 1.0;
+    tail[4 + usize::from(holder.min(2))] = 1.0;
+    tail[7 + usize::from(phase.min(4))] = 1.0;
+    tail[12] = f32::from(dealer);
+    tail[13] = f32::from(turn);
+    tail[14] = f32::from(talon) / TALON_SIZE as f32;
+    tail[15] = f32::from(exchanges) / 11.0;
+    tail[16] = f32::from(cards_me) / 32.0;
+    tail[17] = f32::from(cards_opp) / 32.0;
+    tail[18] = f32::from(tricks_me) / 16.0;
+    tail[19] = f32::from(tricks_opp) / 16.0;
+    let target = f32::from(target);
+    tail[20] = f32::from(score_me) / target;
+    tail[21] = f32::from(score_opp) / target;
 }

@@ -142,11 +142,21 @@ impl DealState {
     /// The deal laid out from `deck`, card 0 on top: cards 0–4 to the elder, 5–9 to the
     /// dealer, card 10 turned up, cards 11–31 the talon on it, card 11 drawn first.
     pub fn from_deck(deck: &[Card], dealer: u8, rules: Rules) -> Result<DealState, DuelError> {
-        rules.validate().map_err(DuelError::InvalidRules)?;
-        if dealer > 1 {
-            return Err(DuelError::InvalidDealer(i64::from(dealer)));
-        }
-        let deck = check_deck(deck)?;
+        check_setup(dealer, rules)?;
+        Ok(DealState::laid_out(check_deck(deck)?, dealer, rules))
+    }
+
+    /// A deal from the 32-card pack shuffled with `seed`.
+    pub fn from_seed(seed: u64, dealer: u8, rules: Rules) -> Result<DealState, DuelError> {
+        check_setup(dealer, rules)?;
+        let mut deck: [Card; PACK_SIZE] = std::array::from_fn(pack_card);
+        deck.shuffle(&mut rng_from_seed(seed));
+        // A shuffled pack needs no deck check.
+        Ok(DealState::laid_out(deck, dealer, rules))
+    }
+
+    /// The deal of a checked deck (see [`DealState::from_deck`]).
+    fn laid_out(deck: [Card; PACK_SIZE], dealer: u8, rules: Rules) -> DealState {
         let elder = 1 - dealer;
         let mut hands = [0u32; 2];
         hands[elder as usize] = deck[..5].iter().map(|&c| bit(c)).sum();
@@ -180,14 +190,7 @@ impl DealState {
         if !state.may_propose() {
             state.phase = Phase::Play;
         }
-        Ok(state)
-    }
-
-    /// A deal from the 32-card pack shuffled with `seed`.
-    pub fn from_seed(seed: u64, dealer: u8, rules: Rules) -> Result<DealState, DuelError> {
-        let mut deck: [Card; PACK_SIZE] = std::array::from_fn(pack_card);
-        deck.shuffle(&mut rng_from_seed(seed));
-        DealState::from_deck(&deck, dealer, rules)
+        state
     }
 
     pub fn rules(&self) -> Rules {
@@ -579,6 +582,14 @@ pub fn shuffled_deck(seed: u64) -> Vec<Card> {
     let mut deck = piquet_pack();
     shuffle_with_seed(&mut deck, seed);
     deck
+}
+
+fn check_setup(dealer: u8, rules: Rules) -> Result<(), DuelError> {
+    rules.validate().map_err(DuelError::InvalidRules)?;
+    if dealer > 1 {
+        return Err(DuelError::InvalidDealer(i64::from(dealer)));
+    }
+    Ok(())
 }
 
 fn check_deck(deck: &[Card]) -> Result<[Card; PACK_SIZE], DuelError> {

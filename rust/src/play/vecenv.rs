@@ -5,10 +5,10 @@
 use rayon::prelude::*;
 
 use super::policy::random_action;
-use crate::card::{derive_seed, rng_from_seed, GameRng};
+use crate::card::{derive_seed, rng_from_seed, GameRng, SeedDeriver};
 use crate::duel::action::{write_mask, Action, NUM_ACTIONS};
 use crate::duel::matches::match_deal;
-use crate::duel::observe::OBSERVATION_SIZE;
+use crate::duel::observe::{expand_compact, Compact, COMPACT_OBSERVATION_SIZE, OBSERVATION_SIZE};
 use crate::duel::rules::Rules;
 use crate::duel::state::{DealState, DuelError};
 
@@ -19,15 +19,17 @@ use crate::duel::state::{DealState, DuelError};
 pub struct VecEnv {
     states: Vec<DealState>,
     deals: Vec<u64>,
-    seed: u64,
+    /// `derive_seed(seed, i)` for env `i`, the seed of its match.
+    env_seeds: Vec<u64>,
     rules: Rules,
     /// For `random_actions`, seeded from the env's seed.
     sampler: GameRng,
+    /// The compact observation last written to each env's row of a float32 buffer (for
+    /// [`ObsBuffer::Float32Update`]); empty after a write to another layout.
+    written: Vec<Compact>,
+    /// Each env's legal actions (`legal_mask`), kept for the checks and `random_actions`.
+    legal: Vec<u128>,
 }
-
-/// Envs per parallel job: smaller batches run on the calling thread, where splitting
-/// would cost more than it saves.
-const PARALLEL_MIN: usize = 2048;
 
 /// Applies a checked action to one env; scores a finished deal and deals the next.
 fn advance(
@@ -36,7 +38,7 @@ fn advance(
     id: i64,
     rewards: &mut [f32],
     terminated: &mut bool,
-    (seed, env): (u64, u64),
+    env_seed: u64,
     rules: Rules,
 ) {
     if let Some(action) = Action::from_id(id as usize) {
@@ -50,19 +52,92 @@ fn advance(
         rewards[1 - outcome.winner as usize] = -points;
         *terminated = true;
         *deals += 1;
-        if let Ok(next) = match_deal(derive_seed(seed, env), 0, *deals, rules) {
+        if let Ok(next) = match_deal(env_seed, 0, *deals, rules) {
             *state = next;
         }
     }
 }
 
+/// Where the observations go: the float32 tensor ([`OBSERVATION_SIZE`] entries per env)
+/// or the compact layout ([`COMPACT_OBSERVATION_SIZE`] bytes per env), see
+/// [`crate::duel::observe`].
+pub enum ObsBuffer<'a> {
+    Float32(&'a mut [f32]),
+    /// As `Float32`, and the buffer still holds what the previous `reset` or `step` of
+    /// this env wrote: only the entries that changed are written.
+    Float32Update(&'a mut [f32]),
+    Compact(&'a mut [u8]),
+}
+
 /// Output buffers of one step; every slice holds one row per env.
 pub struct StepBuffers<'a> {
-    pub obs: &'a mut [f32],
+    pub obs: ObsBuffer<'a>,
     pub mask: &'a mut [bool],
     pub rewards: &'a mut [f32],
     pub terminated: &'a mut [bool],
     pub players: &'a mut [i64],
+}
+
+/// How a [`StepBuffers`] takes its observations (see [`ObsBuffer`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObsLayout {
+    Float32,
+    Float32Update,
+    Compact,
+}
+
+/// Owned output buffers for `n` envs, for Rust callers (benches, profilers, tests).
+pub struct OwnedBuffers {
+    layout: ObsLayout,
+    obs: Vec<f32>,
+    compact: Vec<u8>,
+    pub mask: Vec<bool>,
+    pub rewards: Vec<f32>,
+    pub terminated: Vec<bool>,
+    pub players: Vec<i64>,
+}
+
+impl OwnedBuffers {
+    pub fn new(n: usize, layout: ObsLayout) -> OwnedBuffers {
+        // Only the layout's observation buffer is allocated.
+        let (floats, bytes) = match layout {
+            ObsLayout::Compact => (0, n * COMPACT_OBSERVATION_SIZE),
+            ObsLayout::Float32 | ObsLayout::Float32Update => (n * OBSERVATION_SIZE, 0),
+        };
+        OwnedBuffers {
+            layout,
+            obs: vec![0.0; floats],
+            compact: vec![0; bytes],
+            mask: vec![false; n * NUM_ACTIONS],
+            rewards: vec![0.0; n * 2],
+            terminated: vec![false; n],
+            players: vec![0; n],
+        }
+    }
+
+    /// The float32 observations (empty in the compact layout).
+    pub fn obs(&self) -> &[f32] {
+        &self.obs
+    }
+
+    /// The compact observations (empty in the float32 layouts).
+    pub fn compact(&self) -> &[u8] {
+        &self.compact
+    }
+
+    pub fn buffers(&mut self) -> StepBuffers<'_> {
+        StepBuffers {
+            obs: match self.layout {
+                ObsLayout::Float32 => ObsBuffer::Float32(&mut self.obs),
+                ObsLayout::Float32Update => ObsBuffer::Float32Update(&mut self.obs),
+                ObsLayout::Compact => ObsBuffer::Compact(&mut self.compact),
+            },
+            mask: &mut self.mask,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            players: &mut self.players,
+        }
+    }
 }
 
 impl VecEnv {
@@ -71,12 +146,19 @@ impl VecEnv {
         let mut env = VecEnv {
             states: Vec::with_capacity(n),
             deals: vec![0; n],
-            seed,
+            env_seeds: {
+                let deriver = SeedDeriver::new(seed);
+                (0..n as u64).map(|i| deriver.derive(i)).collect()
+            },
+            written: Vec::new(),
+            legal: Vec::with_capacity(n),
             rules,
             sampler: rng_from_seed(derive_seed(seed, u64::MAX)),
         };
         for i in 0..n {
-            env.states.push(env.deal(i, 0)?);
+            let state = env.deal(i, 0)?;
+            env.legal.push(state.legal_mask());
+            env.states.push(state);
         }
         Ok(env)
     }
@@ -95,13 +177,13 @@ impl VecEnv {
 
     /// Deal `k` of env `i`.
     fn deal(&self, i: usize, k: u64) -> Result<DealState, DuelError> {
-        match_deal(derive_seed(self.seed, i as u64), 0, k, self.rules)
+        match_deal(self.env_seeds[i], 0, k, self.rules)
     }
 
     /// One uniformly random legal action id per env, from the env's own seeded generator.
     pub fn random_actions(&mut self, out: &mut [i64]) {
-        for (state, a) in self.states.iter().zip(out.iter_mut()) {
-            *a = random_action(state.legal_mask(), &mut self.sampler).id() as i64;
+        for (&legal, a) in self.legal.iter().zip(out.iter_mut()) {
+            *a = random_action(legal, &mut self.sampler).id() as i64;
         }
     }
 
@@ -113,7 +195,7 @@ impl VecEnv {
         }
         out.rewards.fill(0.0);
         out.terminated.fill(false);
-        self.write(out);
+        self.write(None, out);
         Ok(())
     }
 
@@ -130,43 +212,206 @@ impl VecEnv {
                 legal: vec![],
             });
         }
-        for (i, (&id, state)) in actions.iter().zip(&self.states).enumerate() {
-            let action = usize::try_from(id).ok().and_then(Action::from_id);
-            if !action.is_some_and(|a| state.is_legal(a)) {
+        for (i, (&id, &legal)) in actions.iter().zip(&self.legal).enumerate() {
+            let is_legal = u32::try_from(id).is_ok_and(|id| id < 128 && legal >> id & 1 == 1);
+            if !is_legal {
+                let state = &self.states[i];
                 return Err(DuelError::IllegalAction {
                     action: format!("id {id} in env {i}"),
                     legal: state.legal_actions(),
                 });
             }
         }
-        let (seed, rules) = (self.seed, self.rules);
-        self.states
-            .par_iter_mut()
-            .zip(self.deals.par_iter_mut())
-            .zip(actions.par_iter())
-            .zip(out.rewards.par_chunks_mut(2))
-            .zip(out.terminated.par_iter_mut())
-            .with_min_len(PARALLEL_MIN)
-            .enumerate()
-            .for_each(|(i, ((((state, deals), &id), rewards), done))| {
-                advance(state, deals, id, rewards, done, (seed, i as u64), rules);
-            });
-        self.write(out);
+        self.write(Some(actions), out);
         Ok(())
     }
 
-    fn write(&self, out: &mut StepBuffers<'_>) {
-        self.states
-            .par_iter()
-            .zip(out.obs.par_chunks_mut(OBSERVATION_SIZE))
-            .zip(out.mask.par_chunks_mut(NUM_ACTIONS))
-            .zip(out.players.par_iter_mut())
-            .with_min_len(PARALLEL_MIN)
-            .for_each(|(((state, obs), mask), player)| {
-                let seat = state.current_player().unwrap_or(0);
-                state.encode_observation(seat, [0, 0], obs);
-                write_mask(state.legal_mask(), mask);
-                *player = i64::from(seat);
-            });
+    /// Applies `actions` (checked) if given, then writes every env's outputs, in one pass
+    /// over the envs.
+    fn write(&mut self, actions: Option<&[i64]>, out: &mut StepBuffers<'_>) {
+        let n = self.len();
+        let rules = self.rules;
+        let update = matches!(out.obs, ObsBuffer::Float32Update(_)) && self.written.len() == n;
+        // The observation rows of each block, in the buffer's layout.
+        let obs: Vec<ObsRows<'_>> = match &mut out.obs {
+            ObsBuffer::Compact(obs) => {
+                self.written.clear();
+                obs.chunks_mut(BLOCK * COMPACT_OBSERVATION_SIZE)
+                    .map(ObsRows::Compact)
+                    .collect()
+            }
+            ObsBuffer::Float32(obs) | ObsBuffer::Float32Update(obs) => {
+                self.written.resize(n, [0; COMPACT_OBSERVATION_SIZE]);
+                obs.chunks_mut(BLOCK * OBSERVATION_SIZE)
+                    .zip(self.written.chunks_mut(BLOCK))
+                    .map(|(rows, written)| ObsRows::Float32 {
+                        rows,
+                        written,
+                        update,
+                    })
+                    .collect()
+            }
+        };
+        let blocks: Vec<Block<'_>> = self
+            .states
+            .chunks_mut(BLOCK)
+            .zip(self.deals.chunks_mut(BLOCK))
+            .zip(self.env_seeds.chunks(BLOCK))
+            .zip(self.legal.chunks_mut(BLOCK))
+            .zip(out.rewards.chunks_mut(BLOCK * 2))
+            .zip(out.terminated.chunks_mut(BLOCK))
+            .zip(out.mask.chunks_mut(BLOCK * NUM_ACTIONS))
+            .zip(out.players.chunks_mut(BLOCK))
+            .zip(obs)
+            .enumerate()
+            .map(
+                |(
+                    b,
+                    (
+                        (
+                            ((((((states, deals), env_seeds), legal), rewards), terminated), mask),
+                            players,
+                        ),
+                        obs,
+                    ),
+                )| Block {
+                    actions: actions.map(|a| &a[b * BLOCK..b * BLOCK + states.len()]),
+                    states,
+                    deals,
+                    env_seeds,
+                    legal,
+                    rewards,
+                    terminated,
+                    mask,
+                    players,
+                    obs,
+                },
+            )
+            .collect();
+        blocks.into_par_iter().for_each(|block| block.run(rules));
+    }
+}
+
+/// Envs per parallel job: a step costs about 100 ns per env, so a job of 512 envs is some
+/// 50 µs of work, and a step of a few thousand envs still spreads over every core.
+const BLOCK: usize = 512;
+
+/// The observation rows of one block of envs.
+enum ObsRows<'a> {
+    Compact(&'a mut [u8]),
+    Float32 {
+        rows: &'a mut [f32],
+        written: &'a mut [Compact],
+        /// `rows` holds the tensors of `written`: write only what changed.
+        update: bool,
+    },
+}
+
+/// One block of envs with their actions and output slots, stepped on one thread.
+struct Block<'a> {
+    actions: Option<&'a [i64]>,
+    states: &'a mut [DealState],
+    deals: &'a mut [u64],
+    env_seeds: &'a [u64],
+    legal: &'a mut [u128],
+    rewards: &'a mut [f32],
+    terminated: &'a mut [bool],
+    mask: &'a mut [bool],
+    players: &'a mut [i64],
+    obs: ObsRows<'a>,
+}
+
+impl Block<'_> {
+    /// Applies the actions if any, then writes the outputs of every env of the block.
+    fn run(mut self, rules: Rules) {
+        for (j, state) in self.states.iter_mut().enumerate() {
+            if let Some(actions) = self.actions {
+                advance(
+                    state,
+                    &mut self.deals[j],
+                    actions[j],
+                    &mut self.rewards[2 * j..2 * j + 2],
+                    &mut self.terminated[j],
+                    self.env_seeds[j],
+                    rules,
+                );
+            }
+            let seat = state.current_player().unwrap_or(0);
+            self.legal[j] = state.legal_mask();
+            write_mask(
+                self.legal[j],
+                &mut self.mask[j * NUM_ACTIONS..(j + 1) * NUM_ACTIONS],
+            );
+            self.players[j] = i64::from(seat);
+            let new = state.compact_observation(seat, [0, 0]);
+            match &mut self.obs {
+                ObsRows::Compact(rows) => rows
+                    [j * COMPACT_OBSERVATION_SIZE..(j + 1) * COMPACT_OBSERVATION_SIZE]
+                    .copy_from_slice(&new),
+                ObsRows::Float32 {
+                    rows,
+                    written,
+                    update,
+                } => {
+                    let row = &mut rows[j * OBSERVATION_SIZE..(j + 1) * OBSERVATION_SIZE];
+                    expand_compact(update.then_some(&written[j]), &new, row);
+                    written[j] = new;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_layout_and_the_updating_write_give_the_same_observations() {
+        let n = 16;
+        let layouts = [
+            ObsLayout::Float32,
+            ObsLayout::Float32Update,
+            ObsLayout::Compact,
+        ];
+        let mut envs: Vec<VecEnv> = (0..3)
+            .map(|_| VecEnv::new(n, 9, Rules::default()).unwrap())
+            .collect();
+        let mut buffers: Vec<OwnedBuffers> =
+            layouts.map(|layout| OwnedBuffers::new(n, layout)).into();
+        let mut actions = vec![0i64; n];
+        let mut finished = 0;
+        for step in 0..600 {
+            for (env, out) in envs.iter_mut().zip(&mut buffers) {
+                if step == 0 {
+                    env.reset(&mut out.buffers()).unwrap();
+                } else {
+                    env.step(&actions, &mut out.buffers()).unwrap();
+                }
+            }
+            let [full, update, compact] = &buffers[..] else {
+                unreachable!()
+            };
+            assert_eq!(full.obs(), update.obs(), "step {step}");
+            assert_eq!(full.mask, compact.mask);
+            assert_eq!(full.rewards, compact.rewards);
+            assert_eq!(full.players, compact.players);
+            let mut expanded = vec![0.0; OBSERVATION_SIZE];
+            for (row, packed) in full
+                .obs()
+                .chunks(OBSERVATION_SIZE)
+                .zip(compact.compact().chunks(COMPACT_OBSERVATION_SIZE))
+            {
+                let packed: Compact = packed.try_into().unwrap();
+                expand_compact(None, &packed, &mut expanded);
+                assert_eq!(row, &expanded[..], "step {step}");
+            }
+            finished += full.terminated.iter().filter(|&&t| t).count();
+            envs[0].random_actions(&mut actions);
+            for env in &mut envs[1..] {
+                env.random_actions(&mut vec![0; n]);
+            }
+        }
+        assert!(finished > 100, "only {finished} deals finished");
     }
 }

@@ -9,11 +9,11 @@ use super::errors::{
     extract_u64, int_in, int_usize, EcarteError, IllegalActionError, MAX_BATCH, MAX_ENVS,
     MAX_THREADS,
 };
-use crate::duel::{DuelError, Rules, NUM_ACTIONS, OBSERVATION_SIZE};
+use crate::duel::{DuelError, Rules, COMPACT_OBSERVATION_SIZE, NUM_ACTIONS, OBSERVATION_SIZE};
 use crate::play::opponent::{OpponentBuffers, OpponentVecEnv};
 use crate::play::policy::{heuristic_action, Policy, View};
 use crate::play::simulate::{simulate_deals, simulate_matches};
-use crate::play::vecenv::{StepBuffers, VecEnv};
+use crate::play::vecenv::{ObsBuffer, StepBuffers, VecEnv};
 
 /// The native policy an agent spec names (the one grammar: [`Policy::parse`]).
 pub fn policy(spec: &Bound<'_, PyAny>) -> PyResult<Policy> {
@@ -174,17 +174,38 @@ fn duel_heuristic_action(
 #[pyclass(name = "VecEnv", module = "ecarte.duel")]
 pub struct PyVecEnv {
     env: VecEnv,
-    obs: Py<PyArray2<f32>>,
+    obs: ObsArray,
     mask: Py<PyArray2<bool>>,
     rewards: Py<PyArray2<f32>>,
     terminated: Py<PyArray1<bool>>,
     players: Py<PyArray1<i64>>,
 }
 
-type ResetResult<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<bool>>);
+/// The observation array of a `VecEnv`, in the layout chosen at construction.
+enum ObsArray {
+    /// Read-only to Python: a step rewrites only the entries that changed.
+    Float32(Py<PyArray2<f32>>),
+    Compact(Py<PyArray2<u8>>),
+}
+
+impl ObsArray {
+    fn bind<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        match self {
+            ObsArray::Float32(a) => a.bind(py).clone().into_any(),
+            ObsArray::Compact(a) => a.bind(py).clone().into_any(),
+        }
+    }
+}
+
+/// Sets a `NumPy` array's `writeable` flag.
+fn set_writeable(array: &Bound<'_, PyAny>, writeable: bool) -> PyResult<()> {
+    array.getattr("flags")?.setattr("writeable", writeable)
+}
+
+type ResetResult<'py> = (Bound<'py, PyAny>, Bound<'py, PyArray2<bool>>);
 
 type StepResult<'py> = (
-    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyAny>,
     Bound<'py, PyArray2<bool>>,
     Bound<'py, PyArray2<f32>>,
     Bound<'py, PyArray1<bool>>,
@@ -192,19 +213,60 @@ type StepResult<'py> = (
 );
 
 impl PyVecEnv {
+    /// Runs `f` on the env and the buffers; `update` lets a float32 write skip the
+    /// entries that did not change (the array holds the previous write: Python cannot
+    /// write to it).
     fn run(
         &mut self,
         py: Python<'_>,
+        update: bool,
         f: impl FnOnce(&mut VecEnv, &mut StepBuffers<'_>) -> Result<(), DuelError>,
     ) -> PyResult<()> {
-        let mut obs = self.obs.bind(py).readwrite();
+        let float_obs = match &self.obs {
+            ObsArray::Float32(a) => Some(a.bind(py).clone()),
+            ObsArray::Compact(_) => None,
+        };
+        if let Some(a) = &float_obs {
+            set_writeable(a.as_any(), true)?;
+        }
+        let result = self.write(py, update, f);
+        if let Some(a) = &float_obs {
+            set_writeable(a.as_any(), false)?;
+        }
+        result
+    }
+
+    fn write(
+        &mut self,
+        py: Python<'_>,
+        update: bool,
+        f: impl FnOnce(&mut VecEnv, &mut StepBuffers<'_>) -> Result<(), DuelError>,
+    ) -> PyResult<()> {
+        let err = |e: numpy::AsSliceError| EcarteError::new_err(e.to_string());
+        let borrow = |e: numpy::BorrowError| EcarteError::new_err(e.to_string());
+        let mut float_obs;
+        let mut compact_obs;
+        let obs = match &self.obs {
+            ObsArray::Float32(a) => {
+                float_obs = a.bind(py).try_readwrite().map_err(borrow)?;
+                let rows = float_obs.as_slice_mut().map_err(err)?;
+                if update {
+                    ObsBuffer::Float32Update(rows)
+                } else {
+                    ObsBuffer::Float32(rows)
+                }
+            }
+            ObsArray::Compact(a) => {
+                compact_obs = a.bind(py).try_readwrite().map_err(borrow)?;
+                ObsBuffer::Compact(compact_obs.as_slice_mut().map_err(err)?)
+            }
+        };
         let mut mask = self.mask.bind(py).readwrite();
         let mut rewards = self.rewards.bind(py).readwrite();
         let mut terminated = self.terminated.bind(py).readwrite();
         let mut players = self.players.bind(py).readwrite();
-        let err = |e: numpy::AsSliceError| EcarteError::new_err(e.to_string());
         let mut buffers = StepBuffers {
-            obs: obs.as_slice_mut().map_err(err)?,
+            obs,
             mask: mask.as_slice_mut().map_err(err)?,
             rewards: rewards.as_slice_mut().map_err(err)?,
             terminated: terminated.as_slice_mut().map_err(err)?,
@@ -215,7 +277,7 @@ impl PyVecEnv {
 
     fn outputs<'py>(&self, py: Python<'py>) -> StepResult<'py> {
         (
-            self.obs.bind(py).clone(),
+            self.obs.bind(py),
             self.mask.bind(py).clone(),
             self.rewards.bind(py).clone(),
             self.terminated.bind(py).clone(),
@@ -227,26 +289,53 @@ impl PyVecEnv {
 #[pymethods]
 impl PyVecEnv {
     #[new]
-    #[pyo3(signature = (n, seed, rules = None))]
+    #[pyo3(signature = (n, seed, rules = None, observation = None))]
     fn new(
         py: Python<'_>,
         n: &Bound<'_, PyAny>,
         seed: &Bound<'_, PyAny>,
         rules: Option<PyRules>,
+        observation: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyVecEnv> {
         let n = int_usize(n, "n (envs)", 1, MAX_ENVS)?;
         let seed = extract_u64(seed, "seed")?;
+        let layout = observation
+            .filter(|o| !o.is_none())
+            .map(|o| super::errors::text(o, "observation"))
+            .transpose()?;
+        let obs = match layout.as_deref() {
+            None | Some("float32") => {
+                ObsArray::Float32(PyArray2::zeros(py, [n, OBSERVATION_SIZE], false).unbind())
+            }
+            Some("compact") => ObsArray::Compact(
+                PyArray2::zeros(py, [n, COMPACT_OBSERVATION_SIZE], false).unbind(),
+            ),
+            Some(other) => {
+                return Err(EcarteError::new_err(format!(
+                    "observation must be 'float32' or 'compact', got {other:?}"
+                )))
+            }
+        };
         let env = VecEnv::new(n, seed, rules.map_or_else(Rules::default, |r| r.0))?;
         let mut this = PyVecEnv {
             env,
-            obs: PyArray2::zeros(py, [n, OBSERVATION_SIZE], false).unbind(),
-            mask: PyArray2::from_vec2(py, &vec![vec![false; NUM_ACTIONS]; n])?.unbind(),
+            obs,
+            mask: PyArray2::zeros(py, [n, NUM_ACTIONS], false).unbind(),
             rewards: PyArray2::zeros(py, [n, 2], false).unbind(),
             terminated: PyArray1::from_vec(py, vec![false; n]).unbind(),
             players: PyArray1::zeros(py, n, false).unbind(),
         };
-        this.run(py, VecEnv::reset)?;
+        this.run(py, false, VecEnv::reset)?;
         Ok(this)
+    }
+
+    /// The observation layout: `"float32"` or `"compact"`.
+    #[getter]
+    fn observation(&self) -> &'static str {
+        match self.obs {
+            ObsArray::Float32(_) => "float32",
+            ObsArray::Compact(_) => "compact",
+        }
     }
 
     /// Number of envs.
@@ -256,8 +345,8 @@ impl PyVecEnv {
 
     /// Restarts every env on its first deal; returns `(observations, masks)`.
     fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<ResetResult<'py>> {
-        self.run(py, VecEnv::reset)?;
-        Ok((self.obs.bind(py).clone(), self.mask.bind(py).clone()))
+        self.run(py, false, VecEnv::reset)?;
+        Ok((self.obs.bind(py), self.mask.bind(py).clone()))
     }
 
     /// Applies one action id per env; returns `(observations, masks, rewards,
@@ -268,7 +357,7 @@ impl PyVecEnv {
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<StepResult<'py>> {
         let actions = action_ids(actions, self.env.len())?;
-        self.run(py, |env, out| env.step(&actions, out))?;
+        self.run(py, true, |env, out| env.step(&actions, out))?;
         Ok(self.outputs(py))
     }
 
@@ -476,7 +565,7 @@ impl PyOpponentVecEnv {
             .transpose()?;
         self.run(py, |env, out| env.reset(seed, out))?;
         let (obs, mask, _, _) = self.outputs(py)?;
-        Ok((obs, mask))
+        Ok((obs.into_any(), mask))
     }
 
     /// Applies the learner's action id in every env and the opponent's replies, up to the

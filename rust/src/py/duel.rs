@@ -1018,5 +1018,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyOutcome>()?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;
     m.add("OBSERVATION_SIZE", OBSERVATION_SIZE)?;
+    m.add(
+        "COMPACT_OBSERVATION_SIZE",
+        crate::duel::COMPACT_OBSERVATION_SIZE,
+    )?;
     Ok(())
 }
