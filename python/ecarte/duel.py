@@ -41,6 +41,7 @@ from ecarte._core.duel import (
     solve,
     solve_many_timed,
 )
+from ecarte._core.duel import decode_compact_rows as _decode_compact_rows
 from ecarte._core.duel import simulate as _simulate
 from ecarte._core.duel import solve_many as _solve_many
 from ecarte.distributed import (
@@ -92,17 +93,12 @@ __all__ = [
 ]
 
 
-#: Largest value of each scalar byte of a compact observation (offsets 24 to 37), to
-#: check the input of :func:`decode_observations`.
-_COMPACT_LIMITS = np.array([3, 2, 4, 1, 1, 22, 11, 32, 32, 16, 16, 255, 255, 255], dtype=np.uint8)
-
-
 def decode_observations(compact: npt.ArrayLike) -> npt.NDArray[np.float32]:
     """The float32 observation tensors of compact observations: one row of
     ``COMPACT_OBSERVATION_SIZE`` bytes (as ``VecEnv(..., observation="compact")`` writes) or
-    a batch of them, to the same shape with ``OBSERVATION_SIZE`` entries per row. The result
-    is exactly what the float32 layout holds. Both layouts are in docs/api.md; this is the
-    reference decoder to port to a GPU.
+    a batch of them, to the same shape with ``OBSERVATION_SIZE`` entries per row. The
+    engine's own expansion does the work, so the result is exactly what the float32 layout
+    holds. Both layouts are in docs/api.md, for learners that unpack on the GPU.
 
     Raises :class:`EcarteError` for input that is not ``uint8`` rows of the compact size,
     or whose scalar bytes are out of range."""
@@ -112,27 +108,8 @@ def decode_observations(compact: npt.ArrayLike) -> npt.NDArray[np.float32]:
             f"compact observations must be uint8 rows of {COMPACT_OBSERVATION_SIZE} bytes, "
             f"got dtype {rows.dtype} and shape {rows.shape}"
         )
-    flat = rows.reshape(-1, COMPACT_OBSERVATION_SIZE)
-    scalars = flat[:, 24:]
-    if (scalars > _COMPACT_LIMITS).any() or (scalars[:, -1] == 0).any():
-        raise EcarteError(
-            "compact observations hold out-of-range values (offsets 24 to 37 are the trump, "
-            "turn-up, phase, flags, counts and a match target of at least 1)"
-        )
-    out = np.zeros((len(flat), OBSERVATION_SIZE), dtype=np.float32)
-    out[:, :192] = np.unpackbits(flat[:, :24], axis=1, bitorder="little")
-    index = np.arange(len(flat))
-    for offset, byte in ((192, 24), (196, 25), (199, 26)):  # one-hot entries
-        out[index, offset + flat[:, byte]] = 1.0
-    values = flat.astype(np.float32)
-    out[:, 204:206] = values[:, 27:29]
-    # Count / its maximum, in float32 as the engine divides.
-    out[:, 206] = values[:, 29] / np.float32(22)
-    out[:, 207] = values[:, 30] / np.float32(11)
-    out[:, 208:210] = values[:, 31:33] / np.float32(32)
-    out[:, 210:212] = values[:, 33:35] / np.float32(16)
-    out[:, 212:214] = values[:, 35:37] / values[:, 37:38]
-    return out.reshape((*rows.shape[:-1], OBSERVATION_SIZE))
+    flat = np.ascontiguousarray(rows.reshape(-1, COMPACT_OBSERVATION_SIZE))
+    return _decode_compact_rows(flat).reshape((*rows.shape[:-1], OBSERVATION_SIZE))
 
 
 def is_native_agent(spec: object) -> bool:

@@ -64,6 +64,12 @@ DEFAULT_PIMC_SAMPLES: Final[int]
 DEFAULT_EXPERT_SAMPLES: Final[int]
 """Worlds solved per decision of ``"expert"``."""
 
+def decode_compact_rows(
+    rows: npt.NDArray[np.uint8],
+) -> npt.NDArray[np.float32]:
+    """The float32 tensors of ``n`` compact rows, shape ``(n, COMPACT_OBSERVATION_SIZE)``
+    (use ``ecarte.duel.decode_observations``)."""
+
 def parse_agent(spec: str) -> tuple[str, int | None]:
     """Parses an agent spec: ``(name, worlds per decision or None)``; ``EcarteError`` for a
     spec that names no agent."""

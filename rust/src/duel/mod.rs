@@ -12,7 +12,10 @@ mod tests;
 pub use action::{Action, NUM_ACTIONS, PACK_SIZE};
 pub use matches::Match;
 pub use matches::MatchScore;
-pub use observe::{Observation, COMPACT_OBSERVATION_SIZE, OBSERVATION_SIZE};
+pub use observe::{
+    compact_in_range, expand_compact, Compact, Observation, COMPACT_OBSERVATION_SIZE,
+    OBSERVATION_SIZE,
+};
 pub use record::{DealRecord, MatchRecord};
 pub use rules::{Order, Rules};
 pub use state::{DealState, DuelError, Outcome, Phase, Trick};

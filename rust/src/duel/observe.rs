@@ -209,6 +209,35 @@ impl DealState {
     }
 }
 
+/// The largest value of each scalar byte of a compact observation (offsets 24 to 37); the
+/// match target (the last) is also at least 1.
+const COMPACT_SCALAR_LIMITS: [u8; COMPACT_OBSERVATION_SIZE - 24] = [
+    3,                // trump suit
+    2,                // turn-up holder
+    4,                // phase
+    1,                // dealer flag
+    1,                // turn flag
+    TALON_SIZE as u8, // talon size
+    11,               // exchanges
+    32,               // cards taken, by the player
+    32,               // and by the opponent
+    16,               // tricks taken, by the player
+    16,               // and by the opponent
+    255,              // match points, of the player
+    255,              // and of the opponent
+    255,              // match target
+];
+
+/// Whether `compact` could be an observation's compact form, as far as its scalar bytes
+/// tell: each within its range (the card planes may hold any bits).
+pub fn compact_in_range(compact: &Compact) -> bool {
+    compact[24..]
+        .iter()
+        .zip(COMPACT_SCALAR_LIMITS)
+        .all(|(&value, limit)| value <= limit)
+        && compact[COMPACT_OBSERVATION_SIZE - 1] >= 1
+}
+
 /// Writes the float32 tensor of the compact observation `new` into `out` (length
 /// [`OBSERVATION_SIZE`]). With `old`, `out` must hold the tensor of `old`, and only the
 /// entries that differ are written: card planes a byte (8 entries) at a time, the

@@ -1,7 +1,7 @@
 //! Native batch paths for Python: `simulate` (whole deals or matches without the GIL),
 //! the vectorized environment, and the native heuristic policy.
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
 use pyo3::prelude::*;
 
 use super::duel::{PyAction, PyObservation, PyRules};
@@ -9,7 +9,10 @@ use super::errors::{
     extract_u64, int_in, int_usize, EcarteError, IllegalActionError, MAX_BATCH, MAX_ENVS,
     MAX_THREADS,
 };
-use crate::duel::{DuelError, Rules, COMPACT_OBSERVATION_SIZE, NUM_ACTIONS, OBSERVATION_SIZE};
+use crate::duel::{
+    compact_in_range, expand_compact, Compact, DuelError, Rules, COMPACT_OBSERVATION_SIZE,
+    NUM_ACTIONS, OBSERVATION_SIZE,
+};
 use crate::play::opponent::{OpponentBuffers, OpponentVecEnv};
 use crate::play::policy::{heuristic_action, Policy, View};
 use crate::play::simulate::{simulate_deals, simulate_matches};
@@ -434,8 +437,41 @@ fn expert_values(
     )
 }
 
+/// The float32 tensors of compact observations (`n` rows of `COMPACT_OBSERVATION_SIZE`
+/// bytes), by the engine's own expansion. `ecarte.duel.decode_observations` checks the
+/// array's type and shape and calls this.
+#[pyfunction]
+fn decode_compact_rows<'py>(
+    py: Python<'py>,
+    rows: PyReadonlyArray2<'py, u8>,
+) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    let rows = rows.as_array();
+    let mut compact: Vec<Compact> = Vec::with_capacity(rows.nrows());
+    for row in rows.rows() {
+        let mut bytes = [0u8; COMPACT_OBSERVATION_SIZE];
+        for (byte, &value) in bytes.iter_mut().zip(row.iter()) {
+            *byte = value;
+        }
+        if !compact_in_range(&bytes) {
+            return Err(EcarteError::new_err(format!(
+                "compact observation row {} holds out-of-range values (offsets 24 to 37 are \
+                 the trump, turn-up, phase, flags, counts and a match target of at least 1)",
+                compact.len()
+            )));
+        }
+        compact.push(bytes);
+    }
+    let mut out = vec![0f32; compact.len() * OBSERVATION_SIZE];
+    for (row, tensor) in compact.iter().zip(out.chunks_exact_mut(OBSERVATION_SIZE)) {
+        expand_compact(None, row, tensor);
+    }
+    let out = PyArray1::from_vec(py, out);
+    out.reshape([compact.len(), OBSERVATION_SIZE])
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_agent, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_compact_rows, m)?)?;
     m.add_function(wrap_pyfunction!(expert_values, m)?)?;
     m.add(
         "DEFAULT_EXPERT_SAMPLES",
