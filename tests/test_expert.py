@@ -113,11 +113,13 @@ def test_the_benchmark_ceiling_plays_exact_double_dummy_moves() -> None:
         obs, legal = deal.observation(player), deal.legal_actions()
         choice = ladder.ceiling(deal, obs, legal)
         assert choice in legal
+        # Only positions where some legal option is worse than the best are counted.
         if deal.phase == "play":
-            assert choice in solve(deal).best_actions
-            checked["play"] += 1
+            best = solve(deal).best_actions
+            assert choice in best
+            checked["play"] += len(best) < len(legal)
         elif len(legal) > 1:
             values = {a: ladder.ceiling_value(deal, a, player) for a in legal}
             assert values[choice] == max(values.values())
-            checked["exchange"] += 1
+            checked["exchange"] += len(set(values.values())) > 1
     assert checked["play"] > 0 and checked["exchange"] > 0
