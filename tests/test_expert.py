@@ -3,19 +3,24 @@ opponent has not decided anything, and the native batch path."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 from ecarte import EcarteError, ExpertAgent, RandomAgent
 from ecarte.agents import make_agent
 from ecarte.duel import (
     DEFAULT_EXPERT_SAMPLES,
+    DEFAULT_PIMC_SAMPLES,
     Action,
     Deal,
     expert_values,
     parse_agent,
     pimc_values,
     simulate,
+    solve,
 )
 
 
@@ -80,3 +85,41 @@ def test_native_simulate_with_expert() -> None:
     result = simulate(2, 7, agents=("expert:4", "heuristic"))
     assert result.n == 2 and set(result["points"]) <= {1, 2}
     assert simulate(2, 7, agents=("expert:4", "heuristic")) == result
+
+
+def test_the_default_spends_the_time_budget_on_worlds() -> None:
+    # The target allows twice PIMC(24)'s decision time; the inference itself is nearly free.
+    assert DEFAULT_EXPERT_SAMPLES == 2 * DEFAULT_PIMC_SAMPLES
+    assert make_agent("expert").samples == DEFAULT_EXPERT_SAMPLES
+
+
+def load_ladder() -> ModuleType:
+    path = Path(__file__).parent.parent / "benches" / "strength_ladder.py"
+    spec = importlib.util.spec_from_file_location("strength_ladder", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_benchmark_ceiling_plays_exact_double_dummy_moves() -> None:
+    # The ladder's cheating ceiling (benchmark only): in the play phase its move is one of
+    # the solver's best; in the exchange it takes the option of best value in the true world.
+    ladder = load_ladder()
+    checked = {"play": 0, "exchange": 0}
+    for deal in random_positions(16, seed=8):
+        player = deal.current_player
+        assert player is not None
+        obs, legal = deal.observation(player), deal.legal_actions()
+        choice = ladder.ceiling(deal, obs, legal)
+        assert choice in legal
+        # Only positions where some legal option is worse than the best are counted.
+        if deal.phase == "play":
+            best = solve(deal).best_actions
+            assert choice in best
+            checked["play"] += len(best) < len(legal)
+        elif len(legal) > 1:
+            values = {a: ladder.ceiling_value(deal, a, player) for a in legal}
+            assert values[choice] == max(values.values())
+            checked["exchange"] += len(set(values.values())) > 1
+    assert checked["play"] > 0 and checked["exchange"] > 0

@@ -1,0 +1,131 @@
+"""The strength ladder: each row's duplicate deals against one common opponent, with
+the row's time per decision.
+
+    python benches/strength_ladder.py ROW [deals] [seed] [opponent]
+
+Plays deals ``seed + i`` (i < deals, dealer ``i % 2``) twice, the row in seat 0 and then
+in seat 1, against ``opponent`` (default ``heuristic``), and prints the row's mean signed
+points per deal over the pairs with a 95% interval, and the mean and p90 seconds of its
+decisions, in CPU time of the process (all its threads: the solver's pool too) and in wall
+time. On a shared machine the CPU figures are the load-independent ones. ROW is an agent
+spec (``ecarte.duel.AGENT_SPECS``), ``ismcts`` or ``ismcts:SIMS`` (OpenSpiel's ISMCTS
+bot, ``ecarte.openspiel.ISMCTSAgent``; needs ``open_spiel``), or ``ceiling``.
+
+``ceiling`` is a **benchmark-only cheating player**: it sees the whole deal (the
+opponent's hand and the talon order). In the play phase it plays a move of best exact
+double-dummy value; an exchange option is applied, the rest of the exchange phase played by
+the heuristic for both seats, and the play phase solved, all in the one true world (PIMC
+with the real deal as its only world). It bounds what any fair player could gain; it is
+not an agent spec and never will be.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+import numpy as np
+from ecarte.agents import make_agent
+from ecarte.duel import Action, Deal, Observation, action_values, heuristic_action, solve
+
+Chooser = Callable[[Deal, Observation, list[Action]], Action]
+
+
+def ceiling_value(deal: Deal, action: Action, me: int) -> float:
+    """`me`'s exact points after `action` in the true world: the rest of the exchange
+    phase by the heuristic for both seats, the play phase double-dummy."""
+    child = deal.copy()
+    child.apply(action)
+    while not child.is_over() and child.phase != "play":
+        player = child.current_player
+        assert player is not None
+        child.apply(heuristic_action(child.observation(player), child.legal_actions()))
+    if child.is_over():
+        outcome = child.outcome()
+        assert outcome is not None
+        return float(outcome.points if outcome.winner == me else -outcome.points)
+    value = float(solve(child).value)
+    return value if child.current_player == me else -value
+
+
+def ceiling(deal: Deal, obs: Observation, legal: list[Action]) -> Action:
+    """The cheating double-dummy choice (benchmark only: it reads the hidden cards)."""
+    if len(legal) == 1:
+        return legal[0]
+    if deal.phase == "play":
+        values = [(float(v), a) for a, v in action_values(deal)]
+    else:
+        me = obs.player
+        values = [(ceiling_value(deal, a, me), a) for a in legal]
+    # The best value; ties to the lowest action id, as the native agents break them.
+    best = max(v for v, _ in values)
+    return min(a for v, a in values if v == best)
+
+
+def chooser(spec: str, seed: int) -> Chooser:
+    """The row's choice function: it gets the deal only to let the ceiling cheat."""
+    if spec == "ceiling":
+        return ceiling
+    if spec.split(":")[0] == "ismcts":
+        from ecarte.openspiel import ISMCTSAgent
+
+        sims = int(spec.split(":")[1]) if ":" in spec else 100
+        bot = ISMCTSAgent(simulations=sims, seed=seed)
+        return lambda deal, obs, legal: bot(obs, legal)
+    agent = make_agent(spec, seed)
+    return lambda deal, obs, legal: agent(obs, legal)
+
+
+def signed_points(deal: Deal, seat: int) -> int:
+    outcome = deal.outcome()
+    assert outcome is not None
+    return outcome.points if outcome.winner == seat else -outcome.points
+
+
+def p90(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[int(0.9 * (len(ordered) - 1))]
+
+
+def main(row: str, deals: int = 100, seed: int = 5000, opponent: str = "heuristic") -> None:
+    choose_row = chooser(row, 1)
+    choose_opp = chooser(opponent, 2)
+    wall: list[float] = []
+    cpu: list[float] = []
+    edges: list[float] = []
+    start_time = time.time()
+    for i in range(deals):
+        edge = 0.0
+        for row_seat in (0, 1):
+            deal = Deal(seed=seed + i, dealer=i % 2)
+            while not deal.is_over():
+                player = deal.current_player
+                assert player is not None
+                obs, legal = deal.observation(player), deal.legal_actions()
+                if player == row_seat:
+                    t0, c0 = time.perf_counter(), time.process_time()
+                    action = choose_row(deal, obs, legal)
+                    wall.append(time.perf_counter() - t0)
+                    cpu.append(time.process_time() - c0)
+                else:
+                    action = choose_opp(deal, obs, legal)
+                deal.apply(action)
+            edge += signed_points(deal, row_seat) / 2
+        edges.append(edge)
+        if (i + 1) % 25 == 0 or i + 1 == deals:
+            v = np.array(edges)
+            half = 1.96 * v.std(ddof=1) / np.sqrt(len(v)) if len(v) > 1 else float("nan")
+            print(
+                f"{row} v {opponent}, deals {seed}..{seed + i}: {v.mean():+.3f} ± {half:.3f} "
+                f"points per deal; {len(cpu)} decisions, CPU mean {statistics.fmean(cpu):.4f} s "
+                f"p90 {p90(cpu):.4f} s, wall mean {statistics.fmean(wall):.4f} s "
+                f"p90 {p90(wall):.4f} s; {time.time() - start_time:.0f} s",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    main(args[0], *(int(x) for x in args[1:3]), *args[3:4])
