@@ -26,8 +26,9 @@ use crate::solver::sampler::{sample_worlds, SampleError};
 
 /// Worlds solved per decision of the expert unless a count is given: twice PIMC's default.
 /// The inference alone (24 worlds) gained +0.03 points per deal over PIMC(24), not
-/// significant; with 48 worlds the expert costs about 1.7 times PIMC(24) per decision,
-/// inside the 2x budget, and gained more (docs/agents.md, "How the expert was chosen").
+/// significant; 48 worlds spend the 2x time budget (about 1.3 to 1.9 times PIMC(24) per
+/// decision) and gained about as much, also not significant (docs/agents.md, "How the
+/// expert was chosen").
 pub const DEFAULT_EXPERT_SAMPLES: u16 = 48;
 
 /// Candidate worlds sampled per world solved, when the opponent's decisions are informative.
