@@ -101,7 +101,7 @@ fn engine(c: &mut Criterion) {
 fn vecenv(c: &mut Criterion) {
     let n = 1024;
     for (name, layout) in [
-        ("float32", ObsLayout::Float32Update),
+        ("float32", ObsLayout::Float32),
         ("compact", ObsLayout::Compact),
     ] {
         let mut env = VecEnv::new(n, 1, Rules::default()).unwrap();

@@ -6,9 +6,8 @@
 //! valgrind --tool=callgrind target/release/examples/hot_paths simulate 20000
 //! ```
 //!
-//! `vecenv N STEPS [update|float32|compact]` steps `N` envs `STEPS` times with random
-//! actions, writing float32 observations (only what changed, or everything) or compact
-//! ones; `simulate N` plays `N` random deals on one thread; `sizes` prints the size of a
+//! `vecenv N STEPS [float32|compact]` steps `N` envs `STEPS` times with random
+//! actions, writing float32 or compact observations; `simulate N` plays `N` random deals on one thread; `sizes` prints the size of a
 //! deal state. Running with `STEPS` or `N` at 0 gives the set-up cost to subtract.
 
 use _core::duel::Rules;
@@ -29,10 +28,9 @@ fn main() {
     match args.get(1).map(String::as_str) {
         Some("vecenv") => {
             let (n, steps) = (arg(&args, 2, 1024), arg(&args, 3, 200));
-            let layout = match args.get(4).map_or("update", String::as_str) {
+            let layout = match args.get(4).map_or("float32", String::as_str) {
                 "compact" => ObsLayout::Compact,
-                "float32" => ObsLayout::Float32,
-                _ => ObsLayout::Float32Update,
+                _ => ObsLayout::Float32,
             };
             let mut env = VecEnv::new(n, 1, Rules::default()).expect("valid rules");
             let mut buffers = OwnedBuffers::new(n, layout);

@@ -360,8 +360,7 @@ class VecEnv:
     """``n`` duel deals stepped in lockstep inside Rust. See ``ecarte.duel.VecEnv``.
 
     ``observation`` picks the layout of the observation rows: ``"float32"`` (the default,
-    ``OBSERVATION_SIZE`` entries, read-only to Python: a step rewrites only the entries
-    that changed) or ``"compact"`` (``uint8``, ``COMPACT_OBSERVATION_SIZE`` bytes, card
+    ``OBSERVATION_SIZE`` entries) or ``"compact"`` (``uint8``, ``COMPACT_OBSERVATION_SIZE`` bytes, card
     planes bit-packed; ``ecarte.duel.decode_observations`` turns it into the float32
     rows). The layouts are in docs/api.md."""
 

@@ -156,7 +156,7 @@ impl DealState {
     /// Writes `player`'s observation tensor into `out` (length [`OBSERVATION_SIZE`]),
     /// overwriting every entry: the compact form ([`DealState::encode_compact`]) expanded.
     pub fn encode_observation(&self, player: u8, score: [u8; 2], out: &mut [f32]) {
-        expand_compact(None, &self.compact_observation(player, score), out);
+        expand_compact(&self.compact_observation(player, score), out);
     }
 
     /// `player`'s observation in the compact layout ([`COMPACT_OBSERVATION_SIZE`] bytes,
@@ -238,22 +238,15 @@ pub fn compact_in_range(compact: &Compact) -> bool {
         && compact[COMPACT_OBSERVATION_SIZE - 1] >= 1
 }
 
-/// Writes the float32 tensor of the compact observation `new` into `out` (length
-/// [`OBSERVATION_SIZE`]). With `old`, `out` must hold the tensor of `old`, and only the
-/// entries that differ are written: card planes a byte (8 entries) at a time, the
-/// 22 entries after them together.
-pub fn expand_compact(old: Option<&Compact>, new: &Compact, out: &mut [f32]) {
+/// Writes the float32 tensor of the compact observation `compact` into `out` (length
+/// [`OBSERVATION_SIZE`]), every entry.
+pub fn expand_compact(compact: &Compact, out: &mut [f32]) {
     let out = &mut out[..OBSERVATION_SIZE];
-    for (j, chunk) in out[..192].chunks_exact_mut(8).enumerate() {
-        if old.map_or(true, |o| o[j] != new[j]) {
-            chunk.copy_from_slice(&BYTE_FLOATS[new[j] as usize]);
-        }
-    }
-    if old.is_some_and(|o| o[24..] == new[24..]) {
-        return;
+    for (chunk, &byte) in out[..192].chunks_exact_mut(8).zip(compact) {
+        chunk.copy_from_slice(&BYTE_FLOATS[byte as usize]);
     }
     let [trump, holder, phase, dealer, turn, talon, exchanges, cards_me, cards_opp, tricks_me, tricks_opp, score_me, score_opp, target] =
-        new[24..].try_into().unwrap_or([0; 14]);
+        compact[24..].try_into().unwrap_or([0; 14]);
     let tail = &mut out[192..];
     tail.fill(0.0);
     tail[usize::from(trump & 3)] = 1.0;

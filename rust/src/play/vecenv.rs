@@ -8,7 +8,7 @@ use super::policy::random_action;
 use crate::card::{derive_seed, rng_from_seed, GameRng, SeedDeriver};
 use crate::duel::action::{write_mask, Action, NUM_ACTIONS};
 use crate::duel::matches::match_deal;
-use crate::duel::observe::{expand_compact, Compact, COMPACT_OBSERVATION_SIZE, OBSERVATION_SIZE};
+use crate::duel::observe::{expand_compact, COMPACT_OBSERVATION_SIZE, OBSERVATION_SIZE};
 use crate::duel::rules::Rules;
 use crate::duel::state::{DealState, DuelError};
 
@@ -24,9 +24,6 @@ pub struct VecEnv {
     rules: Rules,
     /// For `random_actions`, seeded from the env's seed.
     sampler: GameRng,
-    /// The compact observation last written to each env's row of a float32 buffer (for
-    /// [`ObsBuffer::Float32Update`]); empty after a write to another layout.
-    written: Vec<Compact>,
     /// Each env's legal actions (`legal_mask`), kept for the checks and `random_actions`.
     legal: Vec<u128>,
 }
@@ -63,9 +60,6 @@ fn advance(
 /// [`crate::duel::observe`].
 pub enum ObsBuffer<'a> {
     Float32(&'a mut [f32]),
-    /// As `Float32`, and the buffer still holds what the previous `reset` or `step` of
-    /// this env wrote: only the entries that changed are written.
-    Float32Update(&'a mut [f32]),
     Compact(&'a mut [u8]),
 }
 
@@ -82,7 +76,6 @@ pub struct StepBuffers<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ObsLayout {
     Float32,
-    Float32Update,
     Compact,
 }
 
@@ -102,7 +95,7 @@ impl OwnedBuffers {
         // Only the layout's observation buffer is allocated.
         let (floats, bytes) = match layout {
             ObsLayout::Compact => (0, n * COMPACT_OBSERVATION_SIZE),
-            ObsLayout::Float32 | ObsLayout::Float32Update => (n * OBSERVATION_SIZE, 0),
+            ObsLayout::Float32 => (n * OBSERVATION_SIZE, 0),
         };
         OwnedBuffers {
             layout,
@@ -129,7 +122,6 @@ impl OwnedBuffers {
         StepBuffers {
             obs: match self.layout {
                 ObsLayout::Float32 => ObsBuffer::Float32(&mut self.obs),
-                ObsLayout::Float32Update => ObsBuffer::Float32Update(&mut self.obs),
                 ObsLayout::Compact => ObsBuffer::Compact(&mut self.compact),
             },
             mask: &mut self.mask,
@@ -150,7 +142,6 @@ impl VecEnv {
                 let deriver = SeedDeriver::new(seed);
                 (0..n as u64).map(|i| deriver.derive(i)).collect()
             },
-            written: Vec::new(),
             legal: Vec::with_capacity(n),
             rules,
             sampler: rng_from_seed(derive_seed(seed, u64::MAX)),
@@ -229,28 +220,19 @@ impl VecEnv {
     /// Applies `actions` (checked) if given, then writes every env's outputs, in one pass
     /// over the envs.
     fn write(&mut self, actions: Option<&[i64]>, out: &mut StepBuffers<'_>) {
-        let n = self.len();
         let rules = self.rules;
-        let update = matches!(out.obs, ObsBuffer::Float32Update(_)) && self.written.len() == n;
         // The observation rows of each block, in the buffer's layout.
         let obs: Vec<ObsRows<'_>> = match &mut out.obs {
-            ObsBuffer::Compact(obs) => {
-                self.written.clear();
-                obs.chunks_mut(BLOCK * COMPACT_OBSERVATION_SIZE)
-                    .map(ObsRows::Compact)
-                    .collect()
-            }
-            ObsBuffer::Float32(obs) | ObsBuffer::Float32Update(obs) => {
-                self.written.resize(n, [0; COMPACT_OBSERVATION_SIZE]);
-                obs.chunks_mut(BLOCK * OBSERVATION_SIZE)
-                    .zip(self.written.chunks_mut(BLOCK))
-                    .map(|(rows, written)| ObsRows::Float32 {
-                        rows,
-                        written,
-                        update,
-                    })
-                    .collect()
-            }
+            ObsBuffer::Compact(obs) => obs
+                .chunks_mut(BLOCK * COMPACT_OBSERVATION_SIZE)
+                .map(ObsRows::Compact)
+                .collect(),
+            // Every entry is rewritten each step: the caller may have written to the
+            // buffer (a NumPy array handed to a learner), so nothing in it is trusted.
+            ObsBuffer::Float32(obs) => obs
+                .chunks_mut(BLOCK * OBSERVATION_SIZE)
+                .map(ObsRows::Float32)
+                .collect(),
         };
         let blocks: Vec<Block<'_>> = self
             .states
@@ -299,12 +281,7 @@ const BLOCK: usize = 512;
 /// The observation rows of one block of envs.
 enum ObsRows<'a> {
     Compact(&'a mut [u8]),
-    Float32 {
-        rows: &'a mut [f32],
-        written: &'a mut [Compact],
-        /// `rows` holds the tensors of `written`: write only what changed.
-        update: bool,
-    },
+    Float32(&'a mut [f32]),
 }
 
 /// One block of envs with their actions and output slots, stepped on one thread.
@@ -348,14 +325,11 @@ impl Block<'_> {
                 ObsRows::Compact(rows) => rows
                     [j * COMPACT_OBSERVATION_SIZE..(j + 1) * COMPACT_OBSERVATION_SIZE]
                     .copy_from_slice(&new),
-                ObsRows::Float32 {
-                    rows,
-                    written,
-                    update,
-                } => {
-                    let row = &mut rows[j * OBSERVATION_SIZE..(j + 1) * OBSERVATION_SIZE];
-                    expand_compact(update.then_some(&written[j]), &new, row);
-                    written[j] = new;
+                ObsRows::Float32(rows) => {
+                    expand_compact(
+                        &new,
+                        &mut rows[j * OBSERVATION_SIZE..(j + 1) * OBSERVATION_SIZE],
+                    );
                 }
             }
         }
@@ -365,16 +339,13 @@ impl Block<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::duel::observe::Compact;
 
     #[test]
-    fn every_layout_and_the_updating_write_give_the_same_observations() {
+    fn both_layouts_give_the_same_observations() {
         let n = 16;
-        let layouts = [
-            ObsLayout::Float32,
-            ObsLayout::Float32Update,
-            ObsLayout::Compact,
-        ];
-        let mut envs: Vec<VecEnv> = (0..3)
+        let layouts = [ObsLayout::Float32, ObsLayout::Compact];
+        let mut envs: Vec<VecEnv> = (0..2)
             .map(|_| VecEnv::new(n, 9, Rules::default()).unwrap())
             .collect();
         let mut buffers: Vec<OwnedBuffers> =
@@ -389,10 +360,9 @@ mod tests {
                     env.step(&actions, &mut out.buffers()).unwrap();
                 }
             }
-            let [full, update, compact] = &buffers[..] else {
+            let [full, compact] = &buffers[..] else {
                 unreachable!()
             };
-            assert_eq!(full.obs(), update.obs(), "step {step}");
             assert_eq!(full.mask, compact.mask);
             assert_eq!(full.rewards, compact.rewards);
             assert_eq!(full.players, compact.players);
@@ -403,7 +373,7 @@ mod tests {
                 .zip(compact.compact().chunks(COMPACT_OBSERVATION_SIZE))
             {
                 let packed: Compact = packed.try_into().unwrap();
-                expand_compact(None, &packed, &mut expanded);
+                expand_compact(&packed, &mut expanded);
                 assert_eq!(row, &expanded[..], "step {step}");
             }
             finished += full.terminated.iter().filter(|&&t| t).count();

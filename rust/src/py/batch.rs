@@ -200,11 +200,6 @@ impl ObsArray {
     }
 }
 
-/// Sets a `NumPy` array's `writeable` flag.
-fn set_writeable(array: &Bound<'_, PyAny>, writeable: bool) -> PyResult<()> {
-    array.getattr("flags")?.setattr("writeable", writeable)
-}
-
 type ResetResult<'py> = (Bound<'py, PyAny>, Bound<'py, PyArray2<bool>>);
 
 type StepResult<'py> = (
@@ -216,33 +211,10 @@ type StepResult<'py> = (
 );
 
 impl PyVecEnv {
-    /// Runs `f` on the env and the buffers; `update` lets a float32 write skip the
-    /// entries that did not change (the array holds the previous write: Python cannot
-    /// write to it).
+    /// Runs `f` on the env and the output arrays.
     fn run(
         &mut self,
         py: Python<'_>,
-        update: bool,
-        f: impl FnOnce(&mut VecEnv, &mut StepBuffers<'_>) -> Result<(), DuelError>,
-    ) -> PyResult<()> {
-        let float_obs = match &self.obs {
-            ObsArray::Float32(a) => Some(a.bind(py).clone()),
-            ObsArray::Compact(_) => None,
-        };
-        if let Some(a) = &float_obs {
-            set_writeable(a.as_any(), true)?;
-        }
-        let result = self.write(py, update, f);
-        if let Some(a) = &float_obs {
-            set_writeable(a.as_any(), false)?;
-        }
-        result
-    }
-
-    fn write(
-        &mut self,
-        py: Python<'_>,
-        update: bool,
         f: impl FnOnce(&mut VecEnv, &mut StepBuffers<'_>) -> Result<(), DuelError>,
     ) -> PyResult<()> {
         let err = |e: numpy::AsSliceError| EcarteError::new_err(e.to_string());
@@ -252,12 +224,7 @@ impl PyVecEnv {
         let obs = match &self.obs {
             ObsArray::Float32(a) => {
                 float_obs = a.bind(py).try_readwrite().map_err(borrow)?;
-                let rows = float_obs.as_slice_mut().map_err(err)?;
-                if update {
-                    ObsBuffer::Float32Update(rows)
-                } else {
-                    ObsBuffer::Float32(rows)
-                }
+                ObsBuffer::Float32(float_obs.as_slice_mut().map_err(err)?)
             }
             ObsArray::Compact(a) => {
                 compact_obs = a.bind(py).try_readwrite().map_err(borrow)?;
@@ -328,7 +295,7 @@ impl PyVecEnv {
             terminated: PyArray1::from_vec(py, vec![false; n]).unbind(),
             players: PyArray1::zeros(py, n, false).unbind(),
         };
-        this.run(py, false, VecEnv::reset)?;
+        this.run(py, VecEnv::reset)?;
         Ok(this)
     }
 
@@ -348,7 +315,7 @@ impl PyVecEnv {
 
     /// Restarts every env on its first deal; returns `(observations, masks)`.
     fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<ResetResult<'py>> {
-        self.run(py, false, VecEnv::reset)?;
+        self.run(py, VecEnv::reset)?;
         Ok((self.obs.bind(py), self.mask.bind(py).clone()))
     }
 
@@ -360,7 +327,7 @@ impl PyVecEnv {
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<StepResult<'py>> {
         let actions = action_ids(actions, self.env.len())?;
-        self.run(py, true, |env, out| env.step(&actions, out))?;
+        self.run(py, |env, out| env.step(&actions, out))?;
         Ok(self.outputs(py))
     }
 
@@ -463,7 +430,7 @@ fn decode_compact_rows<'py>(
     }
     let mut out = vec![0f32; compact.len() * OBSERVATION_SIZE];
     for (row, tensor) in compact.iter().zip(out.chunks_exact_mut(OBSERVATION_SIZE)) {
-        expand_compact(None, row, tensor);
+        expand_compact(row, tensor);
     }
     let out = PyArray1::from_vec(py, out);
     out.reshape([compact.len(), OBSERVATION_SIZE])
