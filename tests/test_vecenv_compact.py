@@ -1,12 +1,14 @@
 """The compact observation layout of ``VecEnv`` (docs/api.md): it decodes to exactly the
-float32 rows, on many trajectories, and the float32 rows (written incrementally) match
-``Deal.observation_tensor``."""
+float32 rows, on many trajectories, and the float32 rows match ``Deal.observation_tensor``."""
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 import pytest
 from ecarte import EcarteError
+from ecarte._core.duel import decode_compact_rows
 from ecarte.duel import (
     COMPACT_OBSERVATION_SIZE,
     OBSERVATION_SIZE,
@@ -98,3 +100,14 @@ def test_decode_takes_one_row_or_a_batch_and_checks_its_input() -> None:
         bad[0, offset] = value
         with pytest.raises(EcarteError, match="out-of-range"):
             decode_observations(bad)
+    with pytest.raises(EcarteError, match="uint8 array"):
+        decode_observations([[1, 2], [3]])  # ragged
+    with pytest.raises(EcarteError, match="rows of 38 bytes"):
+        decode_compact_rows(np.ones((2, 100), dtype=np.uint8))
+
+
+def test_an_endless_iterable_of_actions_is_refused_not_drained() -> None:
+    env = VecEnv(2, seed=1)
+    env.reset()
+    with pytest.raises(EcarteError, match="2 integer action ids"):
+        env.step(itertools.count())

@@ -102,7 +102,10 @@ def decode_observations(compact: npt.ArrayLike) -> npt.NDArray[np.float32]:
 
     Raises :class:`EcarteError` for input that is not ``uint8`` rows of the compact size,
     or whose scalar bytes are out of range."""
-    rows = np.asarray(compact)
+    try:
+        rows = np.asarray(compact)
+    except ValueError as error:  # a ragged nesting of lists
+        raise EcarteError(f"compact observations must be a uint8 array: {error}") from None
     if rows.dtype != np.uint8 or rows.ndim == 0 or rows.shape[-1] != COMPACT_OBSERVATION_SIZE:
         raise EcarteError(
             f"compact observations must be uint8 rows of {COMPACT_OBSERVATION_SIZE} bytes, "

@@ -362,9 +362,10 @@ fn action_ids(actions: &Bound<'_, PyAny>, envs: usize) -> PyResult<Vec<i64>> {
             }
         }
     }
+    // At most one item past `envs` is read: an endless iterator is refused, not drained.
     let items: Vec<Bound<'_, PyAny>> = actions
         .try_iter()
-        .and_then(Iterator::collect::<PyResult<Vec<_>>>)
+        .and_then(|items| items.take(envs + 1).collect::<PyResult<Vec<_>>>())
         .map_err(|_| bad())?;
     let ids = items
         .iter()
@@ -413,6 +414,12 @@ fn decode_compact_rows<'py>(
     rows: PyReadonlyArray2<'py, u8>,
 ) -> PyResult<Bound<'py, PyArray2<f32>>> {
     let rows = rows.as_array();
+    if rows.ncols() != COMPACT_OBSERVATION_SIZE {
+        return Err(EcarteError::new_err(format!(
+            "compact observations must be rows of {COMPACT_OBSERVATION_SIZE} bytes, got {}",
+            rows.ncols()
+        )));
+    }
     let mut compact: Vec<Compact> = Vec::with_capacity(rows.nrows());
     for row in rows.rows() {
         let mut bytes = [0u8; COMPACT_OBSERVATION_SIZE];
