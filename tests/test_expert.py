@@ -4,12 +4,11 @@ opponent has not decided anything, and the native batch path."""
 from __future__ import annotations
 
 import importlib.util
-import random
 from pathlib import Path
 from types import ModuleType
 
 import pytest
-from ecarte import EcarteError, ExpertAgent, RandomAgent
+from ecarte import EcarteError, ExpertAgent
 from ecarte.agents import make_agent
 from ecarte.duel import (
     DEFAULT_EXPERT_SAMPLES,
@@ -22,23 +21,7 @@ from ecarte.duel import (
     simulate,
     solve,
 )
-
-
-def random_positions(n: int, seed: int) -> list[Deal]:
-    rng = random.Random(seed)
-    out = []
-    while len(out) < n:
-        deal = Deal(seed=rng.randrange(2**63), dealer=rng.randrange(2))
-        agent = RandomAgent(rng.randrange(2**32))
-        for _ in range(rng.randrange(40)):
-            if deal.is_over():
-                break
-            player = deal.current_player
-            assert player is not None
-            deal.apply(agent(deal.observation(player), deal.legal_actions()))
-        if not deal.is_over():
-            out.append(deal)
-    return out
+from positions import random_positions
 
 
 def test_the_grammar_reads_expert() -> None:
@@ -54,7 +37,7 @@ def test_the_grammar_reads_expert() -> None:
 
 
 def test_legal_and_deterministic_in_random_positions() -> None:
-    for deal in random_positions(12, seed=5):
+    for deal in random_positions(12, seed=5, max_actions=40):
         player = deal.current_player
         assert player is not None
         obs, legal = deal.observation(player), deal.legal_actions()
@@ -107,7 +90,7 @@ def test_the_benchmark_ceiling_plays_exact_double_dummy_moves() -> None:
     # the solver's best; in the exchange it takes the option of best value in the true world.
     ladder = load_ladder()
     checked = {"play": 0, "exchange": 0}
-    for deal in random_positions(16, seed=8):
+    for deal in random_positions(16, seed=8, max_actions=40):
         player = deal.current_player
         assert player is not None
         obs, legal = deal.observation(player), deal.legal_actions()

@@ -6,10 +6,11 @@ import random
 from collections import Counter
 
 import pytest
-from ecarte import Card, EcarteError, RandomAgent
+from ecarte import Card, EcarteError
 from ecarte.agents import make_agent
 from ecarte.duel import Deal, sample_worlds
 from ecarte.pimc import PimcAgent
+from positions import random_positions
 
 
 def chi2_critical(df: int, z: float = 3.09) -> float:
@@ -19,25 +20,8 @@ def chi2_critical(df: int, z: float = 3.09) -> float:
     return float(df * (1 - h + z * h**0.5) ** 3)
 
 
-def random_positions(n: int, seed: int) -> list[Deal]:
-    rng = random.Random(seed)
-    out = []
-    while len(out) < n:
-        deal = Deal(seed=rng.randrange(2**63), dealer=rng.randrange(2))
-        agent = RandomAgent(rng.randrange(2**32))
-        for _ in range(rng.randrange(70)):
-            if deal.is_over():
-                break
-            player = deal.current_player
-            assert player is not None
-            deal.apply(agent(deal.observation(player), deal.legal_actions()))
-        if not deal.is_over():
-            out.append(deal)
-    return out
-
-
 def test_every_world_reproduces_the_observation() -> None:
-    for i, deal in enumerate(random_positions(120, 1)):
+    for i, deal in enumerate(random_positions(120, 1, max_actions=70)):
         for player in (0, 1):
             obs = deal.observation(player)
             worlds = sample_worlds(obs, 6, i)
