@@ -11,6 +11,7 @@
 use rayon::prelude::*;
 
 use super::policy::Policy;
+use super::vecenv::check_batch_len;
 use crate::card::{derive_seed, rng_from_seed, GameRng};
 use crate::duel::action::{write_mask, Action, NUM_ACTIONS};
 use crate::duel::matches::match_deal;
@@ -159,16 +160,7 @@ impl OpponentVecEnv {
         actions: &[i64],
         out: &mut OpponentBuffers<'_>,
     ) -> Result<(), DuelError> {
-        if actions.len() != self.len() {
-            return Err(DuelError::IllegalAction {
-                action: format!(
-                    "a batch of {} actions for {} envs",
-                    actions.len(),
-                    self.len()
-                ),
-                legal: vec![],
-            });
-        }
+        check_batch_len(actions.len(), self.len())?;
         for (i, (&id, game)) in actions.iter().zip(&self.games).enumerate() {
             if game.done {
                 continue;

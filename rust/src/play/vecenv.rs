@@ -193,16 +193,7 @@ impl VecEnv {
     /// Applies `actions[i]` (an action id) to env `i`. Every action is checked first; an
     /// illegal one is refused with no env changed.
     pub fn step(&mut self, actions: &[i64], out: &mut StepBuffers<'_>) -> Result<(), DuelError> {
-        if actions.len() != self.len() {
-            return Err(DuelError::IllegalAction {
-                action: format!(
-                    "a batch of {} actions for {} envs",
-                    actions.len(),
-                    self.len()
-                ),
-                legal: vec![],
-            });
-        }
+        check_batch_len(actions.len(), self.len())?;
         for (i, (&id, &legal)) in actions.iter().zip(&self.legal).enumerate() {
             let is_legal = u32::try_from(id).is_ok_and(|id| id < 128 && legal >> id & 1 == 1);
             if !is_legal {
@@ -272,6 +263,17 @@ impl VecEnv {
             .collect();
         blocks.into_par_iter().for_each(|block| block.run(rules));
     }
+}
+
+/// An error unless a batch holds one action per env.
+pub fn check_batch_len(actions: usize, envs: usize) -> Result<(), DuelError> {
+    if actions == envs {
+        return Ok(());
+    }
+    Err(DuelError::IllegalAction {
+        action: format!("a batch of {actions} actions for {envs} envs"),
+        legal: vec![],
+    })
 }
 
 /// Envs per parallel job: a step costs about 100 ns per env, so a job of 512 envs is some
