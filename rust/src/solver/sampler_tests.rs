@@ -592,9 +592,9 @@ fn choose(player: Player, d: &DealState, rng: &mut GameRng) -> Action {
     }
 }
 
-/// Plays deals under every rule set with mixed players and samples from every position,
-/// from both seats. Returns the positions checked.
-fn property_run(deals: u64, seed: u64) -> usize {
+/// Plays `deals` deals under every rule set with mixed players, and calls `visit` with the
+/// deal's index, the position and each seat, at every position.
+fn for_each_varied_position(deals: u64, seed: u64, mut visit: impl FnMut(u64, &DealState, u8)) {
     let players = [
         Player::Random,
         Player::Heuristic,
@@ -602,7 +602,6 @@ fn property_run(deals: u64, seed: u64) -> usize {
         Player::Cheater,
     ];
     let mut rng = rng_from_seed(seed);
-    let mut checked = 0;
     for i in 0..deals {
         let rules = rules((i % 12) as u8, (i / 12) % 2 == 1);
         let seats = [
@@ -612,17 +611,26 @@ fn property_run(deals: u64, seed: u64) -> usize {
         let mut d = DealState::from_seed(rng.random(), (i % 2) as u8, rules).unwrap();
         while !d.is_over() {
             for me in 0..2 {
-                let obs = d.observation(me, [0, 0]);
-                if let Err(e) = sample_worlds(&obs, 1, checked as u64) {
-                    panic!("{e} at {}", DealRecord::of(&d).to_json());
-                }
-                checked += 1;
+                visit(i, &d, me);
             }
             let mover = d.current_player().unwrap_or(0);
             let a = choose(seats[mover as usize], &d, &mut rng);
             d.apply(a).unwrap();
         }
     }
+}
+
+/// Samples from every position of [`for_each_varied_position`], from both seats. Returns
+/// the positions checked.
+fn property_run(deals: u64, seed: u64) -> usize {
+    let mut checked = 0;
+    for_each_varied_position(deals, seed, |_, d, me| {
+        let obs = d.observation(me, [0, 0]);
+        if let Err(e) = sample_worlds(&obs, 1, checked as u64) {
+            panic!("{e} at {}", DealRecord::of(d).to_json());
+        }
+        checked += 1;
+    });
     checked
 }
 
@@ -650,41 +658,21 @@ fn sampler_timing() {
 #[test]
 #[ignore = "a measurement, not a test"]
 fn sampler_state_counts() {
-    let players = [
-        Player::Random,
-        Player::Heuristic,
-        Player::Odd,
-        Player::Cheater,
-    ];
-    let mut rng = rng_from_seed(5);
     let mut rows = Vec::new();
-    for i in 0..240u64 {
-        let rules = rules((i % 12) as u8, (i / 12) % 2 == 1);
-        let seats = [
-            players[rng.random_range(0..4)],
-            players[rng.random_range(0..4)],
-        ];
-        let mut d = DealState::from_seed(rng.random(), (i % 2) as u8, rules).unwrap();
-        while !d.is_over() {
-            for me in 0..2 {
-                let obs = d.observation(me, [0, 0]);
-                let t = std::time::Instant::now();
-                let model = Model::new(&obs).unwrap();
-                let mut counts = Counts::new(&model);
-                counts.value(0, Hand::default());
-                let states: usize = counts.memo.iter().map(HashMap::len).sum();
-                rows.push((
-                    t.elapsed().as_secs_f64() * 1e3,
-                    states,
-                    i,
-                    obs.history.len(),
-                ));
-            }
-            let mover = d.current_player().unwrap_or(0);
-            let a = choose(seats[mover as usize], &d, &mut rng);
-            d.apply(a).unwrap();
-        }
-    }
+    for_each_varied_position(240, 5, |i, d, me| {
+        let obs = d.observation(me, [0, 0]);
+        let t = std::time::Instant::now();
+        let model = Model::new(&obs).unwrap();
+        let mut counts = Counts::new(&model);
+        counts.value(0, Hand::default());
+        let states: usize = counts.memo.iter().map(HashMap::len).sum();
+        rows.push((
+            t.elapsed().as_secs_f64() * 1e3,
+            states,
+            i,
+            obs.history.len(),
+        ));
+    });
     rows.sort_by(|a, b| a.0.total_cmp(&b.0));
     let n = rows.len();
     let total: f64 = rows.iter().map(|r| r.0).sum();
