@@ -174,6 +174,18 @@ def test_gymnasium_illegal_action_ends_the_episode() -> None:
         gymnasium.make("ecarte/Duel-v0", opponent="oracle")
 
 
+def test_both_gymnasium_envs_check_their_options() -> None:
+    from ecarte.gymnasium import DuelEnv, DuelVectorEnv
+
+    for make in (DuelEnv, lambda **kw: DuelVectorEnv(num_envs=2, **kw)):
+        with pytest.raises(EcarteError, match="unknown agent"):
+            make(opponent="oracle")
+        with pytest.raises(EcarteError, match="render_mode"):
+            make(render_mode="rgb_array")
+        with pytest.raises(EcarteError, match="seat"):
+            make(seat=2)
+
+
 def test_gymnasium_vector_env_is_native_and_autoresets() -> None:
     import ecarte.gymnasium
     import gymnasium

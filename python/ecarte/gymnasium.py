@@ -66,7 +66,14 @@ def _seed_from(rng: np.random.Generator) -> int:
     return int(rng.integers(0, 2**63, dtype=np.int64))
 
 
-def _check_seat(seat: int) -> int:
+RENDER_MODES = ["ansi", "human"]
+
+
+def _check_options(opponent: str, seat: int, render_mode: str | None) -> int:
+    """Checks the arguments both environments take; returns the seat as an ``int``."""
+    parse_agent(opponent)
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise EcarteError(f"render_mode must be 'ansi', 'human' or None, got {render_mode!r}")
     if seat not in (0, 1) or isinstance(seat, bool):
         raise EcarteError(f"seat must be 0 or 1, got {seat!r}")
     return int(seat)
@@ -90,7 +97,7 @@ class DuelEnv(gymnasium.Env[Obs, np.int64]):
     the episode with :data:`ILLEGAL_ACTION_REWARD` and ``info["illegal_action"]``.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -99,11 +106,8 @@ class DuelEnv(gymnasium.Env[Obs, np.int64]):
         rules: Rules | None = None,
         render_mode: str | None = None,
     ) -> None:
-        parse_agent(opponent)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise EcarteError(f"render_mode must be 'ansi', 'human' or None, got {render_mode!r}")
+        self.seat = _check_options(opponent, seat, render_mode)
         self.opponent = opponent
-        self.seat = _check_seat(seat)
         self.rules = rules or Rules()
         self.render_mode = render_mode
         self.observation_space = observation_space()
@@ -171,7 +175,7 @@ class DuelVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     takes any action."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (as VectorEnv declares it)
-        "render_modes": ["ansi", "human"],
+        "render_modes": RENDER_MODES,
         "autoreset_mode": AutoresetMode.NEXT_STEP,
     }
 
@@ -183,10 +187,9 @@ class DuelVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         rules: Rules | None = None,
         render_mode: str | None = None,
     ) -> None:
-        parse_agent(opponent)
+        self.seat = _check_options(opponent, seat, render_mode)
         self.num_envs = num_envs
         self.opponent = opponent
-        self.seat = _check_seat(seat)
         self.rules = rules or Rules()
         self.render_mode = render_mode
         self.single_observation_space = observation_space()
