@@ -15,6 +15,7 @@ import time
 
 import numpy as np
 from ecarte.duel import SimulationResult, simulate
+from ecarte.stats import mean_interval
 
 
 def signed(result: SimulationResult, seat: int) -> np.ndarray:
@@ -30,11 +31,11 @@ def main(a: str, b: str, deals: int, seed: int, chunk: int = 25) -> None:
         first = simulate(n, seed, agents=(a, b), start=start)
         second = simulate(n, seed, agents=(b, a), start=start)
         edges.extend(((signed(first, 0) + signed(second, 1)) / 2).tolist())
-        v = np.array(edges)
-        half = 1.96 * v.std(ddof=1) / np.sqrt(len(v)) if len(v) > 1 else float("nan")
+        mean, low, high = mean_interval(edges)
+        half = (high - low) / 2
         print(
-            f"{a} v {b}, seed {seed}, deals 0..{start + n}: {v.mean():+.4f} ± {half:.4f} "
-            f"points per deal, {np.count_nonzero(v)} pairs differ, "
+            f"{a} v {b}, seed {seed}, deals 0..{start + n}: {mean:+.4f} ± {half:.4f} "
+            f"points per deal, {sum(edge != 0 for edge in edges)} pairs differ, "
             f"{time.time() - start_time:.0f} s",
             flush=True,
         )

@@ -26,9 +26,9 @@ import sys
 import time
 from collections.abc import Callable
 
-import numpy as np
 from ecarte.agents import make_agent
 from ecarte.duel import Action, Deal, Observation, action_values, heuristic_action, solve
+from ecarte.stats import mean_interval
 
 Chooser = Callable[[Deal, Observation, list[Action]], Action]
 
@@ -115,10 +115,10 @@ def main(row: str, deals: int = 100, seed: int = 5000, opponent: str = "heuristi
             edge += signed_points(deal, row_seat) / 2
         edges.append(edge)
         if (i + 1) % 25 == 0 or i + 1 == deals:
-            v = np.array(edges)
-            half = 1.96 * v.std(ddof=1) / np.sqrt(len(v)) if len(v) > 1 else float("nan")
+            mean, low, high = mean_interval(edges)
+            half = (high - low) / 2
             print(
-                f"{row} v {opponent}, deals {seed}..{seed + i}: {v.mean():+.3f} ± {half:.3f} "
+                f"{row} v {opponent}, deals {seed}..{seed + i}: {mean:+.3f} ± {half:.3f} "
                 f"points per deal; {len(cpu)} decisions, CPU mean {statistics.fmean(cpu):.4f} s "
                 f"p90 {p90(cpu):.4f} s, wall mean {statistics.fmean(wall):.4f} s "
                 f"p90 {p90(wall):.4f} s; {time.time() - start_time:.0f} s",
