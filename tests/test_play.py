@@ -190,6 +190,17 @@ def spawn(*args: str) -> pexpect.spawn:
     )
 
 
+def quit_without_saving(child: pexpect.spawn, command: str = "quit") -> None:
+    """Quits at the prompt, declines to save, and expects a clean exit."""
+    child.sendline(command)
+    child.expect("Bye.")
+    child.expect("Save the match record")
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
 def test_play_through_a_pseudo_terminal(tmp_path: Path) -> None:
     child = spawn("--seed", "3", "--opponent", "random", "--target", "2")
     child.expect("> ")
@@ -280,13 +291,7 @@ def test_play_quit_between_deals() -> None:
         child.sendline("1")
     else:
         raise AssertionError("no deal ended")
-    child.sendline("q")
-    child.expect("Bye.")
-    child.expect("Save the match record")
-    child.sendline("")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    quit_without_saving(child, "q")
 
 
 def test_play_refuses_an_unwritable_save_path_before_playing(tmp_path: Path) -> None:
@@ -301,25 +306,14 @@ def test_play_refuses_an_unwritable_save_path_before_playing(tmp_path: Path) -> 
 def test_play_quit() -> None:
     child = spawn("--seed", "5")
     child.expect("> ")
-    child.sendline("quit")
-    child.expect("Bye.")
-    child.expect("Save the match record")
-    child.sendline("")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    quit_without_saving(child)
 
 
 def test_play_level_names_its_agent() -> None:
     child = spawn("--seed", "5", "--level", "easy")
     child.expect("you play heuristic")
     child.expect("> ")
-    child.sendline("quit")
-    child.expect("Save the match record")
-    child.sendline("")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    quit_without_saving(child)
     helped = spawn("--help")
     helped.expect(pexpect.EOF)
     for level in ("easy", "medium", "hard", "expert"):
