@@ -420,27 +420,28 @@ fn decode_compact_rows<'py>(
             rows.ncols()
         )));
     }
-    let mut compact: Vec<Compact> = Vec::with_capacity(rows.nrows());
-    for row in rows.rows() {
-        let mut bytes = [0u8; COMPACT_OBSERVATION_SIZE];
+    let n = rows.nrows();
+    let mut out = vec![0f32; n * OBSERVATION_SIZE];
+    // One pass: each row is checked, then expanded into its slot.
+    for (i, (row, tensor)) in rows
+        .rows()
+        .into_iter()
+        .zip(out.chunks_exact_mut(OBSERVATION_SIZE))
+        .enumerate()
+    {
+        let mut bytes: Compact = [0; COMPACT_OBSERVATION_SIZE];
         for (byte, &value) in bytes.iter_mut().zip(row.iter()) {
             *byte = value;
         }
         if !compact_in_range(&bytes) {
             return Err(EcarteError::new_err(format!(
-                "compact observation row {} holds out-of-range values (offsets 24 to 37 are \
-                 the trump, turn-up, phase, flags, counts and a match target of at least 1)",
-                compact.len()
+                "compact observation row {i} holds out-of-range values (offsets 24 to 37 are \
+                 the trump, turn-up, phase, flags, counts and a match target of at least 1)"
             )));
         }
-        compact.push(bytes);
+        expand_compact(&bytes, tensor);
     }
-    let mut out = vec![0f32; compact.len() * OBSERVATION_SIZE];
-    for (row, tensor) in compact.iter().zip(out.chunks_exact_mut(OBSERVATION_SIZE)) {
-        expand_compact(row, tensor);
-    }
-    let out = PyArray1::from_vec(py, out);
-    out.reshape([compact.len(), OBSERVATION_SIZE])
+    PyArray1::from_vec(py, out).reshape([n, OBSERVATION_SIZE])
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
