@@ -310,7 +310,7 @@ DEFAULT_LEVEL = "expert"
     default=DEFAULT_LEVEL,
     show_default=True,
     help="Opponent strength: easy (heuristic), medium (pimc:8), hard (pimc, 24 worlds), "
-    "expert (expert: PIMC with inference).",
+    "expert (expert: PIMC with draws by seat and inference).",
 )
 @click.option(
     "--opponent",

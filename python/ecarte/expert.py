@@ -1,9 +1,12 @@
-"""The expert player: PIMC with inference on the opponent's exchange decisions.
+"""The expert player: PIMC over worlds whose talon is drawn by seat, with inference on the
+opponent's exchange decisions.
 
 It samples a pool of worlds consistent with its observation, weights each world by how
 likely the opponent's proposals, declines, acceptances and refusals were with the hand they
 held in it (a soft model of hand strength), resamples the pool down to ``samples`` worlds,
-and plays the action with the best mean double-dummy value over them. The native policy
+and plays the action with the best mean double-dummy value over them. Each world is solved
+with each seat's talon draws fixed in advance (the last pair, the turn-up's, excepted), so
+the solver cannot win or lose a trick for a card it knows is coming. The native policy
 (``"expert"`` in ``duel.simulate`` and the arena) runs the same code; see
 ``rust/src/play/expert.rs`` and ``docs/agents.md``.
 """
@@ -20,8 +23,8 @@ DEFAULT_SAMPLES = DEFAULT_EXPERT_SAMPLES
 
 
 class ExpertAgent(PimcAgent):
-    """PIMC over ``samples`` worlds resampled by the likelihood of the opponent's exchange
-    decisions.
+    """PIMC over ``samples`` worlds, solved with the talon drawn by seat and resampled by the
+    likelihood of the opponent's exchange decisions.
 
     Deterministic for a seed: the worlds of a decision are drawn with a seed derived from
     the agent's seed and the observation, so the same observation always gives the same

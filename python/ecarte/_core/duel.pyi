@@ -485,8 +485,9 @@ def pimc_values(
 def expert_values(
     observation: Observation, samples: int, seed: int
 ) -> list[tuple[Action, float]]:
-    """Each legal action with the expert's value: mean double-dummy points over ``samples``
-    worlds resampled by the likelihood of the opponent's exchange decisions."""
+    """Each legal action with the expert's value: mean double-dummy points, the talon drawn
+    by seat, over ``samples`` worlds resampled by the likelihood of the opponent's exchange
+    decisions."""
 
 @final
 class MatchResult:

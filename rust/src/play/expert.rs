@@ -1,18 +1,27 @@
-//! The expert: Perfect-Information Monte Carlo with inference on the opponent's exchange
-//! decisions.
+//! The expert: Perfect-Information Monte Carlo over worlds whose talon is drawn by seat,
+//! with inference on the opponent's exchange decisions.
 //!
-//! Plain PIMC samples worlds uniformly among those consistent with the rules, so it
-//! ignores what the opponent's proposals, declines, acceptances and refusals say about
-//! their hand: an elder who declines holds a strong hand, a dealer who accepts a weak
-//! one. The expert samples a larger pool of candidate worlds (sampling is cheap next to
-//! solving), weights each by the likelihood of the opponent's past exchange decisions
-//! under a model of the opponent (a logistic in the heuristic's hand value, fitted to
-//! PIMC's own decisions), resamples the pool down to the usual number of worlds by
-//! systematic resampling, and values each action over the resampled worlds exactly as
-//! PIMC does (the double-dummy solver for the play, the heuristic as exchange rollout).
-//! This is the inference of Skat's Kermit (Buro, Long, Furtak and Sturtevant 2009;
-//! Solinas, Rebstock and Buro 2019), restricted to the decisions that carry most
-//! information in écarté. With no opponent exchange decision in the history it is PIMC.
+//! Two changes to PIMC, each aimed at one of its known flaws:
+//! - **Draws by seat** (against strategy fusion). Solving a sampled world double-dummy
+//!   lets the solver win or lose a trick for the talon card it knows is coming, a
+//!   clairvoyance no player has, and one that rewards the actions that keep it most room.
+//!   The expert solves each world with [`Draws::BySeat`]: each seat's draws are fixed in
+//!   advance, whoever wins the tricks (the two cards of a pair are exchangeable in a world
+//!   sampled uniformly, so each seat's draws are distributed as under the rules), and only
+//!   the last pair, whose turn-up both players see, follows the rules.
+//! - **Inference** (against ignoring the opponent's choices). Plain PIMC samples worlds
+//!   uniformly among those consistent with the rules, so it ignores what the opponent's
+//!   proposals, declines, acceptances and refusals say about their hand. The expert samples
+//!   a larger pool of candidate worlds (sampling is cheap next to solving), weights each by
+//!   the likelihood of the opponent's past exchange decisions under a model of the opponent
+//!   (a logistic in the heuristic's hand value, fitted to PIMC's own decisions), and
+//!   resamples the pool down to the usual number of worlds by systematic resampling. This
+//!   is the inference of Skat's Kermit (Buro, Long, Furtak and Sturtevant 2009; Solinas,
+//!   Rebstock and Buro 2019), restricted to the decisions that carry most information in
+//!   écarté.
+//!
+//! Every action is then valued as PIMC values it (the solver for the play, the heuristic as
+//! exchange rollout), over the same number of worlds as PIMC by default.
 
 use rand::RngExt;
 
@@ -23,13 +32,11 @@ use crate::duel::observe::Observation;
 use crate::duel::state::{DealState, Phase};
 use crate::solver::pimc::weighted_values;
 use crate::solver::sampler::{sample_worlds, SampleError};
+use crate::solver::Draws;
 
-/// Worlds solved per decision of the expert unless a count is given: twice PIMC's default.
-/// The inference alone (24 worlds) gained +0.03 points per deal over PIMC(24), not
-/// significant; 48 worlds spend the 2x time budget (about 1.3 to 1.9 times PIMC(24) per
-/// decision) and gained about as much, also not significant (docs/agents.md, "How the
-/// expert was chosen").
-pub const DEFAULT_EXPERT_SAMPLES: u16 = 48;
+/// Worlds solved per decision of the expert unless a count is given: PIMC's default, so
+/// the expert costs about what PIMC(24) costs (docs/agents.md, "Cost per decision").
+pub const DEFAULT_EXPERT_SAMPLES: u16 = 24;
 
 /// Candidate worlds sampled per world solved, when the opponent's decisions are informative.
 pub const CANDIDATES_PER_WORLD: usize = 8;
@@ -125,9 +132,9 @@ fn systematic_counts(log_weights: &[f64], n: usize, rng: &mut GameRng) -> Vec<f6
     counts
 }
 
-/// Each legal action of the observing player with its value: the mean double-dummy points
-/// over `samples` worlds resampled by the likelihood of the opponent's exchange decisions.
-/// Reproducible for a `seed`.
+/// Each legal action of the observing player with its value: the mean double-dummy points,
+/// the talon drawn by seat, over `samples` worlds resampled by the likelihood of the
+/// opponent's exchange decisions. Reproducible for a `seed`.
 pub fn expert_values(
     obs: &Observation,
     samples: usize,
@@ -135,7 +142,7 @@ pub fn expert_values(
 ) -> Result<Vec<(Action, f64)>, SampleError> {
     let samples = samples.max(1);
     // The worlds come from `seed` as PIMC's do, so where the opponent has not decided
-    // anything yet the expert is exactly PIMC (which makes duplicate comparisons sharp).
+    // anything yet the expert solves PIMC's worlds (only the draws differ).
     let world_seed = seed;
     let mut rng = rng_from_seed(derive_seed(seed, 1));
     let informative = opponent_decided(obs);
@@ -157,7 +164,7 @@ pub fn expert_values(
         }
         None => (sample_worlds(obs, samples, world_seed)?, vec![1.0; samples]),
     };
-    Ok(weighted_values(&worlds, &counts, heuristic_rollout).unwrap_or_default())
+    Ok(weighted_values(&worlds, &counts, heuristic_rollout, Draws::BySeat).unwrap_or_default())
 }
 
 #[cfg(test)]

@@ -61,8 +61,8 @@ pub enum Policy {
     Heuristic,
     /// Perfect-information Monte Carlo over this many sampled worlds per decision.
     Pimc(u16),
-    /// PIMC over this many worlds, resampled by the likelihood of the opponent's exchange
-    /// decisions (see [`super::expert`]).
+    /// PIMC over this many worlds, solved with the talon drawn by seat and resampled by the
+    /// likelihood of the opponent's exchange decisions (see [`super::expert`]).
     Expert(u16),
 }
 
@@ -106,7 +106,7 @@ impl Policy {
 
 /// The PIMC choice: the best mean double-dummy value over sampled worlds, ties to the
 /// lowest action id (as `PimcAgent` does); the heuristic's if no world can be sampled.
-/// The expert's choice, by the same rule over its inference-weighted values.
+/// The expert's choice, by the same rule over its values (see [`super::expert`]).
 fn pimc_action(state: &DealState, samples: u16, rng: &mut GameRng, expert: bool) -> Action {
     use rand::Rng;
     let legal = state.legal_mask();

@@ -387,8 +387,9 @@ fn check_len(ids: Vec<i64>, envs: usize) -> Option<Vec<i64>> {
     (ids.len() == envs).then_some(ids)
 }
 
-/// Each legal action with the expert's value: mean double-dummy points over `samples`
-/// worlds resampled by the likelihood of the opponent's exchange decisions.
+/// Each legal action with the expert's value: mean double-dummy points, the talon drawn by
+/// seat, over `samples` worlds resampled by the likelihood of the opponent's exchange
+/// decisions.
 #[pyfunction]
 fn expert_values(
     py: Python<'_>,

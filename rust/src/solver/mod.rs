@@ -207,7 +207,22 @@ impl Root {
     }
 }
 
-fn with_search<T>(state: &DealState, f: impl FnOnce(&mut Search, u8) -> T) -> T {
+/// How the undrawn talon reaches the hands in a solve.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Draws {
+    /// By the rules: the trick's winner draws the top card, the loser the next.
+    #[default]
+    Rules,
+    /// By seat: the player to move takes the 1st, 3rd, 5th... undrawn card and the other
+    /// seat the 2nd, 4th... whoever wins each trick; the last pair (the turn-up's) goes by
+    /// the rules. In a world sampled uniformly the two cards of a pair are exchangeable, so
+    /// each seat's draws have the same distribution as under the rules, but the solver can
+    /// no longer win or lose a trick for a card it knows is coming: a clairvoyance no real
+    /// player has, and a source of strategy fusion in PIMC.
+    BySeat,
+}
+
+fn with_search<T>(state: &DealState, draws: Draws, f: impl FnOnce(&mut Search, u8) -> T) -> T {
     let order = state.rules().order;
     let talon: Vec<u8> = state
         .talon()
@@ -218,6 +233,10 @@ fn with_search<T>(state: &DealState, f: impl FnOnce(&mut Search, u8) -> T) -> T 
     SEARCH.with(|cell| {
         let mut search = cell.borrow_mut();
         search.reset(&talon, trump);
+        if draws == Draws::BySeat {
+            let mover = state.current_player().unwrap_or(0);
+            search.draw_by_seat(set_to_internal(state.hand_set(mover), order));
+        }
         f(&mut search, trump)
     })
 }
@@ -227,9 +246,18 @@ pub fn action_values(
     state: &DealState,
     objective: Objective,
 ) -> Result<(Vec<(Action, i32)>, u64), SolveError> {
+    action_values_with(state, objective, Draws::Rules)
+}
+
+/// [`action_values`] with the talon drawn as `draws` says.
+pub fn action_values_with(
+    state: &DealState,
+    objective: Objective,
+    draws: Draws,
+) -> Result<(Vec<(Action, i32)>, u64), SolveError> {
     let root = Root::new(state)?;
     let order = state.rules().order;
-    Ok(with_search(state, |search, _| {
+    Ok(with_search(state, draws, |search, _| {
         let values = root
             .legal
             .iter()
@@ -244,9 +272,18 @@ pub fn action_values(
 
 /// The exact double-dummy value of a play-phase position for the player to move.
 pub fn solve(state: &DealState, objective: Objective) -> Result<Solution, SolveError> {
+    solve_with(state, objective, Draws::Rules)
+}
+
+/// [`solve`] with the talon drawn as `draws` says.
+pub fn solve_with(
+    state: &DealState,
+    objective: Objective,
+    draws: Draws,
+) -> Result<Solution, SolveError> {
     let root = Root::new(state)?;
     let order = state.rules().order;
-    Ok(with_search(state, |search, _| {
+    Ok(with_search(state, draws, |search, _| {
         let cards: Vec<(Action, u8)> = root
             .legal
             .iter()

@@ -5,11 +5,13 @@
 //! (propose, decline, accept, refuse, a discard) is applied in each world, the rest of the
 //! exchange phase is played by a [`Rollout`] policy that the caller passes in (agents live
 //! in a layer above the solver), and the play phase that follows is solved double-dummy.
+//! The solves draw the talon as the caller's [`Draws`] says: by the rules for plain PIMC,
+//! by seat for the expert.
 
 use rayon::prelude::*;
 
 use super::sampler::{sample_worlds, SampleError};
-use super::{action_values, solve, Objective};
+use super::{action_values_with, solve_with, Draws, Objective};
 use crate::duel::action::Action;
 use crate::duel::observe::Observation;
 use crate::duel::state::{DealState, Phase};
@@ -20,11 +22,11 @@ pub type Rollout = fn(&DealState) -> Action;
 
 /// The points `player` gets from `state` when the exchange phase is played out by
 /// `rollout` and the play phase double-dummy.
-fn rollout_value(mut state: DealState, player: u8, rollout: Rollout) -> f64 {
+fn rollout_value(mut state: DealState, player: u8, rollout: Rollout, draws: Draws) -> f64 {
     while state.phase() != Phase::Play && !state.is_over() {
         state.apply_unchecked(rollout(&state));
     }
-    let Ok(solution) = solve(&state, Objective::Points) else {
+    let Ok(solution) = solve_with(&state, Objective::Points, draws) else {
         return 0.0;
     };
     let v = f64::from(solution.value);
@@ -36,10 +38,10 @@ fn rollout_value(mut state: DealState, player: u8, rollout: Rollout) -> f64 {
 }
 
 /// The values of one world: every legal action's points for the player to move.
-fn world_values(world: &DealState, rollout: Rollout) -> Vec<f64> {
+fn world_values(world: &DealState, rollout: Rollout, draws: Draws) -> Vec<f64> {
     let me = world.current_player().unwrap_or(0);
     if world.phase() == Phase::Play {
-        return action_values(world, Objective::Points).map_or_else(
+        return action_values_with(world, Objective::Points, draws).map_or_else(
             |_| Vec::new(),
             |(values, _)| values.into_iter().map(|(_, v)| f64::from(v)).collect(),
         );
@@ -50,7 +52,7 @@ fn world_values(world: &DealState, rollout: Rollout) -> Vec<f64> {
         .map(|a| {
             let mut child = *world;
             child.apply_unchecked(a);
-            rollout_value(child, me, rollout)
+            rollout_value(child, me, rollout, draws)
         })
         .collect()
 }
@@ -67,7 +69,7 @@ pub fn pimc_values(
     let legal = worlds[0].legal_actions();
     let per_world: Vec<Vec<f64>> = worlds
         .par_iter()
-        .map(|w| world_values(w, rollout))
+        .map(|w| world_values(w, rollout, Draws::Rules))
         .collect();
     let n = per_world.len() as f64;
     Ok(legal
@@ -85,11 +87,13 @@ pub fn pimc_values(
 
 /// Each legal action of `worlds` (all at the same information set) with its mean value
 /// over the worlds, world `i` counting `weights[i]` times (a world of weight 0 is not
-/// solved), in action-id order. `None` when there is no world or no positive weight.
+/// solved), in action-id order, the solves drawing as `draws` says. `None` when there is
+/// no world or no positive weight.
 pub fn weighted_values(
     worlds: &[DealState],
     weights: &[f64],
     rollout: Rollout,
+    draws: Draws,
 ) -> Option<Vec<(Action, f64)>> {
     let chosen: Vec<(&DealState, f64)> = worlds
         .iter()
@@ -104,7 +108,7 @@ pub fn weighted_values(
     let legal = chosen[0].0.legal_actions();
     let per_world: Vec<Vec<f64>> = chosen
         .par_iter()
-        .map(|(w, _)| world_values(w, rollout))
+        .map(|(w, _)| world_values(w, rollout, draws))
         .collect();
     Some(
         legal

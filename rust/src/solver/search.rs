@@ -115,6 +115,9 @@ pub(crate) struct Search {
     talon_after: [u32; TALON_SIZE + 1],
     trump_bits: u32,
     trump_suit: usize,
+    /// With [`super::Draws::BySeat`]: the cards the root's mover can ever hold before the
+    /// last talon pair (its hand and its fixed draws); 0 under the rules' draws.
+    mover_pool: u32,
     /// Every small endgame's value, see [`endgame`].
     endgames: &'static [Vec<u8>],
     /// The last two leads that proved a bound, by tricks left (killer moves).
@@ -134,6 +137,7 @@ impl Search {
             talon_after: [0; TALON_SIZE + 1],
             trump_bits: 0,
             trump_suit: 0,
+            mover_pool: 0,
             endgames: endgame::values(),
             killer: [[0xff; 2]; 17],
             ends: vec![0; 1 << END_BITS],
@@ -159,6 +163,7 @@ impl Search {
         }
         self.trump_bits = 0xff << (trump_suit * 8);
         self.trump_suit = trump_suit as usize;
+        self.mover_pool = 0;
         self.killer = [[0xff; 2]; 17];
         self.nodes = 0;
     }
@@ -175,13 +180,30 @@ impl Search {
         replies_with(self.trump_bits, hand, lead)
     }
 
-    /// The hands after a trick at talon index `t`: the winner draws first.
+    /// Draws by seat for the rest of this solve (see [`super::Draws::BySeat`]): the root's
+    /// mover, holding `mover_hand`, takes the talon cards at even indices and the other
+    /// seat those at odd ones, whoever wins the trick, except the last pair (the turn-up),
+    /// which follows the rules.
+    pub fn draw_by_seat(&mut self, mover_hand: u32) {
+        let last_pair = self.talon_len.saturating_sub(2);
+        self.mover_pool = (0..last_pair)
+            .step_by(2)
+            .fold(mover_hand, |pool, i| pool | 1 << self.talon[i]);
+    }
+
+    /// The hands after a trick at talon index `t`: the winner draws first, or by seat.
     #[inline]
     fn draw(&self, winner: u32, loser: u32, t: usize) -> (u32, u32) {
-        if t < self.talon_len {
-            (winner | 1 << self.talon[t], loser | 1 << self.talon[t + 1])
+        if t >= self.talon_len {
+            return (winner, loser);
+        }
+        let (first, second) = (1 << self.talon[t], 1 << self.talon[t + 1]);
+        // By seat, the mover's hand (never empty while the talon lasts) lies in its pool
+        // and the other hand outside it: the other seat winning still takes the odd card.
+        if self.mover_pool != 0 && t + 2 < self.talon_len && winner & self.mover_pool == 0 {
+            (winner | second, loser | first)
         } else {
-            (winner, loser)
+            (winner | first, loser | second)
         }
     }
 

@@ -134,6 +134,62 @@ fn matches_naive_minimax_with_talon_draws() {
     }
 }
 
+/// `me`'s exact points after `a` when the talon is drawn by seat ([`Draws::BySeat`], `me`
+/// being the mover whose draws are fixed), by exhaustive minimax over the engine: when the
+/// other seat is about to win a trick that is followed by a draw other than the last, the
+/// same deal is replayed with the two cards of that draw swapped, so that `me` takes the
+/// card the rules would give the winner.
+fn after_by_seat(state: &DealState, a: Action, me: u8) -> i32 {
+    let mut child = *state;
+    child.apply_unchecked(a);
+    let drew = child.talon_size() < state.talon_size();
+    if drew && state.talon_size() > 2 && child.current_player() != Some(me) {
+        let talon = state.talon();
+        let mut deck = *state.deck();
+        let i = deck.iter().position(|&c| c == talon[0]).unwrap();
+        let j = deck.iter().position(|&c| c == talon[1]).unwrap();
+        deck.swap(i, j);
+        child = DealState::from_deck(&deck, state.dealer(), state.rules()).unwrap();
+        for (_, m) in state.moves().into_iter().chain([(0, a)]) {
+            child.apply_unchecked(m);
+        }
+    }
+    let Some(mover) = child.current_player() else {
+        return final_value(&child, me, Objective::Points);
+    };
+    let values = child
+        .legal_actions()
+        .into_iter()
+        .map(|b| after_by_seat(&child, b, me));
+    let best = if mover == me {
+        values.max()
+    } else {
+        values.min()
+    };
+    best.unwrap_or(i32::MIN)
+}
+
+#[test]
+fn draws_by_seat_match_naive_minimax() {
+    // Nine exchanges leave four talon cards: a draw by seat, then the last pair.
+    let mut differs = 0;
+    for seed in 0..40 {
+        let state = position(seed, 9, (seed % 4) as usize, Order::Ecarte);
+        if state.is_over() {
+            continue;
+        }
+        let me = state.current_player().unwrap();
+        let (by_seat, _) = action_values_with(&state, Objective::Points, Draws::BySeat).unwrap();
+        let (rules, _) = action_values(&state, Objective::Points).unwrap();
+        for ((a, v), (_, r)) in by_seat.into_iter().zip(rules) {
+            assert_eq!(v, after_by_seat(&state, a, me), "by-seat value of {a}");
+            differs += usize::from(v != r);
+        }
+    }
+    // The mode changes some values (else this test would not test it).
+    assert!(differs > 0);
+}
+
 /// A `SplitMix64` stream from `seed`, for the randomized tests.
 pub(super) fn splitmix64(mut state: u64) -> impl FnMut() -> u64 {
     move || {
