@@ -213,7 +213,8 @@ impl ChaCha8Stream {
         }
     }
 
-    #[inline]
+    // Out of line, so that the draws that call it stay small enough to inline.
+    #[inline(never)]
     fn refill(&mut self) {
         self.buf = chacha8_block(&self.key, self.next_block, self.stream);
         self.next_block = self.next_block.wrapping_add(1);
@@ -228,6 +229,76 @@ impl ChaCha8Stream {
         let w = self.buf[self.index];
         self.index += 1;
         w
+    }
+
+    /// A draw from `0..range` (`range` at least 1): `rand`'s `random_range(0..range)` for
+    /// `u32`, word for word. That is Canon's method: the high half of one word times
+    /// `range`, corrected by a second word when the low half falls in the top `range`
+    /// values. Inlined here, it skips `rand`'s generic range checks (issue 14).
+    #[inline]
+    pub fn below(&mut self, range: u32) -> u32 {
+        let wide = u64::from(self.word()) * u64::from(range);
+        let (high, low) = ((wide >> 32) as u32, wide as u32);
+        if low <= range.wrapping_neg() {
+            return high;
+        }
+        let carry_in = ((u64::from(self.word()) * u64::from(range)) >> 32) as u32;
+        high + u32::from(low.checked_add(carry_in).is_none())
+    }
+}
+
+/// Slices this long or longer fall back to `rand`'s own shuffle.
+const SHUFFLE_TABLE_LEN: usize = 128;
+
+/// For `n` in `2..SHUFFLE_TABLE_LEN`: `rand`'s `IncreasingUniform` chunk that starts at
+/// `n`, the largest product `n (n + 1) ... (n + count - 1)` below 2^32 and its `count`;
+/// and `ceil(2^64 / n)`, with which a `u32` divides by `n` as one multiplication (Lemire,
+/// Kaser and Kurz, "Faster remainder by direct computation", 2019).
+const SHUFFLE_TABLE: [(u32, u8, u64); SHUFFLE_TABLE_LEN] = {
+    let mut table = [(0, 0, 0); SHUFFLE_TABLE_LEN];
+    let mut n = 2;
+    while n < SHUFFLE_TABLE_LEN {
+        let mut product = n as u32;
+        let mut current = n as u32 + 1;
+        while let Some(p) = product.checked_mul(current) {
+            product = p;
+            current += 1;
+        }
+        table[n] = (product, (current - n as u32) as u8, u64::MAX / n as u64 + 1);
+        n += 1;
+    }
+    table
+};
+
+/// Shuffles `items` as `rand`'s `SliceRandom::shuffle` does with `rng`, draw for draw: a
+/// Fisher–Yates pass whose swap indices are unpacked from one draw per chunk
+/// (`IncreasingUniform`). Here the chunks come from a table and the divisions are
+/// multiplications, a third of the shuffle's instructions (issue 14).
+pub fn shuffle<T>(items: &mut [T], rng: &mut GameRng) {
+    if items.len() >= SHUFFLE_TABLE_LEN {
+        items.shuffle(rng);
+        return;
+    }
+    // Index 0 swaps with itself and draws nothing.
+    let mut chunk = 0u32;
+    let mut left = 0u8;
+    for i in 1..items.len() {
+        let n = i as u32 + 1;
+        let (bound, count, inverse) = SHUFFLE_TABLE[n as usize];
+        if left == 0 {
+            chunk = rng.below(bound);
+            left = count;
+        }
+        left -= 1;
+        let index = if left == 0 {
+            chunk
+        } else {
+            let quotient = ((u128::from(inverse) * u128::from(chunk)) >> 64) as u32;
+            let index = chunk - quotient * n;
+            chunk = quotient;
+            index
+        };
+        items.swap(i, index as usize);
     }
 }
 
@@ -413,11 +484,11 @@ impl Card {
     }
 
     pub fn suit(self) -> Suit {
-        Suit::from_index(self.0 as usize / 13)
+        CARD_SUITS[self.0 as usize & 63]
     }
 
     pub fn rank(self) -> Rank {
-        Rank::from_index(self.0 as usize % 13)
+        CARD_RANKS[self.0 as usize & 63]
     }
 
     /// The card with its suit symbol, e.g. `Q♥`, for display.
@@ -431,6 +502,27 @@ impl fmt::Display for Card {
         write!(f, "{}{}", self.rank().letter(), self.suit().letter())
     }
 }
+
+/// The suit and rank of every card id (and of the unused ids to 63, which need no bounds
+/// check): a load each, where the hot paths paid a division by 13.
+const CARD_SUITS: [Suit; 64] = {
+    let mut table = [Suit::Clubs; 64];
+    let mut id = 0;
+    while id < 64 {
+        table[id] = Suit::ALL[id / 13 % 4];
+        id += 1;
+    }
+    table
+};
+const CARD_RANKS: [Rank; 64] = {
+    let mut table = [Rank::Two; 64];
+    let mut id = 0;
+    while id < 64 {
+        table[id] = Rank::ALL[id % 13];
+        id += 1;
+    }
+    table
+};
 
 /// Text that is not a card.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -518,7 +610,7 @@ pub fn shoe_pack() -> Vec<Card> {
 
 /// Shuffles `cards` in place with the generator for `seed`.
 pub fn shuffle_with_seed(cards: &mut [Card], seed: u64) {
-    cards.shuffle(&mut rng_from_seed(seed));
+    shuffle(cards, &mut rng_from_seed(seed));
 }
 
 #[cfg(test)]
@@ -623,6 +715,61 @@ mod tests {
             a.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
             shuffle_with_seed(&mut b, seed);
             assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn below_draws_as_rand_random_range() {
+        use rand::{Rng, RngExt};
+        let mut ranges = rng_from_seed(5);
+        let (mut a, mut b) = (rng_from_seed(6), rng_from_seed(6));
+        for step in 0..20_000 {
+            // Small ranges, and large ones whose second word is often needed.
+            let range = match step % 3 {
+                0 => ranges.next_u32() % 70 + 1,
+                1 => u32::MAX - ranges.next_u32() % 1000,
+                _ => ranges.next_u32().max(1),
+            };
+            assert_eq!(a.below(range), b.random_range(0..range), "{range}");
+            assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn shuffle_is_rand_shuffle() {
+        for len in 0..=SHUFFLE_TABLE_LEN + 2 {
+            for seed in 0..20 {
+                let mut a: Vec<usize> = (0..len).collect();
+                let mut b = a.clone();
+                let (mut x, mut y) = (rng_from_seed(seed), rng_from_seed(seed));
+                a.shuffle(&mut x);
+                shuffle(&mut b, &mut y);
+                assert_eq!(a, b, "{len} {seed}");
+                assert_eq!(x, y);
+            }
+        }
+        for seed in 0..5000 {
+            let mut a = piquet_pack();
+            let mut b = piquet_pack();
+            a.shuffle(&mut rng_from_seed(seed));
+            shuffle_with_seed(&mut b, seed);
+            assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn shuffle_table_divides_exactly() {
+        use rand::Rng;
+        let mut words = rng_from_seed(1);
+        for (n, &(_, _, inverse)) in SHUFFLE_TABLE.iter().enumerate().skip(2) {
+            let n = n as u32;
+            for x in [0, 1, n - 1, n, n + 1, u32::MAX, u32::MAX - 1]
+                .into_iter()
+                .chain((0..2000).map(|_| words.next_u32()))
+            {
+                let quotient = ((u128::from(inverse) * u128::from(x)) >> 64) as u32;
+                assert_eq!(quotient, x / n, "{x} / {n}");
+            }
         }
     }
 

@@ -8,9 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::action::{bit, cards_of, pack_card, pack_index, Action, PACK_SIZE};
 use super::rules::Rules;
-use rand::seq::SliceRandom;
 
-use crate::card::{piquet_pack, rng_from_seed, shuffle_with_seed, Card, Suit};
+use crate::card::{piquet_pack, rng_from_seed, shuffle, shuffle_with_seed, Card, Suit};
 
 /// Cards in each hand after the deal.
 pub const HAND_SIZE: usize = 5;
@@ -150,7 +149,7 @@ impl DealState {
     pub fn from_seed(seed: u64, dealer: u8, rules: Rules) -> Result<DealState, DuelError> {
         check_setup(dealer, rules)?;
         let mut deck: [Card; PACK_SIZE] = std::array::from_fn(pack_card);
-        deck.shuffle(&mut rng_from_seed(seed));
+        shuffle(&mut deck, &mut rng_from_seed(seed));
         // A shuffled pack needs no deck check.
         Ok(DealState::laid_out(deck, dealer, rules))
     }
@@ -381,6 +380,7 @@ impl DealState {
     }
 
     /// The legal actions as a bit set over the action space (bit `Action::id`).
+    #[inline]
     pub fn legal_mask(&self) -> u128 {
         match self.phase {
             Phase::Proposal => (1 << Action::Propose.id()) | (1 << Action::Decline.id()),
