@@ -2,8 +2,6 @@
 //! heuristic. Both read only what the player to move may know (their hand, the lead, the
 //! trump and the legal actions), never the hidden cards.
 
-use rand::RngExt;
-
 use crate::card::{Card, GameRng, Suit};
 use crate::duel::action::{bit, cards_of, Action};
 use crate::duel::observe::Observation;
@@ -94,6 +92,7 @@ impl Policy {
 
     /// The action for the player to move in `state`. Every policy reads only what that
     /// player may know: the view, or for PIMC the player's whole observation.
+    #[inline]
     pub fn choose(self, state: &DealState, rng: &mut GameRng) -> Action {
         match self {
             Policy::Random => random_action(state.legal_mask(), rng),
@@ -140,30 +139,40 @@ fn nth_action(mut mask: u128, k: u32) -> Action {
 }
 
 /// A uniformly random legal action.
+#[inline]
 pub fn random_action(legal: u128, rng: &mut GameRng) -> Action {
-    // A state's legal actions lie in one half of the mask (cards, or the calls): count and
-    // pick in that `u64`, which costs half as much as in a `u128` without a popcount
-    // instruction. The draw is the same.
-    let (lo, hi) = (legal as u64, (legal >> 64) as u64);
-    let one_half = lo == 0 || hi == 0;
-    let count = if one_half {
-        (lo | hi).count_ones()
-    } else {
-        legal.count_ones()
+    Action::from_id(random_action_id(legal, rng)).unwrap_or(Action::Decline)
+}
+
+/// The id of a uniformly random legal action: bit `k` of `legal`'s set bits, `k` drawn
+/// from `0..count` (one draw even when `legal` is empty, which gives `Decline`).
+// Into the playout loops: measured, a call costs a fifth of the draw.
+#[allow(clippy::inline_always)]
+#[inline(always)]
+pub fn random_action_id(legal: u128, rng: &mut GameRng) -> usize {
+    // A state's legal actions lie in one 32-bit quarter of the mask (plays, discards or
+    // the calls): count and pick in that `u32`, a third of the instructions of a `u128`
+    // without a popcount instruction. The draw is the same.
+    let (low, high) = (legal as u64, (legal >> 64) as u64);
+    let quarter = match (low, high) {
+        (half, 0) | (0, half) if half >> 32 == 0 => Some((half, 0)),
+        (half, 0) | (0, half) if half as u32 == 0 => Some((half >> 32, 32)),
+        _ => None,
     };
-    let k = rng.random_range(0..count.max(1));
-    if !one_half {
-        return nth_action(legal, k);
-    }
-    let mut half = lo | hi;
-    if half == 0 {
-        return Action::Decline; // as `nth_action` on an empty mask
+    let Some((bits, shift)) = quarter else {
+        let k = rng.below(legal.count_ones());
+        return nth_action(legal, k).id();
+    };
+    let quarter = shift + if low == 0 { 64 } else { 0 };
+    let mut bits = bits as u32;
+    let k = rng.below(bits.count_ones().max(1));
+    if bits == 0 {
+        return Action::Decline.id();
     }
     for _ in 0..k {
-        half &= half - 1;
+        bits &= bits - 1;
     }
-    let base = if lo == 0 { 64 } else { 0 };
-    Action::from_id(base + half.trailing_zeros() as usize).unwrap_or(Action::Decline)
+    quarter + bits.trailing_zeros() as usize
 }
 
 /// Hand value at which the elder stops proposing and the dealer refuses.
@@ -277,6 +286,7 @@ mod tests {
     #[test]
     fn random_action_draws_as_the_whole_mask_count_would() {
         use crate::card::rng_from_seed;
+        use rand::RngExt;
         let mut masks = rng_from_seed(3);
         let mut shapes: Vec<u128> = vec![0, 1, 1 << 64, 0b11 << 64, u128::MAX, (1 << 70) | 1];
         for _ in 0..2000 {
