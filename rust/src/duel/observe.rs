@@ -161,6 +161,7 @@ impl DealState {
 
     /// `player`'s observation in the compact layout ([`COMPACT_OBSERVATION_SIZE`] bytes,
     /// see the module docs).
+    #[inline]
     pub fn compact_observation(&self, player: u8, score: [u8; 2]) -> Compact {
         let me = player as usize;
         let opp = 1 - me;

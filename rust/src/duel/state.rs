@@ -427,22 +427,27 @@ impl DealState {
     /// simulation.
     pub fn apply_unchecked(&mut self, action: Action) {
         let me = self.to_move;
-        self.log[self.log_len as usize] = action.id() as u8;
-        self.log_len += 1;
+        // Logged in each arm, where the action's kind is known: one dispatch, not two.
         match action {
             Action::Propose => {
+                self.log(action);
                 self.phase = Phase::Response;
                 self.to_move = self.dealer;
             }
             Action::Accept => {
+                self.log(action);
                 self.exchanges += 1;
                 self.draw(self.elder());
                 self.draw(self.dealer);
                 self.phase = Phase::Discard;
                 self.to_move = self.elder();
             }
-            Action::Decline | Action::Refuse => self.start_play(),
+            Action::Decline | Action::Refuse => {
+                self.log(action);
+                self.start_play();
+            }
             Action::Discard(card) => {
+                self.log(action);
                 self.hands[me as usize] &= !bit(card);
                 self.discards[me as usize] |= bit(card);
                 if me == self.elder() {
@@ -454,8 +459,17 @@ impl DealState {
                     self.start_play();
                 }
             }
-            Action::Play(card) => self.play(card),
+            Action::Play(card) => {
+                self.log(action);
+                self.play(card);
+            }
         }
+    }
+
+    #[inline]
+    fn log(&mut self, action: Action) {
+        self.log[self.log_len as usize] = action.id() as u8;
+        self.log_len += 1;
     }
 
     fn start_play(&mut self) {

@@ -43,6 +43,9 @@ fn advance(
     }
     rewards.fill(0.0);
     *terminated = false;
+    if !state.is_over() {
+        return;
+    }
     if let Some(outcome) = state.outcome() {
         let points = f32::from(outcome.points);
         rewards[outcome.winner as usize] = points;
