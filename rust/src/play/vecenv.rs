@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use super::policy::random_action_id;
+use super::policy::{random_action_id, with_popcnt};
 use crate::card::{derive_seed, rng_from_seed, GameRng, SeedDeriver};
 use crate::duel::action::{write_mask, Action, NUM_ACTIONS};
 use crate::duel::matches::match_deal;
@@ -176,9 +176,15 @@ impl VecEnv {
 
     /// One uniformly random legal action id per env, from the env's own seeded generator.
     pub fn random_actions(&mut self, out: &mut [i64]) {
-        for (&legal, a) in self.legal.iter().zip(out.iter_mut()) {
-            *a = random_action_id(legal, &mut self.sampler) as i64;
-        }
+        let sampler = &mut self.sampler;
+        with_popcnt(
+            #[inline(always)]
+            || {
+                for (&legal, a) in self.legal.iter().zip(out.iter_mut()) {
+                    *a = random_action_id(legal, sampler) as i64;
+                }
+            },
+        );
     }
 
     /// Starts every env on its first deal again and writes the observations.
