@@ -11,9 +11,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// The generator behind every shuffle: the `ChaCha8` stream of `rand_chacha`'s `ChaCha8Rng`,
 /// seeded with `seed_from_u64`, word for word. Its output is specified and portable, so a
 /// seed gives the same order on every platform; the crate versions are pinned in
-/// `Cargo.toml`. It computes one 64-byte block at a time, where `ChaCha8Rng` computes four:
-/// a deal draws a few words from each of its generators, so most of those four blocks went
-/// unused (issue 14). `tests::game_rng_is_chacha8rng_word_for_word` checks the equality.
+/// `Cargo.toml`. It computes one 64-byte block at a time, or two with AVX2, where
+/// `ChaCha8Rng` computes four: a deal draws a few words from each of its generators, so
+/// most of those four blocks went unused (issue 14).
+/// `tests::game_rng_is_chacha8rng_word_for_word` checks the equality, both ways.
 pub type GameRng = ChaCha8Stream;
 
 /// A generator for `seed`.
@@ -165,16 +166,133 @@ fn chacha8_block(key: &[u32; 8], counter: u64, nonce: u64) -> [u32; 16] {
     x
 }
 
-/// The `ChaCha8` keystream as a generator, one block at a time: the same words, in the same
-/// order, as `rand_chacha::ChaCha8Rng` with the same seed, stream and position.
+/// Blocks `counter` and `counter + 1` of `ChaCha8` under `key` on stream `nonce`, as the
+/// 32 words of `out`: [`chacha8_block`]'s rounds on 256-bit vectors, block `counter` in the low 128-bit
+/// lane of each row and block `counter + 1` in the high one. The rotations by 16 and 8 bits
+/// are byte shuffles. `tests::two_blocks_are_two_blocks` checks it against the SSE2 path.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(clippy::cast_ptr_alignment)] // unaligned loads and stores
+unsafe fn chacha8_two_blocks(key: &[u32; 8], counter: u64, nonce: u64, out: &mut [u32; 32]) {
+    use std::arch::x86_64::{
+        __m256i, _mm256_add_epi32, _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256,
+        _mm256_setr_epi8, _mm256_shuffle_epi32, _mm256_shuffle_epi8, _mm256_slli_epi32,
+        _mm256_srli_epi32, _mm256_storeu_si256, _mm256_xor_si256,
+    };
+    let rotate_16 = _mm256_setr_epi8(
+        2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9,
+        14, 15, 12, 13,
+    );
+    let rotate_8 = _mm256_setr_epi8(
+        3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10,
+        15, 12, 13, 14,
+    );
+    macro_rules! rotate {
+        ($x:expr, 16) => {
+            _mm256_shuffle_epi8($x, rotate_16)
+        };
+        ($x:expr, 8) => {
+            _mm256_shuffle_epi8($x, rotate_8)
+        };
+        ($x:expr, $bits:literal) => {
+            _mm256_or_si256(
+                _mm256_slli_epi32($x, $bits),
+                _mm256_srli_epi32($x, 32 - $bits),
+            )
+        };
+    }
+    macro_rules! half_quarters {
+        ($a:ident, $b:ident, $c:ident, $d:ident, $r1:tt, $r2:tt) => {
+            $a = _mm256_add_epi32($a, $b);
+            $d = _mm256_xor_si256($d, $a);
+            $d = rotate!($d, $r1);
+            $c = _mm256_add_epi32($c, $d);
+            $b = _mm256_xor_si256($b, $c);
+            $b = rotate!($b, $r2);
+        };
+    }
+    macro_rules! quarters {
+        ($a:ident, $b:ident, $c:ident, $d:ident) => {
+            half_quarters!($a, $b, $c, $d, 16, 12);
+            half_quarters!($a, $b, $c, $d, 8, 7);
+        };
+    }
+    // Lane 0 (the low words) of each row is block `counter`, lane 1 block `counter + 1`.
+    let row = |low: &[u32], high: &[u32]| -> __m256i {
+        let mut words = [0u32; 8];
+        words[..4].copy_from_slice(low);
+        words[4..].copy_from_slice(high);
+        // SAFETY: an unaligned 32-byte load of `words`.
+        unsafe { _mm256_loadu_si256(words.as_ptr().cast::<__m256i>()) }
+    };
+    let counters = |c: u64| {
+        [
+            c as u32,
+            (c >> 32) as u32,
+            nonce as u32,
+            (nonce >> 32) as u32,
+        ]
+    };
+    let init = [
+        row(&CHACHA_CONSTANTS, &CHACHA_CONSTANTS),
+        row(&key[..4], &key[..4]),
+        row(&key[4..], &key[4..]),
+        row(&counters(counter), &counters(counter.wrapping_add(1))),
+    ];
+    let [mut a, mut b, mut c, mut d] = init;
+    for _ in 0..4 {
+        quarters!(a, b, c, d);
+        b = _mm256_shuffle_epi32(b, 0b00_11_10_01);
+        c = _mm256_shuffle_epi32(c, 0b01_00_11_10);
+        d = _mm256_shuffle_epi32(d, 0b10_01_00_11);
+        quarters!(a, b, c, d);
+        b = _mm256_shuffle_epi32(b, 0b10_01_00_11);
+        c = _mm256_shuffle_epi32(c, 0b01_00_11_10);
+        d = _mm256_shuffle_epi32(d, 0b00_11_10_01);
+    }
+    let [a, b, c, d] = [(a, init[0]), (b, init[1]), (c, init[2]), (d, init[3])]
+        .map(|(x, start)| _mm256_add_epi32(x, start));
+    // Rows 0-1 then 2-3 of the low lanes (block `counter`), then of the high lanes.
+    let outputs = [
+        _mm256_permute2x128_si256(a, b, 0x20),
+        _mm256_permute2x128_si256(c, d, 0x20),
+        _mm256_permute2x128_si256(a, b, 0x31),
+        _mm256_permute2x128_si256(c, d, 0x31),
+    ];
+    for (i, x) in outputs.into_iter().enumerate() {
+        // SAFETY: an unaligned 32-byte store into `out[8 * i..8 * i + 8]`, inside `out`.
+        unsafe { _mm256_storeu_si256(out[8 * i..].as_mut_ptr().cast::<__m256i>(), x) };
+    }
+}
+
+/// Whether [`ChaCha8Stream`] computes two blocks at a time (with AVX2).
+#[inline]
+fn two_blocks_at_once() -> bool {
+    #[cfg(test)]
+    if tests::ONE_BLOCK_AT_ONCE.with(std::cell::Cell::get) {
+        return false;
+    }
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("avx2");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// The `ChaCha8` keystream as a generator, one or two blocks at a time: the same words, in
+/// the same order, as `rand_chacha::ChaCha8Rng` with the same seed, stream and position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChaCha8Stream {
     key: [u32; 8],
     stream: u64,
-    /// The block after the one in `buf`: the next to compute.
+    /// The block after those in `buf`: the next to compute.
     next_block: u64,
-    buf: [u32; 16],
-    /// The next unread word of `buf`; 16 when none is left.
+    buf: [u32; 32],
+    /// The words in `buf`: 0, or one or two blocks' worth.
+    len: usize,
+    /// The next unread word of `buf`; `len` when none is left.
     index: usize,
 }
 
@@ -182,8 +300,8 @@ impl ChaCha8Stream {
     /// Moves to stream `stream` at the same word position, as `ChaCha8Rng::set_stream`.
     pub fn set_stream(&mut self, stream: u64) {
         self.stream = stream;
-        if self.index < 16 {
-            self.buf = chacha8_block(&self.key, self.next_block.wrapping_sub(1), stream);
+        if self.index < self.len {
+            self.fill(self.buffer_start());
         }
     }
 
@@ -193,8 +311,8 @@ impl ChaCha8Stream {
 
     /// The offset from the start of the stream, in words.
     pub fn get_word_pos(&self) -> u128 {
-        if self.index < 16 {
-            u128::from(self.next_block.wrapping_sub(1)) * 16 + self.index as u128
+        if self.index < self.len {
+            u128::from(self.buffer_start()) * 16 + self.index as u128
         } else {
             u128::from(self.next_block) * 16
         }
@@ -203,27 +321,46 @@ impl ChaCha8Stream {
     /// Moves to word `pos` of the stream (modulo 2**68), as `ChaCha8Rng::set_word_pos`.
     pub fn set_word_pos(&mut self, pos: u128) {
         let block = (pos / 16) as u64;
-        self.index = (pos % 16) as usize;
-        if self.index == 0 {
+        if pos % 16 == 0 {
             self.next_block = block;
-            self.index = 16;
+            (self.len, self.index) = (0, 0);
         } else {
-            self.buf = chacha8_block(&self.key, block, self.stream);
-            self.next_block = block.wrapping_add(1);
+            self.fill(block);
+            self.index = (pos % 16) as usize;
         }
+    }
+
+    /// The block in `buf[..16]`.
+    fn buffer_start(&self) -> u64 {
+        self.next_block.wrapping_sub(self.len as u64 / 16)
+    }
+
+    /// Computes the keystream from block `block` into `buf`, as many blocks as one pass
+    /// gives.
+    fn fill(&mut self, block: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if two_blocks_at_once() {
+            // SAFETY: the CPU has AVX2 (`two_blocks_at_once`).
+            unsafe { chacha8_two_blocks(&self.key, block, self.stream, &mut self.buf) };
+            self.len = 32;
+            self.next_block = block.wrapping_add(2);
+            return;
+        }
+        self.buf[..16].copy_from_slice(&chacha8_block(&self.key, block, self.stream));
+        self.len = 16;
+        self.next_block = block.wrapping_add(1);
     }
 
     // Out of line, so that the draws that call it stay small enough to inline.
     #[inline(never)]
     fn refill(&mut self) {
-        self.buf = chacha8_block(&self.key, self.next_block, self.stream);
-        self.next_block = self.next_block.wrapping_add(1);
+        self.fill(self.next_block);
         self.index = 0;
     }
 
     #[inline]
     fn word(&mut self) -> u32 {
-        if self.index >= 16 {
+        if self.index >= self.len {
             self.refill();
         }
         let w = self.buf[self.index];
@@ -314,8 +451,9 @@ impl rand::SeedableRng for ChaCha8Stream {
             key,
             stream: 0,
             next_block: 0,
-            buf: [0; 16],
-            index: 16,
+            buf: [0; 32],
+            len: 0,
+            index: 0,
         }
     }
 }
@@ -663,9 +801,49 @@ mod tests {
         assert_ne!(derive_seed(1, 2), derive_seed(2, 2));
     }
 
+    thread_local! {
+        /// Makes [`two_blocks_at_once`] false on this test thread.
+        pub(super) static ONE_BLOCK_AT_ONCE: std::cell::Cell<bool> = const {
+            std::cell::Cell::new(false)
+        };
+    }
+
     #[test]
-    #[allow(clippy::many_single_char_names)]
+    fn two_blocks_are_two_blocks() {
+        use rand::Rng;
+        if !two_blocks_at_once() {
+            return;
+        }
+        let mut words = rng_from_seed(11);
+        for step in 0..500 {
+            let key: [u32; 8] = std::array::from_fn(|_| words.next_u32());
+            let counter = match step % 3 {
+                0 => u64::MAX, // the second block wraps to 0
+                1 => u64::from(u32::MAX),
+                _ => words.next_u64(),
+            };
+            let nonce = words.next_u64();
+            // SAFETY: the CPU has AVX2 (`two_blocks_at_once`).
+            let mut two = [0; 32];
+            unsafe { chacha8_two_blocks(&key, counter, nonce, &mut two) };
+            assert_eq!(two[..16], chacha8_block(&key, counter, nonce));
+            assert_eq!(
+                two[16..],
+                chacha8_block(&key, counter.wrapping_add(1), nonce)
+            );
+        }
+    }
+
+    #[test]
     fn game_rng_is_chacha8rng_word_for_word() {
+        game_rng_matches_chacha8rng();
+        ONE_BLOCK_AT_ONCE.with(|one| one.set(true));
+        game_rng_matches_chacha8rng();
+        ONE_BLOCK_AT_ONCE.with(|one| one.set(false));
+    }
+
+    #[allow(clippy::many_single_char_names)]
+    fn game_rng_matches_chacha8rng() {
         use rand::{Rng, SeedableRng};
         let mut reference_rng = rand_chacha::ChaCha8Rng::seed_from_u64(99);
         let mut script = GameRng::seed_from_u64(99);
