@@ -52,6 +52,39 @@ impl SeedDeriver {
 
 const CHACHA_CONSTANTS: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
 
+/// The eight rounds of `ChaCha8` on the rows `a`, `b`, `c`, `d` of the state held in
+/// vectors (each lane one column; two blocks side by side in 256-bit vectors), given the
+/// vector operations: lane-wise `add` and `xor`, a `rotate!(x, bits)` macro and the
+/// in-lane word `shuffle`. One definition for the SSE2 and AVX2 blocks.
+#[cfg(target_arch = "x86_64")]
+macro_rules! chacha8_rounds {
+    ($add:ident, $xor:ident, $rotate:ident, $shuffle:ident; $a:ident, $b:ident, $c:ident, $d:ident) => {
+        for _ in 0..4 {
+            chacha8_rounds!(@quarters $add, $xor, $rotate; $a, $b, $c, $d);
+            // Lane i of the rotated rows holds diagonal i: words (0, 5, 10, 15), ...
+            $b = $shuffle($b, 0b00_11_10_01);
+            $c = $shuffle($c, 0b01_00_11_10);
+            $d = $shuffle($d, 0b10_01_00_11);
+            chacha8_rounds!(@quarters $add, $xor, $rotate; $a, $b, $c, $d);
+            $b = $shuffle($b, 0b10_01_00_11);
+            $c = $shuffle($c, 0b01_00_11_10);
+            $d = $shuffle($d, 0b00_11_10_01);
+        }
+    };
+    // A quarter round on every lane: a += b; d ^= a; d <<<= 16; c += d; b ^= c; b <<<= 12;
+    // then the same with rotations by 8 and 7.
+    (@quarters $add:ident, $xor:ident, $rotate:ident; $a:ident, $b:ident, $c:ident, $d:ident) => {
+        $a = $add($a, $b);
+        $d = $rotate!($xor($d, $a), 16);
+        $c = $add($c, $d);
+        $b = $rotate!($xor($b, $c), 12);
+        $a = $add($a, $b);
+        $d = $rotate!($xor($d, $a), 8);
+        $c = $add($c, $d);
+        $b = $rotate!($xor($b, $c), 7);
+    };
+}
+
 /// Block `counter` of `ChaCha8` under `key` on stream `nonce`, as 16 little-endian words.
 /// On `x86_64` the rows of the state are SSE2 vectors (SSE2 is part of the baseline), about
 /// half the instructions of the scalar rounds.
@@ -64,26 +97,10 @@ fn chacha8_block(key: &[u32; 8], counter: u64, nonce: u64) -> [u32; 16] {
         _mm_srli_epi32, _mm_storeu_si128, _mm_xor_si128,
     };
     macro_rules! rotate {
-        ($x:expr, $bits:literal) => {
-            _mm_or_si128(_mm_slli_epi32($x, $bits), _mm_srli_epi32($x, 32 - $bits))
-        };
-    }
-    // Half a quarter round on every lane: a += b; d ^= a; d <<<= r1; c += d; b ^= c; b <<<= r2.
-    macro_rules! half_quarters {
-        ($a:ident, $b:ident, $c:ident, $d:ident, $r1:literal, $r2:literal) => {
-            $a = _mm_add_epi32($a, $b);
-            $d = _mm_xor_si128($d, $a);
-            $d = rotate!($d, $r1);
-            $c = _mm_add_epi32($c, $d);
-            $b = _mm_xor_si128($b, $c);
-            $b = rotate!($b, $r2);
-        };
-    }
-    macro_rules! quarters {
-        ($a:ident, $b:ident, $c:ident, $d:ident) => {
-            half_quarters!($a, $b, $c, $d, 16, 12);
-            half_quarters!($a, $b, $c, $d, 8, 7);
-        };
+        ($x:expr, $bits:literal) => {{
+            let x = $x;
+            _mm_or_si128(_mm_slli_epi32(x, $bits), _mm_srli_epi32(x, 32 - $bits))
+        }};
     }
     let row = |w: [u32; 4]| -> __m128i {
         // SAFETY: SSE2 is enabled on every x86_64 target; the intrinsic reads no memory.
@@ -105,17 +122,7 @@ fn chacha8_block(key: &[u32; 8], counter: u64, nonce: u64) -> [u32; 16] {
     // unaligned 16-byte store of row `i` into `out[4 * i..4 * i + 4]`, inside `out`.
     unsafe {
         let [mut a, mut b, mut c, mut d] = init;
-        for _ in 0..4 {
-            quarters!(a, b, c, d);
-            // Lane i of the rotated rows holds diagonal i: words (0, 5, 10, 15), ...
-            b = _mm_shuffle_epi32(b, 0b00_11_10_01);
-            c = _mm_shuffle_epi32(c, 0b01_00_11_10);
-            d = _mm_shuffle_epi32(d, 0b10_01_00_11);
-            quarters!(a, b, c, d);
-            b = _mm_shuffle_epi32(b, 0b10_01_00_11);
-            c = _mm_shuffle_epi32(c, 0b01_00_11_10);
-            d = _mm_shuffle_epi32(d, 0b00_11_10_01);
-        }
+        chacha8_rounds!(_mm_add_epi32, _mm_xor_si128, rotate, _mm_shuffle_epi32; a, b, c, d);
         for (i, (x, start)) in [a, b, c, d].into_iter().zip(init).enumerate() {
             _mm_storeu_si128(
                 out[4 * i..].as_mut_ptr().cast::<__m128i>(),
@@ -197,28 +204,13 @@ unsafe fn chacha8_two_blocks(key: &[u32; 8], counter: u64, nonce: u64, out: &mut
         ($x:expr, 8) => {
             _mm256_shuffle_epi8($x, rotate_8)
         };
-        ($x:expr, $bits:literal) => {
+        ($x:expr, $bits:literal) => {{
+            let x = $x;
             _mm256_or_si256(
-                _mm256_slli_epi32($x, $bits),
-                _mm256_srli_epi32($x, 32 - $bits),
+                _mm256_slli_epi32(x, $bits),
+                _mm256_srli_epi32(x, 32 - $bits),
             )
-        };
-    }
-    macro_rules! half_quarters {
-        ($a:ident, $b:ident, $c:ident, $d:ident, $r1:tt, $r2:tt) => {
-            $a = _mm256_add_epi32($a, $b);
-            $d = _mm256_xor_si256($d, $a);
-            $d = rotate!($d, $r1);
-            $c = _mm256_add_epi32($c, $d);
-            $b = _mm256_xor_si256($b, $c);
-            $b = rotate!($b, $r2);
-        };
-    }
-    macro_rules! quarters {
-        ($a:ident, $b:ident, $c:ident, $d:ident) => {
-            half_quarters!($a, $b, $c, $d, 16, 12);
-            half_quarters!($a, $b, $c, $d, 8, 7);
-        };
+        }};
     }
     // Lane 0 (the low words) of each row is block `counter`, lane 1 block `counter + 1`.
     let row = |low: &[u32], high: &[u32]| -> __m256i {
@@ -243,16 +235,7 @@ unsafe fn chacha8_two_blocks(key: &[u32; 8], counter: u64, nonce: u64, out: &mut
         row(&counters(counter), &counters(counter.wrapping_add(1))),
     ];
     let [mut a, mut b, mut c, mut d] = init;
-    for _ in 0..4 {
-        quarters!(a, b, c, d);
-        b = _mm256_shuffle_epi32(b, 0b00_11_10_01);
-        c = _mm256_shuffle_epi32(c, 0b01_00_11_10);
-        d = _mm256_shuffle_epi32(d, 0b10_01_00_11);
-        quarters!(a, b, c, d);
-        b = _mm256_shuffle_epi32(b, 0b10_01_00_11);
-        c = _mm256_shuffle_epi32(c, 0b01_00_11_10);
-        d = _mm256_shuffle_epi32(d, 0b00_11_10_01);
-    }
+    chacha8_rounds!(_mm256_add_epi32, _mm256_xor_si256, rotate, _mm256_shuffle_epi32; a, b, c, d);
     let [a, b, c, d] = [(a, init[0]), (b, init[1]), (c, init[2]), (d, init[3])]
         .map(|(x, start)| _mm256_add_epi32(x, start));
     // Rows 0-1 then 2-3 of the low lanes (block `counter`), then of the high lanes.
