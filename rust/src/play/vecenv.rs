@@ -331,17 +331,16 @@ impl Block<'_> {
                 &mut self.mask[j * NUM_ACTIONS..(j + 1) * NUM_ACTIONS],
             );
             self.players[j] = i64::from(seat);
-            let new = state.compact_observation(seat, [0, 0]);
             match &mut self.obs {
-                ObsRows::Compact(rows) => rows
-                    [j * COMPACT_OBSERVATION_SIZE..(j + 1) * COMPACT_OBSERVATION_SIZE]
-                    .copy_from_slice(&new),
-                ObsRows::Float32(rows) => {
-                    expand_compact(
-                        &new,
-                        &mut rows[j * OBSERVATION_SIZE..(j + 1) * OBSERVATION_SIZE],
-                    );
-                }
+                ObsRows::Compact(rows) => state.encode_compact(
+                    seat,
+                    [0, 0],
+                    &mut rows[j * COMPACT_OBSERVATION_SIZE..(j + 1) * COMPACT_OBSERVATION_SIZE],
+                ),
+                ObsRows::Float32(rows) => expand_compact(
+                    &state.compact_observation(seat, [0, 0]),
+                    &mut rows[j * OBSERVATION_SIZE..(j + 1) * OBSERVATION_SIZE],
+                ),
             }
         }
     }
