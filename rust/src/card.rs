@@ -252,16 +252,14 @@ unsafe fn chacha8_two_blocks(key: &[u32; 8], counter: u64, nonce: u64, out: &mut
 }
 
 /// Whether [`ChaCha8Stream`] computes two blocks at a time (with AVX2).
+#[cfg(target_arch = "x86_64")]
 #[inline]
 fn two_blocks_at_once() -> bool {
     #[cfg(test)]
     if tests::ONE_BLOCK_AT_ONCE.with(std::cell::Cell::get) {
         return false;
     }
-    #[cfg(target_arch = "x86_64")]
-    return std::arch::is_x86_feature_detected!("avx2");
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+    std::arch::is_x86_feature_detected!("avx2")
 }
 
 /// The `ChaCha8` keystream as a generator, one or two blocks at a time: the same words, in
@@ -791,6 +789,7 @@ mod tests {
         };
     }
 
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn two_blocks_are_two_blocks() {
         use rand::Rng;
