@@ -11,9 +11,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// The generator behind every shuffle: the `ChaCha8` stream of `rand_chacha`'s `ChaCha8Rng`,
 /// seeded with `seed_from_u64`, word for word. Its output is specified and portable, so a
 /// seed gives the same order on every platform; the crate versions are pinned in
-/// `Cargo.toml`. It computes one 64-byte block at a time, where `ChaCha8Rng` computes four:
-/// a deal draws a few words from each of its generators, so most of those four blocks went
-/// unused (issue 14). `tests::game_rng_is_chacha8rng_word_for_word` checks the equality.
+/// `Cargo.toml`. It computes one 64-byte block at a time, or two with AVX2, where
+/// `ChaCha8Rng` computes four: a deal draws a few words from each of its generators, so
+/// most of those four blocks went unused (issue 14).
+/// `tests::game_rng_is_chacha8rng_word_for_word` checks the equality, both ways.
 pub type GameRng = ChaCha8Stream;
 
 /// A generator for `seed`.
@@ -51,6 +52,39 @@ impl SeedDeriver {
 
 const CHACHA_CONSTANTS: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
 
+/// The eight rounds of `ChaCha8` on the rows `a`, `b`, `c`, `d` of the state held in
+/// vectors (each lane one column; two blocks side by side in 256-bit vectors), given the
+/// vector operations: lane-wise `add` and `xor`, a `rotate!(x, bits)` macro and the
+/// in-lane word `shuffle`. One definition for the SSE2 and AVX2 blocks.
+#[cfg(target_arch = "x86_64")]
+macro_rules! chacha8_rounds {
+    ($add:ident, $xor:ident, $rotate:ident, $shuffle:ident; $a:ident, $b:ident, $c:ident, $d:ident) => {
+        for _ in 0..4 {
+            chacha8_rounds!(@quarters $add, $xor, $rotate; $a, $b, $c, $d);
+            // Lane i of the rotated rows holds diagonal i: words (0, 5, 10, 15), ...
+            $b = $shuffle($b, 0b00_11_10_01);
+            $c = $shuffle($c, 0b01_00_11_10);
+            $d = $shuffle($d, 0b10_01_00_11);
+            chacha8_rounds!(@quarters $add, $xor, $rotate; $a, $b, $c, $d);
+            $b = $shuffle($b, 0b10_01_00_11);
+            $c = $shuffle($c, 0b01_00_11_10);
+            $d = $shuffle($d, 0b00_11_10_01);
+        }
+    };
+    // A quarter round on every lane: a += b; d ^= a; d <<<= 16; c += d; b ^= c; b <<<= 12;
+    // then the same with rotations by 8 and 7.
+    (@quarters $add:ident, $xor:ident, $rotate:ident; $a:ident, $b:ident, $c:ident, $d:ident) => {
+        $a = $add($a, $b);
+        $d = $rotate!($xor($d, $a), 16);
+        $c = $add($c, $d);
+        $b = $rotate!($xor($b, $c), 12);
+        $a = $add($a, $b);
+        $d = $rotate!($xor($d, $a), 8);
+        $c = $add($c, $d);
+        $b = $rotate!($xor($b, $c), 7);
+    };
+}
+
 /// Block `counter` of `ChaCha8` under `key` on stream `nonce`, as 16 little-endian words.
 /// On `x86_64` the rows of the state are SSE2 vectors (SSE2 is part of the baseline), about
 /// half the instructions of the scalar rounds.
@@ -63,26 +97,10 @@ fn chacha8_block(key: &[u32; 8], counter: u64, nonce: u64) -> [u32; 16] {
         _mm_srli_epi32, _mm_storeu_si128, _mm_xor_si128,
     };
     macro_rules! rotate {
-        ($x:expr, $bits:literal) => {
-            _mm_or_si128(_mm_slli_epi32($x, $bits), _mm_srli_epi32($x, 32 - $bits))
-        };
-    }
-    // Half a quarter round on every lane: a += b; d ^= a; d <<<= r1; c += d; b ^= c; b <<<= r2.
-    macro_rules! half_quarters {
-        ($a:ident, $b:ident, $c:ident, $d:ident, $r1:literal, $r2:literal) => {
-            $a = _mm_add_epi32($a, $b);
-            $d = _mm_xor_si128($d, $a);
-            $d = rotate!($d, $r1);
-            $c = _mm_add_epi32($c, $d);
-            $b = _mm_xor_si128($b, $c);
-            $b = rotate!($b, $r2);
-        };
-    }
-    macro_rules! quarters {
-        ($a:ident, $b:ident, $c:ident, $d:ident) => {
-            half_quarters!($a, $b, $c, $d, 16, 12);
-            half_quarters!($a, $b, $c, $d, 8, 7);
-        };
+        ($x:expr, $bits:literal) => {{
+            let x = $x;
+            _mm_or_si128(_mm_slli_epi32(x, $bits), _mm_srli_epi32(x, 32 - $bits))
+        }};
     }
     let row = |w: [u32; 4]| -> __m128i {
         // SAFETY: SSE2 is enabled on every x86_64 target; the intrinsic reads no memory.
@@ -104,17 +122,7 @@ fn chacha8_block(key: &[u32; 8], counter: u64, nonce: u64) -> [u32; 16] {
     // unaligned 16-byte store of row `i` into `out[4 * i..4 * i + 4]`, inside `out`.
     unsafe {
         let [mut a, mut b, mut c, mut d] = init;
-        for _ in 0..4 {
-            quarters!(a, b, c, d);
-            // Lane i of the rotated rows holds diagonal i: words (0, 5, 10, 15), ...
-            b = _mm_shuffle_epi32(b, 0b00_11_10_01);
-            c = _mm_shuffle_epi32(c, 0b01_00_11_10);
-            d = _mm_shuffle_epi32(d, 0b10_01_00_11);
-            quarters!(a, b, c, d);
-            b = _mm_shuffle_epi32(b, 0b10_01_00_11);
-            c = _mm_shuffle_epi32(c, 0b01_00_11_10);
-            d = _mm_shuffle_epi32(d, 0b00_11_10_01);
-        }
+        chacha8_rounds!(_mm_add_epi32, _mm_xor_si128, rotate, _mm_shuffle_epi32; a, b, c, d);
         for (i, (x, start)) in [a, b, c, d].into_iter().zip(init).enumerate() {
             _mm_storeu_si128(
                 out[4 * i..].as_mut_ptr().cast::<__m128i>(),
@@ -165,16 +173,107 @@ fn chacha8_block(key: &[u32; 8], counter: u64, nonce: u64) -> [u32; 16] {
     x
 }
 
-/// The `ChaCha8` keystream as a generator, one block at a time: the same words, in the same
-/// order, as `rand_chacha::ChaCha8Rng` with the same seed, stream and position.
+/// Blocks `counter` and `counter + 1` of `ChaCha8` under `key` on stream `nonce`, as the
+/// 32 words of `out`: [`chacha8_block`]'s rounds on 256-bit vectors, block `counter` in the low 128-bit
+/// lane of each row and block `counter + 1` in the high one. The rotations by 16 and 8 bits
+/// are byte shuffles. `tests::two_blocks_are_two_blocks` checks it against the SSE2 path.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(clippy::cast_ptr_alignment)] // unaligned loads and stores
+unsafe fn chacha8_two_blocks(key: &[u32; 8], counter: u64, nonce: u64, out: &mut [u32; 32]) {
+    use std::arch::x86_64::{
+        __m256i, _mm256_add_epi32, _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256,
+        _mm256_setr_epi8, _mm256_shuffle_epi32, _mm256_shuffle_epi8, _mm256_slli_epi32,
+        _mm256_srli_epi32, _mm256_storeu_si256, _mm256_xor_si256,
+    };
+    let rotate_16 = _mm256_setr_epi8(
+        2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9,
+        14, 15, 12, 13,
+    );
+    let rotate_8 = _mm256_setr_epi8(
+        3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10,
+        15, 12, 13, 14,
+    );
+    macro_rules! rotate {
+        ($x:expr, 16) => {
+            _mm256_shuffle_epi8($x, rotate_16)
+        };
+        ($x:expr, 8) => {
+            _mm256_shuffle_epi8($x, rotate_8)
+        };
+        ($x:expr, $bits:literal) => {{
+            let x = $x;
+            _mm256_or_si256(
+                _mm256_slli_epi32(x, $bits),
+                _mm256_srli_epi32(x, 32 - $bits),
+            )
+        }};
+    }
+    // Lane 0 (the low words) of each row is block `counter`, lane 1 block `counter + 1`.
+    let row = |low: &[u32], high: &[u32]| -> __m256i {
+        let mut words = [0u32; 8];
+        words[..4].copy_from_slice(low);
+        words[4..].copy_from_slice(high);
+        // SAFETY: an unaligned 32-byte load of `words`.
+        unsafe { _mm256_loadu_si256(words.as_ptr().cast::<__m256i>()) }
+    };
+    let counters = |c: u64| {
+        [
+            c as u32,
+            (c >> 32) as u32,
+            nonce as u32,
+            (nonce >> 32) as u32,
+        ]
+    };
+    let init = [
+        row(&CHACHA_CONSTANTS, &CHACHA_CONSTANTS),
+        row(&key[..4], &key[..4]),
+        row(&key[4..], &key[4..]),
+        row(&counters(counter), &counters(counter.wrapping_add(1))),
+    ];
+    let [mut a, mut b, mut c, mut d] = init;
+    chacha8_rounds!(_mm256_add_epi32, _mm256_xor_si256, rotate, _mm256_shuffle_epi32; a, b, c, d);
+    let [a, b, c, d] = [(a, init[0]), (b, init[1]), (c, init[2]), (d, init[3])]
+        .map(|(x, start)| _mm256_add_epi32(x, start));
+    // Rows 0-1 then 2-3 of the low lanes (block `counter`), then of the high lanes.
+    let outputs = [
+        _mm256_permute2x128_si256(a, b, 0x20),
+        _mm256_permute2x128_si256(c, d, 0x20),
+        _mm256_permute2x128_si256(a, b, 0x31),
+        _mm256_permute2x128_si256(c, d, 0x31),
+    ];
+    for (i, x) in outputs.into_iter().enumerate() {
+        // SAFETY: an unaligned 32-byte store into `out[8 * i..8 * i + 8]`, inside `out`.
+        unsafe { _mm256_storeu_si256(out[8 * i..].as_mut_ptr().cast::<__m256i>(), x) };
+    }
+}
+
+/// Whether [`ChaCha8Stream`] computes two blocks at a time (with AVX2).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn two_blocks_at_once() -> bool {
+    #[cfg(test)]
+    if tests::ONE_BLOCK_AT_ONCE.with(std::cell::Cell::get) {
+        return false;
+    }
+    std::arch::is_x86_feature_detected!("avx2")
+}
+
+/// The `ChaCha8` keystream as a generator, one or two blocks at a time: the same words, in
+/// the same order, as `rand_chacha::ChaCha8Rng` with the same seed, stream and position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChaCha8Stream {
     key: [u32; 8],
     stream: u64,
-    /// The block after the one in `buf`: the next to compute.
+    /// The block after those in `buf`: the next to compute.
     next_block: u64,
-    buf: [u32; 16],
-    /// The next unread word of `buf`; 16 when none is left.
+    buf: [u32; 32],
+    /// The words in `buf`: 0, or one or two blocks' worth.
+    len: usize,
+    /// The next unread word of `buf`; `len` when none is left.
     index: usize,
 }
 
@@ -182,8 +281,8 @@ impl ChaCha8Stream {
     /// Moves to stream `stream` at the same word position, as `ChaCha8Rng::set_stream`.
     pub fn set_stream(&mut self, stream: u64) {
         self.stream = stream;
-        if self.index < 16 {
-            self.buf = chacha8_block(&self.key, self.next_block.wrapping_sub(1), stream);
+        if self.index < self.len {
+            self.fill(self.buffer_start());
         }
     }
 
@@ -193,8 +292,8 @@ impl ChaCha8Stream {
 
     /// The offset from the start of the stream, in words.
     pub fn get_word_pos(&self) -> u128 {
-        if self.index < 16 {
-            u128::from(self.next_block.wrapping_sub(1)) * 16 + self.index as u128
+        if self.index < self.len {
+            u128::from(self.buffer_start()) * 16 + self.index as u128
         } else {
             u128::from(self.next_block) * 16
         }
@@ -203,31 +302,121 @@ impl ChaCha8Stream {
     /// Moves to word `pos` of the stream (modulo 2**68), as `ChaCha8Rng::set_word_pos`.
     pub fn set_word_pos(&mut self, pos: u128) {
         let block = (pos / 16) as u64;
-        self.index = (pos % 16) as usize;
-        if self.index == 0 {
+        if pos % 16 == 0 {
             self.next_block = block;
-            self.index = 16;
+            (self.len, self.index) = (0, 0);
         } else {
-            self.buf = chacha8_block(&self.key, block, self.stream);
-            self.next_block = block.wrapping_add(1);
+            self.fill(block);
+            self.index = (pos % 16) as usize;
         }
     }
 
-    #[inline]
+    /// The block in `buf[..16]`.
+    fn buffer_start(&self) -> u64 {
+        self.next_block.wrapping_sub(self.len as u64 / 16)
+    }
+
+    /// Computes the keystream from block `block` into `buf`, as many blocks as one pass
+    /// gives.
+    fn fill(&mut self, block: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if two_blocks_at_once() {
+            // SAFETY: the CPU has AVX2 (`two_blocks_at_once`).
+            unsafe { chacha8_two_blocks(&self.key, block, self.stream, &mut self.buf) };
+            self.len = 32;
+            self.next_block = block.wrapping_add(2);
+            return;
+        }
+        self.buf[..16].copy_from_slice(&chacha8_block(&self.key, block, self.stream));
+        self.len = 16;
+        self.next_block = block.wrapping_add(1);
+    }
+
+    // Out of line, so that the draws that call it stay small enough to inline.
+    #[inline(never)]
     fn refill(&mut self) {
-        self.buf = chacha8_block(&self.key, self.next_block, self.stream);
-        self.next_block = self.next_block.wrapping_add(1);
+        self.fill(self.next_block);
         self.index = 0;
     }
 
     #[inline]
     fn word(&mut self) -> u32 {
-        if self.index >= 16 {
+        if self.index >= self.len {
             self.refill();
         }
         let w = self.buf[self.index];
         self.index += 1;
         w
+    }
+
+    /// A draw from `0..range` (`range` at least 1): `rand`'s `random_range(0..range)` for
+    /// `u32`, word for word. That is Canon's method: the high half of one word times
+    /// `range`, corrected by a second word when the low half falls in the top `range`
+    /// values. Inlined here, it skips `rand`'s generic range checks (issue 14).
+    #[inline]
+    pub fn below(&mut self, range: u32) -> u32 {
+        let wide = u64::from(self.word()) * u64::from(range);
+        let (high, low) = ((wide >> 32) as u32, wide as u32);
+        if low <= range.wrapping_neg() {
+            return high;
+        }
+        let carry_in = ((u64::from(self.word()) * u64::from(range)) >> 32) as u32;
+        high + u32::from(low.checked_add(carry_in).is_none())
+    }
+}
+
+/// Slices this long or longer fall back to `rand`'s own shuffle.
+const SHUFFLE_TABLE_LEN: usize = 128;
+
+/// For `n` in `2..SHUFFLE_TABLE_LEN`: `rand`'s `IncreasingUniform` chunk that starts at
+/// `n`, the largest product `n (n + 1) ... (n + count - 1)` below 2^32 and its `count`;
+/// and `ceil(2^64 / n)`, with which a `u32` divides by `n` as one multiplication (Lemire,
+/// Kaser and Kurz, "Faster remainder by direct computation", 2019).
+const SHUFFLE_TABLE: [(u32, u8, u64); SHUFFLE_TABLE_LEN] = {
+    let mut table = [(0, 0, 0); SHUFFLE_TABLE_LEN];
+    let mut n = 2;
+    while n < SHUFFLE_TABLE_LEN {
+        let mut product = n as u32;
+        let mut current = n as u32 + 1;
+        while let Some(p) = product.checked_mul(current) {
+            product = p;
+            current += 1;
+        }
+        table[n] = (product, (current - n as u32) as u8, u64::MAX / n as u64 + 1);
+        n += 1;
+    }
+    table
+};
+
+/// Shuffles `items` as `rand`'s `SliceRandom::shuffle` does with `rng`, draw for draw: a
+/// Fisher–Yates pass whose swap indices are unpacked from one draw per chunk
+/// (`IncreasingUniform`). Here the chunks come from a table and the divisions are
+/// multiplications, a third of the shuffle's instructions (issue 14).
+pub fn shuffle<T>(items: &mut [T], rng: &mut GameRng) {
+    if items.len() >= SHUFFLE_TABLE_LEN {
+        items.shuffle(rng);
+        return;
+    }
+    // Index 0 swaps with itself and draws nothing.
+    let mut chunk = 0u32;
+    let mut left = 0u8;
+    for i in 1..items.len() {
+        let n = i as u32 + 1;
+        let (bound, count, inverse) = SHUFFLE_TABLE[n as usize];
+        if left == 0 {
+            chunk = rng.below(bound);
+            left = count;
+        }
+        left -= 1;
+        let index = if left == 0 {
+            chunk
+        } else {
+            let quotient = ((u128::from(inverse) * u128::from(chunk)) >> 64) as u32;
+            let index = chunk - quotient * n;
+            chunk = quotient;
+            index
+        };
+        items.swap(i, index as usize);
     }
 }
 
@@ -243,8 +432,9 @@ impl rand::SeedableRng for ChaCha8Stream {
             key,
             stream: 0,
             next_block: 0,
-            buf: [0; 16],
-            index: 16,
+            buf: [0; 32],
+            len: 0,
+            index: 0,
         }
     }
 }
@@ -413,11 +603,11 @@ impl Card {
     }
 
     pub fn suit(self) -> Suit {
-        Suit::from_index(self.0 as usize / 13)
+        CARD_SUITS[self.0 as usize & 63]
     }
 
     pub fn rank(self) -> Rank {
-        Rank::from_index(self.0 as usize % 13)
+        CARD_RANKS[self.0 as usize & 63]
     }
 
     /// The card with its suit symbol, e.g. `Q♥`, for display.
@@ -431,6 +621,27 @@ impl fmt::Display for Card {
         write!(f, "{}{}", self.rank().letter(), self.suit().letter())
     }
 }
+
+/// The suit and rank of every card id (and of the unused ids to 63, which need no bounds
+/// check): a load each, where the hot paths paid a division by 13.
+const CARD_SUITS: [Suit; 64] = {
+    let mut table = [Suit::Clubs; 64];
+    let mut id = 0;
+    while id < 64 {
+        table[id] = Suit::ALL[id / 13 % 4];
+        id += 1;
+    }
+    table
+};
+const CARD_RANKS: [Rank; 64] = {
+    let mut table = [Rank::Two; 64];
+    let mut id = 0;
+    while id < 64 {
+        table[id] = Rank::ALL[id % 13];
+        id += 1;
+    }
+    table
+};
 
 /// Text that is not a card.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -518,7 +729,7 @@ pub fn shoe_pack() -> Vec<Card> {
 
 /// Shuffles `cards` in place with the generator for `seed`.
 pub fn shuffle_with_seed(cards: &mut [Card], seed: u64) {
-    cards.shuffle(&mut rng_from_seed(seed));
+    shuffle(cards, &mut rng_from_seed(seed));
 }
 
 #[cfg(test)]
@@ -571,9 +782,50 @@ mod tests {
         assert_ne!(derive_seed(1, 2), derive_seed(2, 2));
     }
 
+    thread_local! {
+        /// Makes [`two_blocks_at_once`] false on this test thread.
+        pub(super) static ONE_BLOCK_AT_ONCE: std::cell::Cell<bool> = const {
+            std::cell::Cell::new(false)
+        };
+    }
+
+    #[cfg(target_arch = "x86_64")]
     #[test]
-    #[allow(clippy::many_single_char_names)]
+    fn two_blocks_are_two_blocks() {
+        use rand::Rng;
+        if !two_blocks_at_once() {
+            return;
+        }
+        let mut words = rng_from_seed(11);
+        for step in 0..500 {
+            let key: [u32; 8] = std::array::from_fn(|_| words.next_u32());
+            let counter = match step % 3 {
+                0 => u64::MAX, // the second block wraps to 0
+                1 => u64::from(u32::MAX),
+                _ => words.next_u64(),
+            };
+            let nonce = words.next_u64();
+            // SAFETY: the CPU has AVX2 (`two_blocks_at_once`).
+            let mut two = [0; 32];
+            unsafe { chacha8_two_blocks(&key, counter, nonce, &mut two) };
+            assert_eq!(two[..16], chacha8_block(&key, counter, nonce));
+            assert_eq!(
+                two[16..],
+                chacha8_block(&key, counter.wrapping_add(1), nonce)
+            );
+        }
+    }
+
+    #[test]
     fn game_rng_is_chacha8rng_word_for_word() {
+        game_rng_matches_chacha8rng();
+        ONE_BLOCK_AT_ONCE.with(|one| one.set(true));
+        game_rng_matches_chacha8rng();
+        ONE_BLOCK_AT_ONCE.with(|one| one.set(false));
+    }
+
+    #[allow(clippy::many_single_char_names)]
+    fn game_rng_matches_chacha8rng() {
         use rand::{Rng, SeedableRng};
         let mut reference_rng = rand_chacha::ChaCha8Rng::seed_from_u64(99);
         let mut script = GameRng::seed_from_u64(99);
@@ -623,6 +875,61 @@ mod tests {
             a.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
             shuffle_with_seed(&mut b, seed);
             assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn below_draws_as_rand_random_range() {
+        use rand::{Rng, RngExt};
+        let mut ranges = rng_from_seed(5);
+        let (mut a, mut b) = (rng_from_seed(6), rng_from_seed(6));
+        for step in 0..20_000 {
+            // Small ranges, and large ones whose second word is often needed.
+            let range = match step % 3 {
+                0 => ranges.next_u32() % 70 + 1,
+                1 => u32::MAX - ranges.next_u32() % 1000,
+                _ => ranges.next_u32().max(1),
+            };
+            assert_eq!(a.below(range), b.random_range(0..range), "{range}");
+            assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn shuffle_is_rand_shuffle() {
+        for len in 0..=SHUFFLE_TABLE_LEN + 2 {
+            for seed in 0..20 {
+                let mut a: Vec<usize> = (0..len).collect();
+                let mut b = a.clone();
+                let (mut x, mut y) = (rng_from_seed(seed), rng_from_seed(seed));
+                a.shuffle(&mut x);
+                shuffle(&mut b, &mut y);
+                assert_eq!(a, b, "{len} {seed}");
+                assert_eq!(x, y);
+            }
+        }
+        for seed in 0..5000 {
+            let mut a = piquet_pack();
+            let mut b = piquet_pack();
+            a.shuffle(&mut rng_from_seed(seed));
+            shuffle_with_seed(&mut b, seed);
+            assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn shuffle_table_divides_exactly() {
+        use rand::Rng;
+        let mut words = rng_from_seed(1);
+        for (n, &(_, _, inverse)) in SHUFFLE_TABLE.iter().enumerate().skip(2) {
+            let n = n as u32;
+            for x in [0, 1, n - 1, n, n + 1, u32::MAX, u32::MAX - 1]
+                .into_iter()
+                .chain((0..2000).map(|_| words.next_u32()))
+            {
+                let quotient = ((u128::from(inverse) * u128::from(x)) >> 64) as u32;
+                assert_eq!(quotient, x / n, "{x} / {n}");
+            }
         }
     }
 

@@ -50,15 +50,21 @@ pub fn pack_card(index: usize) -> Card {
     PACK[index % PACK_SIZE]
 }
 
-/// Bit of a duel card in a 32-bit card set.
+/// Bit of a duel card in a 32-bit card set (0 for a card outside the pack).
 pub fn bit(card: Card) -> u32 {
-    let i = PACK_INDEX[card.id() & 0xff];
-    if i == NOT_IN_PACK {
-        0
-    } else {
-        1 << i
-    }
+    PACK_BITS[card.id() & 0xff]
 }
+
+/// [`bit`] of every card id, one load on the hot paths.
+const PACK_BITS: [u32; 256] = {
+    let mut table = [0; 256];
+    let mut i = 0;
+    while i < PACK_SIZE {
+        table[PACK[i].id()] = 1 << i;
+        i += 1;
+    }
+    table
+};
 
 /// Iterates the cards of a 32-bit set in pack order.
 pub fn cards_of(mut set: u32) -> impl Iterator<Item = Card> {

@@ -33,12 +33,7 @@ impl Order {
 
     /// Strength of a duel rank under this order, 0 (seven) to 7 (top card).
     pub fn strength(self, rank: Rank) -> u8 {
-        let natural = rank.index() as u8 - Rank::Seven.index() as u8;
-        match (self, rank) {
-            (Order::Ecarte, Rank::Ace) => 4,
-            (Order::Ecarte, Rank::Jack | Rank::Queen | Rank::King) => natural + 1,
-            _ => natural,
-        }
+        STRENGTHS[self as usize][rank.index()]
     }
 
     /// The duel ranks from lowest to highest.
@@ -54,6 +49,14 @@ impl Order {
         self.strength(a.rank()) > self.strength(b.rank())
     }
 }
+
+/// [`Order::strength`] by order and rank index; the ranks below seven, in no duel card,
+/// are 0. A table, as tricks are won in the hot paths.
+const STRENGTHS: [[u8; 13]; 2] = [
+    // 2  3  4  5  6  7  8  9  T  J  Q  K  A
+    [0, 0, 0, 0, 0, 0, 1, 2, 3, 5, 6, 7, 4], // ecarte
+    [0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7], // traditional
+];
 
 /// Options of a duel deal and match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -8,9 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::action::{bit, cards_of, pack_card, pack_index, Action, PACK_SIZE};
 use super::rules::Rules;
-use rand::seq::SliceRandom;
 
-use crate::card::{piquet_pack, rng_from_seed, shuffle_with_seed, Card, Suit};
+use crate::card::{piquet_pack, rng_from_seed, shuffle, shuffle_with_seed, Card, Suit};
 
 /// Cards in each hand after the deal.
 pub const HAND_SIZE: usize = 5;
@@ -150,7 +149,7 @@ impl DealState {
     pub fn from_seed(seed: u64, dealer: u8, rules: Rules) -> Result<DealState, DuelError> {
         check_setup(dealer, rules)?;
         let mut deck: [Card; PACK_SIZE] = std::array::from_fn(pack_card);
-        deck.shuffle(&mut rng_from_seed(seed));
+        shuffle(&mut deck, &mut rng_from_seed(seed));
         // A shuffled pack needs no deck check.
         Ok(DealState::laid_out(deck, dealer, rules))
     }
@@ -381,6 +380,7 @@ impl DealState {
     }
 
     /// The legal actions as a bit set over the action space (bit `Action::id`).
+    #[inline]
     pub fn legal_mask(&self) -> u128 {
         match self.phase {
             Phase::Proposal => (1 << Action::Propose.id()) | (1 << Action::Decline.id()),
@@ -427,22 +427,27 @@ impl DealState {
     /// simulation.
     pub fn apply_unchecked(&mut self, action: Action) {
         let me = self.to_move;
-        self.log[self.log_len as usize] = action.id() as u8;
-        self.log_len += 1;
+        // Logged in each arm, where the action's kind is known: one dispatch, not two.
         match action {
             Action::Propose => {
+                self.log(action);
                 self.phase = Phase::Response;
                 self.to_move = self.dealer;
             }
             Action::Accept => {
+                self.log(action);
                 self.exchanges += 1;
                 self.draw(self.elder());
                 self.draw(self.dealer);
                 self.phase = Phase::Discard;
                 self.to_move = self.elder();
             }
-            Action::Decline | Action::Refuse => self.start_play(),
+            Action::Decline | Action::Refuse => {
+                self.log(action);
+                self.start_play();
+            }
             Action::Discard(card) => {
+                self.log(action);
                 self.hands[me as usize] &= !bit(card);
                 self.discards[me as usize] |= bit(card);
                 if me == self.elder() {
@@ -454,8 +459,17 @@ impl DealState {
                     self.start_play();
                 }
             }
-            Action::Play(card) => self.play(card),
+            Action::Play(card) => {
+                self.log(action);
+                self.play(card);
+            }
         }
+    }
+
+    #[inline]
+    fn log(&mut self, action: Action) {
+        self.log[self.log_len as usize] = action.id() as u8;
+        self.log_len += 1;
     }
 
     fn start_play(&mut self) {
@@ -494,10 +508,12 @@ impl DealState {
         self.lead = None;
         self.to_move = winner;
         if self.talon_size() > 0 {
+            // Both draw a card, so neither hand is empty.
             self.draw(winner);
             self.draw(1 - winner);
-        }
-        if self.hands == [0, 0] {
+        } else if self.hands[me as usize] == 0 && self.hands[leader as usize] == 0 {
+            // Two loads, not one of both hands: a load across the 4-byte store of a hand
+            // just made waits for the store (store forwarding fails), 5% of a VecEnv step.
             self.phase = Phase::Over;
         }
     }

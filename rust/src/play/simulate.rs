@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use super::policy::Policy;
+use super::policy::{with_popcnt, Policy};
 use crate::card::{rng_from_seed, GameRng, SeedDeriver};
 use crate::duel::matches::{match_deal_with, MatchScore};
 use crate::duel::rules::Rules;
@@ -51,10 +51,15 @@ pub fn play_deal_with(
     policies: [Policy; 2],
 ) -> Result<DealSummary, DuelError> {
     let dealer = state.dealer();
-    while let Some(player) = state.current_player() {
-        let action = policies[player as usize].choose(&state, &mut rng);
-        state.apply_unchecked(action);
-    }
+    with_popcnt(
+        #[inline(always)]
+        || {
+            while let Some(player) = state.current_player() {
+                let action = policies[player as usize].choose(&state, &mut rng);
+                state.apply_unchecked(action);
+            }
+        },
+    );
     let outcome = state.outcome().ok_or_else(|| {
         DuelError::InvalidRecord("a simulated deal ended without an outcome".into())
     })?;

@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use super::policy::random_action;
+use super::policy::{random_action_id, with_popcnt};
 use crate::card::{derive_seed, rng_from_seed, GameRng, SeedDeriver};
 use crate::duel::action::{write_mask, Action, NUM_ACTIONS};
 use crate::duel::matches::match_deal;
@@ -43,6 +43,9 @@ fn advance(
     }
     rewards.fill(0.0);
     *terminated = false;
+    if !state.is_over() {
+        return;
+    }
     if let Some(outcome) = state.outcome() {
         let points = f32::from(outcome.points);
         rewards[outcome.winner as usize] = points;
@@ -173,9 +176,15 @@ impl VecEnv {
 
     /// One uniformly random legal action id per env, from the env's own seeded generator.
     pub fn random_actions(&mut self, out: &mut [i64]) {
-        for (&legal, a) in self.legal.iter().zip(out.iter_mut()) {
-            *a = random_action(legal, &mut self.sampler).id() as i64;
-        }
+        let sampler = &mut self.sampler;
+        with_popcnt(
+            #[inline(always)]
+            || {
+                for (&legal, a) in self.legal.iter().zip(out.iter_mut()) {
+                    *a = random_action_id(legal, sampler) as i64;
+                }
+            },
+        );
     }
 
     /// Starts every env on its first deal again and writes the observations.
@@ -322,17 +331,16 @@ impl Block<'_> {
                 &mut self.mask[j * NUM_ACTIONS..(j + 1) * NUM_ACTIONS],
             );
             self.players[j] = i64::from(seat);
-            let new = state.compact_observation(seat, [0, 0]);
             match &mut self.obs {
-                ObsRows::Compact(rows) => rows
-                    [j * COMPACT_OBSERVATION_SIZE..(j + 1) * COMPACT_OBSERVATION_SIZE]
-                    .copy_from_slice(&new),
-                ObsRows::Float32(rows) => {
-                    expand_compact(
-                        &new,
-                        &mut rows[j * OBSERVATION_SIZE..(j + 1) * OBSERVATION_SIZE],
-                    );
-                }
+                ObsRows::Compact(rows) => state.encode_compact(
+                    seat,
+                    [0, 0],
+                    &mut rows[j * COMPACT_OBSERVATION_SIZE..(j + 1) * COMPACT_OBSERVATION_SIZE],
+                ),
+                ObsRows::Float32(rows) => expand_compact(
+                    &state.compact_observation(seat, [0, 0]),
+                    &mut rows[j * OBSERVATION_SIZE..(j + 1) * OBSERVATION_SIZE],
+                ),
             }
         }
     }
