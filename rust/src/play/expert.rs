@@ -35,7 +35,8 @@ use crate::solver::sampler::{sample_worlds, SampleError};
 use crate::solver::Draws;
 
 /// Worlds solved per decision of the expert unless a count is given: PIMC's default, so
-/// the expert costs about what PIMC(24) costs (docs/agents.md, "Cost per decision").
+/// the expert costs at most what PIMC(24) costs: about half, measured (docs/agents.md,
+/// "Cost per decision").
 pub const DEFAULT_EXPERT_SAMPLES: u16 = 24;
 
 /// Candidate worlds sampled per world solved, when the opponent's decisions are informative.

@@ -11,7 +11,8 @@
 //! "can this side reach `m >= k`?", answered by [`Search::lead_ge`] with a boolean
 //! (null-window) search. A transposition table keyed by the two hands at trick boundaries
 //! keeps lower and upper bounds on the leader's metric; within one solve the talon order is
-//! fixed, and the talon position follows from the hands, so the hands are a complete key.
+//! fixed, and the talon position follows from the hands, so the hands are a complete key
+//! (with draws by seat, together with which seat leads: see [`Search::talon_tag`]).
 
 // `a`, `b`, `t`, `r`, `k` follow the notation above: the leader's and the follower's
 // hands, the talon index, the tricks left and the threshold.
@@ -79,6 +80,7 @@ struct Entry {
     upper: u8,
     /// The lead that last proved a lower bound (relative index), for move ordering.
     best: u8,
+    /// See [`Search::talon_tag`].
     talon: u8,
     generation: u16,
 }
@@ -191,6 +193,16 @@ impl Search {
             .fold(mover_hand, |pool, i| pool | 1 << self.talon[i]);
     }
 
+    /// The table's tag of a position led by `a` at talon index `t`: the index, and with
+    /// draws by seat while a pair other than the last is to come, whether the root's mover
+    /// leads. The table keys hands by their ranks among the live cards, so without the seat
+    /// a position could answer the one with the seats swapped, whose draws differ.
+    #[inline]
+    fn talon_tag(&self, a: u32, t: usize) -> u8 {
+        let by_seat = self.mover_pool != 0 && t + 2 < self.talon_len;
+        t as u8 | u8::from(by_seat && a & self.mover_pool != 0) << 7
+    }
+
     /// The hands after a trick at talon index `t`: the winner draws first, or by seat.
     #[inline]
     fn draw(&self, winner: u32, loser: u32, t: usize) -> (u32, u32) {
@@ -251,7 +263,10 @@ impl Search {
         let slot = Self::slot(key ^ (t as u64) << 58);
         let entry = self.table[slot];
         let (mut lower, mut upper, mut best) = (0u8, (2 * r + 1) as u8, 0xff);
-        if entry.key == key && entry.talon == t as u8 && entry.generation == self.generation {
+        if entry.key == key
+            && entry.talon == self.talon_tag(a, t)
+            && entry.generation == self.generation
+        {
             lower = entry.lower;
             upper = entry.upper;
             best = absolute(entry.best, live);
@@ -299,7 +314,7 @@ impl Search {
             lower,
             upper,
             best: relative_card(best, live),
-            talon: t as u8,
+            talon: self.talon_tag(a, t),
             generation: self.generation,
         };
         proved.is_some()
@@ -379,7 +394,10 @@ impl Search {
         let live = self.live(a, b, t);
         let key = u64::from(relative(a, live)) | u64::from(relative(b, live)) << 32;
         let entry = self.table[Self::slot(key ^ (t as u64) << 58)];
-        if entry.key == key && entry.talon == t as u8 && entry.generation == self.generation {
+        if entry.key == key
+            && entry.talon == self.talon_tag(a, t)
+            && entry.generation == self.generation
+        {
             if i32::from(entry.lower) >= k {
                 return Some(true);
             }

@@ -171,20 +171,28 @@ fn after_by_seat(state: &DealState, a: Action, me: u8) -> i32 {
 
 #[test]
 fn draws_by_seat_match_naive_minimax() {
-    // Nine exchanges leave four talon cards: a draw by seat, then the last pair.
+    // Four talon cards left, so a draw by seat, then the last pair: after nine exchanges
+    // with nothing or one card played, or after eight with the first trick played.
     let mut differs = 0;
-    for seed in 0..40 {
-        let state = position(seed, 9, (seed % 4) as usize, Order::Ecarte);
-        if state.is_over() {
-            continue;
-        }
+    for seed in 0..60 {
+        let state = if seed % 2 == 0 {
+            position(seed, 9, (seed % 4 / 2) as usize, Order::Ecarte)
+        } else {
+            position(seed, 8, 2 + (seed % 4 / 2) as usize, Order::Ecarte)
+        };
+        assert_eq!(state.talon_size(), 4, "seed {seed}");
         let me = state.current_player().unwrap();
         let (by_seat, _) = action_values_with(&state, Objective::Points, Draws::BySeat).unwrap();
         let (rules, _) = action_values(&state, Objective::Points).unwrap();
+        let mut best = i32::MIN;
         for ((a, v), (_, r)) in by_seat.into_iter().zip(rules) {
-            assert_eq!(v, after_by_seat(&state, a, me), "by-seat value of {a}");
+            let expected = after_by_seat(&state, a, me);
+            assert_eq!(v, expected, "by-seat value of {a}, seed {seed}");
+            best = best.max(expected);
             differs += usize::from(v != r);
         }
+        let solved = solve_with(&state, Objective::Points, Draws::BySeat).unwrap();
+        assert_eq!(solved.value, best, "by-seat solve, seed {seed}");
     }
     // The mode changes some values (else this test would not test it).
     assert!(differs > 0);
