@@ -66,23 +66,8 @@ pub fn pimc_values(
     rollout: Rollout,
 ) -> Result<Vec<(Action, f64)>, SampleError> {
     let worlds = sample_worlds(obs, samples.max(1), seed)?;
-    let legal = worlds[0].legal_actions();
-    let per_world: Vec<Vec<f64>> = worlds
-        .par_iter()
-        .map(|w| world_values(w, rollout, Draws::Rules))
-        .collect();
-    let n = per_world.len() as f64;
-    Ok(legal
-        .into_iter()
-        .enumerate()
-        .map(|(i, a)| {
-            let total: f64 = per_world
-                .iter()
-                .map(|v| v.get(i).copied().unwrap_or(0.0))
-                .sum();
-            (a, total / n)
-        })
-        .collect())
+    let weights = vec![1.0; worlds.len()];
+    Ok(weighted_values(&worlds, &weights, rollout, Draws::Rules).unwrap_or_default())
 }
 
 /// Each legal action of `worlds` (all at the same information set) with its mean value
