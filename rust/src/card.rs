@@ -302,7 +302,7 @@ impl ChaCha8Stream {
     /// Moves to word `pos` of the stream (modulo 2**68), as `ChaCha8Rng::set_word_pos`.
     pub fn set_word_pos(&mut self, pos: u128) {
         let block = (pos / 16) as u64;
-        if pos % 16 == 0 {
+        if pos.is_multiple_of(16) {
             self.next_block = block;
             (self.len, self.index) = (0, 0);
         } else {

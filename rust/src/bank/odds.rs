@@ -96,7 +96,7 @@ impl Composition {
     pub fn cards(&self) -> Vec<Card> {
         (0..52)
             .filter_map(Card::from_id)
-            .flat_map(|c| std::iter::repeat(c).take(self.counts[c.id()] as usize))
+            .flat_map(|c| std::iter::repeat_n(c, self.counts[c.id()] as usize))
             .collect()
     }
 }

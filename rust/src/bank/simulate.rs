@@ -60,7 +60,7 @@ pub fn simulate(
     shoe: Option<&[Card]>,
     start: u64,
 ) -> Result<Simulation, BankError> {
-    if start % CHUNK != 0 || start.checked_add(n).is_none() {
+    if !start.is_multiple_of(CHUNK) || start.checked_add(n).is_none() {
         return Err(BankError::InvalidArgument(format!(
             "start must be a multiple of {CHUNK} with start + n below 2**64, got start={start}"
         )));

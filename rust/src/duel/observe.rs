@@ -138,7 +138,7 @@ impl DealState {
         self.actions()
             .map(|action| {
                 if let Action::Discard(_) = action {
-                    let discarder = if discards_seen % 2 == 0 {
+                    let discarder = if discards_seen.is_multiple_of(2) {
                         self.elder()
                     } else {
                         self.dealer()
@@ -155,8 +155,11 @@ impl DealState {
 
     /// Writes `player`'s observation tensor into `out` (length [`OBSERVATION_SIZE`]),
     /// overwriting every entry: the compact form ([`DealState::encode_compact`]) expanded.
+    /// The fields go from registers to the tensor: expanding the compact bytes right after
+    /// storing them reloads them before the stores retire, a stall on every call.
+    #[inline]
     pub fn encode_observation(&self, player: u8, score: [u8; 2], out: &mut [f32]) {
-        expand_compact(&self.compact_observation(player, score), out);
+        self.compact_parts(player, score).expand(out);
     }
 
     /// `player`'s observation in the compact layout ([`COMPACT_OBSERVATION_SIZE`] bytes,
@@ -174,20 +177,14 @@ impl DealState {
     /// stalled on store forwarding (a sixth of the step's time in a `perf` profile).
     #[inline]
     pub fn encode_compact(&self, player: u8, score: [u8; 2], out: &mut [u8]) {
-        let out = &mut out[..COMPACT_OBSERVATION_SIZE];
+        self.compact_parts(player, score).write(out);
+    }
+
+    /// The fields of `player`'s compact observation.
+    #[inline]
+    fn compact_parts(&self, player: u8, score: [u8; 2]) -> CompactParts {
         let me = player as usize;
         let opp = 1 - me;
-        let planes = [
-            self.hand_set(player),
-            self.discard_set(player),
-            self.played_set(player),
-            self.played_set(1 - player),
-            self.lead().map_or(0, bit),
-            bit(self.turn_up()),
-        ];
-        for (chunk, set) in out[..24].chunks_exact_mut(4).zip(planes) {
-            chunk.copy_from_slice(&set.to_le_bytes());
-        }
         let holder = match self.turn_up_holder() {
             None => 0,
             Some(p) if p == player => 1,
@@ -195,20 +192,86 @@ impl DealState {
         };
         let cards = self.cards_taken();
         let tricks = self.tricks_taken();
-        out[24] = self.trump().index() as u8;
-        out[25] = holder;
-        out[26] = self.phase().index() as u8;
-        out[27] = u8::from(self.dealer() == player);
-        out[28] = u8::from(self.current_player() == Some(player));
-        out[29] = self.talon_size() as u8;
-        out[30] = self.exchanges();
-        out[31] = cards[me];
-        out[32] = cards[opp];
-        out[33] = tricks[me];
-        out[34] = tricks[opp];
-        out[35] = score[me];
-        out[36] = score[opp];
-        out[37] = self.rules().target;
+        CompactParts {
+            planes: [
+                self.hand_set(player),
+                self.discard_set(player),
+                self.played_set(player),
+                self.played_set(1 - player),
+                self.lead().map_or(0, bit),
+                bit(self.turn_up()),
+            ],
+            scalars: [
+                self.trump().index() as u8,
+                holder,
+                self.phase().index() as u8,
+                u8::from(self.dealer() == player),
+                u8::from(self.current_player() == Some(player)),
+                self.talon_size() as u8,
+                self.exchanges(),
+                cards[me],
+                cards[opp],
+                tricks[me],
+                tricks[opp],
+                score[me],
+                score[opp],
+                self.rules().target,
+            ],
+        }
+    }
+}
+
+/// A compact observation's fields before they are laid out: the six card planes and the
+/// fourteen scalar bytes (offsets 24 to 37). Both layouts are written from it.
+struct CompactParts {
+    planes: [u32; 6],
+    scalars: [u8; COMPACT_OBSERVATION_SIZE - 24],
+}
+
+impl CompactParts {
+    fn of_bytes(compact: &Compact) -> CompactParts {
+        let mut planes = [0; 6];
+        for (plane, bytes) in planes.iter_mut().zip(compact.chunks_exact(4)) {
+            *plane = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+        }
+        let mut scalars = [0; COMPACT_OBSERVATION_SIZE - 24];
+        scalars.copy_from_slice(&compact[24..]);
+        CompactParts { planes, scalars }
+    }
+
+    /// The compact layout, into `out` (length [`COMPACT_OBSERVATION_SIZE`]).
+    #[inline]
+    fn write(&self, out: &mut [u8]) {
+        let out = &mut out[..COMPACT_OBSERVATION_SIZE];
+        for (chunk, set) in out[..24].chunks_exact_mut(4).zip(self.planes) {
+            chunk.copy_from_slice(&set.to_le_bytes());
+        }
+        out[24..].copy_from_slice(&self.scalars);
+    }
+
+    /// The float32 tensor, into `out` (length [`OBSERVATION_SIZE`]), every entry.
+    #[inline]
+    fn expand(&self, out: &mut [f32]) {
+        let out = &mut out[..OBSERVATION_SIZE];
+        expand_planes(self.planes, out);
+        let [trump, holder, phase, dealer, turn, talon, exchanges, cards_me, cards_opp, tricks_me, tricks_opp, score_me, score_opp, target] =
+            self.scalars;
+        let tail = &mut out[192..];
+        tail.fill(0.0);
+        tail[usize::from(trump & 3)] = 1.0;
+        tail[4 + usize::from(holder.min(2))] = 1.0;
+        tail[7 + usize::from(phase.min(4))] = 1.0;
+        tail[12] = f32::from(dealer);
+        tail[13] = f32::from(turn);
+        tail[14] = f32::from(talon) / TALON_SIZE as f32;
+        tail[15] = f32::from(exchanges) / 11.0;
+        tail[16] = f32::from(cards_me) / 32.0;
+        tail[17] = f32::from(cards_opp) / 32.0;
+        tail[18] = f32::from(tricks_me) / 16.0;
+        tail[19] = f32::from(tricks_opp) / 16.0;
+        let target = f32::from(target);
+        tail[20] = f32::from(score_me) / target;
+        tail[21] = f32::from(score_opp) / target;
     }
 }
 
@@ -244,26 +307,81 @@ pub fn compact_in_range(compact: &Compact) -> bool {
 /// Writes the float32 tensor of the compact observation `compact` into `out` (length
 /// [`OBSERVATION_SIZE`]), every entry.
 pub fn expand_compact(compact: &Compact, out: &mut [f32]) {
-    let out = &mut out[..OBSERVATION_SIZE];
-    for (chunk, &byte) in out[..192].chunks_exact_mut(8).zip(compact) {
+    CompactParts::of_bytes(compact).expand(out);
+}
+
+/// The six card planes as 192 0.0/1.0 floats at the start of `out` (entry `32k + b` is
+/// bit `b` of plane `k`): one masked move per 16 entries where the CPU has AVX-512F, else
+/// a table row per byte. Both give the same floats (a test checks them).
+#[inline]
+fn expand_planes(planes: [u32; 6], out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        // SAFETY: the CPU has AVX-512F, checked just above.
+        unsafe { expand_planes_avx512(planes, out) };
+        return;
+    }
+    expand_planes_table(planes, out);
+}
+
+fn expand_planes_table(planes: [u32; 6], out: &mut [f32]) {
+    let bytes = planes.iter().flat_map(|plane| plane.to_le_bytes());
+    for (chunk, byte) in out[..192].chunks_exact_mut(8).zip(bytes) {
         chunk.copy_from_slice(&BYTE_FLOATS[byte as usize]);
     }
-    let [trump, holder, phase, dealer, turn, talon, exchanges, cards_me, cards_opp, tricks_me, tricks_opp, score_me, score_opp, target] =
-        compact[24..].try_into().unwrap_or([0; 14]);
-    let tail = &mut out[192..];
-    tail.fill(0.0);
-    tail[usize::from(trump & 3)] = 1.0;
-    tail[4 + usize::from(holder.min(2))] = 1.0;
-    tail[7 + usize::from(phase.min(4))] = 1.0;
-    tail[12] = f32::from(dealer);
-    tail[13] = f32::from(turn);
-    tail[14] = f32::from(talon) / TALON_SIZE as f32;
-    tail[15] = f32::from(exchanges) / 11.0;
-    tail[16] = f32::from(cards_me) / 32.0;
-    tail[17] = f32::from(cards_opp) / 32.0;
-    tail[18] = f32::from(tricks_me) / 16.0;
-    tail[19] = f32::from(tricks_opp) / 16.0;
-    let target = f32::from(target);
-    tail[20] = f32::from(score_me) / target;
-    tail[21] = f32::from(score_opp) / target;
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn expand_planes_avx512(planes: [u32; 6], out: &mut [f32]) {
+    use std::arch::x86_64::{_mm512_maskz_mov_ps, _mm512_set1_ps, _mm512_storeu_ps};
+    let ones = _mm512_set1_ps(1.0);
+    let halves = planes
+        .iter()
+        .flat_map(|&plane| [plane as u16, (plane >> 16) as u16]);
+    for (chunk, bits) in out[..192].chunks_exact_mut(16).zip(halves) {
+        // Entry j of the chunk is bit j of the half-plane: the table's order.
+        let lanes = _mm512_maskz_mov_ps(bits, ones);
+        // SAFETY: `chunk` holds 16 floats, exactly what the unaligned store writes.
+        unsafe { _mm512_storeu_ps(chunk.as_mut_ptr(), lanes) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    /// The AVX-512 expansion of the card planes, where the CPU has it, writes the same
+    /// floats as the table, and the compact bytes give back the fields they were written
+    /// from.
+    #[test]
+    fn plane_expansions_agree_and_parts_round_trip() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..2000 {
+            let parts = CompactParts {
+                planes: std::array::from_fn(|_| rng.random()),
+                scalars: std::array::from_fn(|_| rng.random()),
+            };
+            let mut table = [f32::NAN; OBSERVATION_SIZE];
+            expand_planes_table(parts.planes, &mut table);
+            for (k, plane) in parts.planes.iter().enumerate() {
+                for b in 0..32 {
+                    let expected = if plane >> b & 1 == 1 { 1.0 } else { 0.0 };
+                    assert_eq!(table[32 * k + b].to_bits(), f32::to_bits(expected));
+                }
+            }
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                let mut wide = [f32::NAN; OBSERVATION_SIZE];
+                // SAFETY: the CPU has AVX-512F, checked just above.
+                unsafe { expand_planes_avx512(parts.planes, &mut wide) };
+                assert_eq!(table[..192], wide[..192]);
+            }
+            let mut bytes = [0u8; COMPACT_OBSERVATION_SIZE];
+            parts.write(&mut bytes);
+            let back = CompactParts::of_bytes(&bytes);
+            assert_eq!((back.planes, back.scalars), (parts.planes, parts.scalars));
+        }
+    }
 }

@@ -504,7 +504,11 @@ impl DealState {
             winner,
         });
         self.trick_count += 1;
-        self.cards_taken[winner as usize] += 2;
+        // One 16-bit store for the pair (a count is at most 32, so no carry): the
+        // observation reads the pair as one 16-bit load right after, which a byte store
+        // would stall until it retires.
+        let taken = u16::from_le_bytes(self.cards_taken) + (2 << (8 * winner));
+        self.cards_taken = taken.to_le_bytes();
         self.lead = None;
         self.to_move = winner;
         if self.talon_size() > 0 {

@@ -215,7 +215,7 @@ pub(super) fn splitmix64(mut state: u64) -> impl FnMut() -> u64 {
 fn matches_naive_minimax_on_random_positions() {
     let mut next = splitmix64(0x00C0_FFEE);
     for _ in 0..150 {
-        let order = if next() % 2 == 0 {
+        let order = if next().is_multiple_of(2) {
             Order::Ecarte
         } else {
             Order::Traditional
@@ -245,7 +245,7 @@ fn matches_naive_minimax_on_random_positions() {
             s.apply(legal[(next() % legal.len() as u64) as usize])
                 .unwrap();
         }
-        let objective = if next() % 3 == 0 {
+        let objective = if next().is_multiple_of(3) {
             Objective::Cards
         } else {
             Objective::Points
