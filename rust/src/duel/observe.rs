@@ -376,7 +376,8 @@ mod tests {
                 let mut wide = [f32::NAN; OBSERVATION_SIZE];
                 // SAFETY: the CPU has AVX-512F, checked just above.
                 unsafe { expand_planes_avx512(parts.planes, &mut wide) };
-                assert_eq!(table[..192], wide[..192]);
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&table[..192]), bits(&wide[..192]));
             }
             let mut bytes = [0u8; COMPACT_OBSERVATION_SIZE];
             parts.write(&mut bytes);

@@ -505,8 +505,9 @@ impl DealState {
         });
         self.trick_count += 1;
         // One 16-bit store for the pair (a count is at most 32, so no carry): the
-        // observation reads the pair as one 16-bit load right after, which a byte store
-        // would stall until it retires.
+        // observation, right after, reads both counts, which the compiler may merge into
+        // one 16-bit load; after a byte store that load stalls until the store retires (a
+        // tenth of the float32 `VecEnv` step in a `perf` profile).
         let taken = u16::from_le_bytes(self.cards_taken) + (2 << (8 * winner));
         self.cards_taken = taken.to_le_bytes();
         self.lead = None;

@@ -3,7 +3,7 @@
 //! once, so every env always has a player to move.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 
 use super::policy::{random_action_id, with_popcnt};
 use crate::card::{derive_seed, rng_from_seed, GameRng, SeedDeriver};
@@ -287,9 +287,8 @@ pub fn check_batch_len(actions: usize, envs: usize) -> Result<(), DuelError> {
 }
 
 /// Envs per job: a step costs some 50 to 100 ns of CPU per env, so a job of 256 envs is
-/// 15 to 25 µs of work, and a step of 4 096 envs is 16 jobs to balance over the threads
-/// (512 envs a job balanced worse: steps of 4 096 envs scattered more, by
-/// `time_per_call`).
+/// 13 to 26 µs of work, and a step of 4 096 envs is 16 jobs to balance over the threads
+/// (with 512 envs a job, steps of 4 096 envs scattered more; with 128, they were slower).
 const BLOCK: usize = 256;
 
 /// Runs every block: the calling thread takes blocks in order, and so do `threads - 1`
@@ -303,9 +302,10 @@ fn run_blocks(blocks: Vec<Block<'_>>, rules: Rules) {
     let next = AtomicUsize::new(0);
     let work = || {
         while let Some(slot) = blocks.get(next.fetch_add(1, Ordering::Relaxed)) {
-            // Each slot is taken once; a poisoned lock would mean a panicked block, which
-            // `in_place_scope` passes on anyway.
-            if let Some(block) = slot.lock().ok().and_then(|mut block| block.take()) {
+            // Each index comes up once, so no lock is ever contended; the guard is dropped
+            // before the block runs, so a panicking block cannot poison it.
+            let block = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
+            if let Some(block) = block {
                 block.run(rules);
             }
         }
@@ -426,5 +426,54 @@ mod tests {
             }
         }
         assert!(finished > 100, "only {finished} deals finished");
+    }
+
+    /// Several blocks, the last one partial, stepped on one thread and on three: every
+    /// env steps once, by its own action, and both give the same outputs and deals.
+    #[test]
+    fn thread_count_changes_no_output() {
+        let n = 2 * BLOCK + 17;
+        let pools = [1, 3].map(|threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+        });
+        let mut envs: Vec<VecEnv> = (0..2)
+            .map(|_| VecEnv::new(n, 5, Rules::default()).unwrap())
+            .collect();
+        let mut buffers: Vec<OwnedBuffers> = (0..2)
+            .map(|_| OwnedBuffers::new(n, ObsLayout::Float32))
+            .collect();
+        let mut actions = vec![0i64; n];
+        for step in 0..60 {
+            let before = envs[0].states().to_vec();
+            for ((env, out), pool) in envs.iter_mut().zip(&mut buffers).zip(&pools) {
+                pool.install(|| {
+                    if step == 0 {
+                        env.reset(&mut out.buffers()).unwrap();
+                    } else {
+                        env.step(&actions, &mut out.buffers()).unwrap();
+                    }
+                });
+            }
+            let [one, three] = &buffers[..] else {
+                unreachable!()
+            };
+            assert_eq!(envs[0].states(), envs[1].states(), "step {step}");
+            for (i, (after, mut expected)) in envs[0].states().iter().zip(before).enumerate() {
+                if step > 0 && !one.terminated[i] {
+                    expected.apply_unchecked(Action::from_id(actions[i] as usize).unwrap());
+                    assert_eq!(after, &expected, "env {i} at step {step}");
+                }
+            }
+            assert_eq!(one.obs(), three.obs(), "step {step}");
+            assert_eq!(one.mask, three.mask);
+            assert_eq!(one.rewards, three.rewards);
+            assert_eq!(one.terminated, three.terminated);
+            assert_eq!(one.players, three.players);
+            envs[0].random_actions(&mut actions);
+            envs[1].random_actions(&mut vec![0; n]);
+        }
     }
 }
