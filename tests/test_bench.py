@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ecarte.bench import Row, format_table, run_benchmarks, time_per_call
+from ecarte.bench import Row, format_table, interleaved_per_call, run_benchmarks, time_per_call
 
 
 def test_ratio_is_baseline_over_ecarte() -> None:
@@ -18,6 +18,22 @@ def test_time_per_call_counts_calls() -> None:
 
     assert 0 < time_per_call(fn, 0.001) < 1e-3
     assert calls[0] > 10
+
+
+def test_interleaved_per_call_times_each_function_in_turn() -> None:
+    order: list[str] = []
+
+    def cheap() -> None:
+        order.append("cheap")
+
+    def dear() -> None:
+        order.append("dear")
+        sum(range(3000))
+
+    cheap_time, dear_time = interleaved_per_call([cheap, dear], 0.02, rounds=3)
+    assert 0 < cheap_time < dear_time
+    # Each round loops both in turn: "dear" runs before the last loops of "cheap".
+    assert order.index("dear") < len(order) - 1 - order[::-1].index("cheap")
 
 
 def test_quick_table_runs_and_times_every_engine_path() -> None:

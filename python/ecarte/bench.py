@@ -23,7 +23,7 @@ import subprocess
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,22 +59,42 @@ class Row:
 def time_per_call(fn: Callable[[], object], min_time: float, repeats: int = 3) -> float:
     """Best of ``repeats`` runs of ``fn`` looped for at least ``min_time`` seconds each:
     seconds per call. The best run is the least disturbed by other load."""
-    number = 1
-    while True:  # calibrate the loop count
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        elapsed = time.perf_counter() - start
-        if elapsed >= min_time / 4:
-            break
-        number *= 4 if elapsed < min_time / 40 else 2
-    best = elapsed / number
+    number, best = _calibrate(fn, min_time)
     for _ in range(repeats - 1):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - start) / number)
+        best = min(best, _loop_time(fn, number))
     return best
+
+
+def interleaved_per_call(
+    fns: Sequence[Callable[[], object]], min_time: float, rounds: int = 5
+) -> list[float]:
+    """Seconds per call of each of ``fns``: the best of ``rounds`` loops of at least
+    ``min_time / rounds`` seconds each, the loops of all of them taken in turn, so that the
+    two sides of a ratio see the same load rather than whatever came at their turn."""
+    calibrated = [_calibrate(fn, min_time / rounds) for fn in fns]
+    best = [first for _, first in calibrated]
+    for _ in range(rounds - 1):
+        for k, (fn, (number, _)) in enumerate(zip(fns, calibrated, strict=True)):
+            best[k] = min(best[k], _loop_time(fn, number))
+    return best
+
+
+def _calibrate(fn: Callable[[], object], min_time: float) -> tuple[int, float]:
+    """A loop count that takes at least ``min_time / 4`` seconds, and the seconds per call
+    of that last loop."""
+    number = 1
+    while True:
+        elapsed = _loop_time(fn, number) * number
+        if elapsed >= min_time / 4:
+            return number, elapsed / number
+        number *= 4 if elapsed < min_time / 40 else 2
+
+
+def _loop_time(fn: Callable[[], object], number: int) -> float:
+    start = time.perf_counter()
+    for _ in range(number):
+        fn()
+    return (time.perf_counter() - start) / number
 
 
 # -- the workloads, shared with the pytest-benchmark suite in benches/ -------------------
@@ -233,34 +253,29 @@ def _duel_rows(min_time: float, full: bool) -> list[Row]:
                 ref_legal,
             )
         )
-    # One random deal through the Python step API.
+    # One random deal through the Python step API, and in a native batch (`simulate`),
+    # each timed in turn with the reference's deal.
     rng = random.Random(3)
-    ref_deal_time = time_per_call(
-        lambda: reference_playout(ref.RefDeal(ref.shuffle(rpack, rng)), rng), min_time
+    batch = 20_000 if full else 2_000
+    ref_deal_time, api_deal_time, batch_time = interleaved_per_call(
+        [
+            lambda: reference_playout(ref.RefDeal(ref.shuffle(rpack, rng)), rng),
+            lambda: native_playout(ecarte.duel.Deal(seed=next(seeds)), rng),
+            lambda: ecarte.duel.simulate(batch, seed=next(seeds), agents=("random", "random")),
+        ],
+        3 * min_time,
+    )
+    rows.append(
+        Row("random deal, Python step API", "deal", api_deal_time, "reference", ref_deal_time)
     )
     rows.append(
         Row(
-            "random deal, Python step API",
+            "random deal, native batch simulate",
             "deal",
-            time_per_call(
-                lambda: native_playout(ecarte.duel.Deal(seed=next(seeds)), rng), min_time
-            ),
+            batch_time / batch,
             "reference",
             ref_deal_time,
         )
-    )
-    # Batch simulation in Rust.
-    batch = 20_000 if full else 2_000
-    sim_time = (
-        time_per_call(
-            lambda: ecarte.duel.simulate(batch, seed=next(seeds), agents=("random", "random")),
-            min_time,
-            repeats=2,
-        )
-        / batch
-    )
-    rows.append(
-        Row("random deal, native batch simulate", "deal", sim_time, "reference", ref_deal_time)
     )
     # Vectorised environment: steps of single games per second.
     rows.extend(_vecenv_row(min_time, rpack))
@@ -401,23 +416,10 @@ def _openspiel_rows(min_time: float) -> list[Row]:
     for name in PLAYOUT_GAMES:
         game = pyspiel.load_game(name)
         peer = functools.partial(openspiel_playout, game, rng)
-        # Alternate the two so that both see the same load; keep each one's best.
-        ours, ids, theirs = [], [], []
-        for _ in range(3):
-            ours.append(_per_action(ecarte_playout, min_time / 3))
-            ids.append(_per_action(ecarte_playout_ids, min_time / 3))
-            theirs.append(_per_action(peer, min_time / 3))
+        ours, ids, theirs = _per_action([ecarte_playout, ecarte_playout_ids, peer], 3 * min_time)
+        rows.append(Row(f"random playout vs {name}", "action", ours, f"open_spiel {name}", theirs))
         rows.append(
-            Row(f"random playout vs {name}", "action", min(ours), f"open_spiel {name}", min(theirs))
-        )
-        rows.append(
-            Row(
-                f"random playout (ids) vs {name}",
-                "action",
-                min(ids),
-                f"open_spiel {name}",
-                min(theirs),
-            )
+            Row(f"random playout (ids) vs {name}", "action", ids, f"open_spiel {name}", theirs)
         )
     nat_it = cycle(mid_game_states(50)[0])
     ecarte_obs = time_per_call(lambda: next(nat_it).observation_tensor(0), min_time)
@@ -437,17 +439,20 @@ def _openspiel_rows(min_time: float) -> list[Row]:
     return rows
 
 
-def _per_action(playout: Callable[[], int], min_time: float) -> float:
-    """Seconds per action of ``playout``, which plays one game and returns its action
-    count: time per game over the mean actions per game of the same calls."""
-    calls, actions = [0], [0]
+def _per_action(playouts: Sequence[Callable[[], int]], min_time: float) -> list[float]:
+    """Seconds per action of each of ``playouts`` (each plays one game and returns its
+    action count), timed in turn (:func:`interleaved_per_call`): time per game over the
+    mean actions per game of the same calls."""
+    counts = [[0, 0] for _ in playouts]
 
-    def counted() -> None:
-        calls[0] += 1
-        actions[0] += playout()
+    def counted(playout: Callable[[], int], count: list[int]) -> None:
+        count[0] += 1
+        count[1] += playout()
 
-    per_game = time_per_call(counted, min_time)
-    return per_game / (actions[0] / calls[0])
+    per_game = interleaved_per_call(
+        [functools.partial(counted, p, c) for p, c in zip(playouts, counts, strict=True)], min_time
+    )
+    return [t / (actions / calls) for t, (calls, actions) in zip(per_game, counts, strict=True)]
 
 
 # -- memory ------------------------------------------------------------------------------
