@@ -645,7 +645,7 @@ fn parse_record<T: serde::de::DeserializeOwned>(
 fn observation_is_possible(obs: &Observation) -> bool {
     let small = obs.player <= 1
         && obs.dealer <= 1
-        && obs.current_player.map_or(true, |p| p <= 1)
+        && obs.current_player.is_none_or(|p| p <= 1)
         && obs.rules.validate().is_ok()
         && obs.hand.len() <= 5
         && obs.initial_hand.len() == 5
