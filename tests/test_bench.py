@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from ecarte.bench import Row, format_table, interleaved_per_call, run_benchmarks, time_per_call
+from ecarte.bench import (
+    Row,
+    format_table,
+    interleaved_per_call,
+    interleaved_per_unit,
+    run_benchmarks,
+    time_per_call,
+)
 
 
 def test_ratio_is_baseline_over_ecarte() -> None:
@@ -34,6 +41,20 @@ def test_interleaved_per_call_times_each_function_in_turn() -> None:
     assert 0 < cheap_time < dear_time
     # Each round loops both in turn: "dear" runs before the last loops of "cheap".
     assert order.index("dear") < len(order) - 1 - order[::-1].index("cheap")
+
+
+def test_interleaved_per_unit_divides_each_loop_by_its_own_units() -> None:
+    def two_units() -> int:
+        sum(range(2000))
+        return 2
+
+    def one_unit() -> int:
+        sum(range(2000))
+        return 1
+
+    two, one = interleaved_per_unit([two_units, one_unit], 0.1, rounds=3)
+    # The same work per call: half the time per unit where a call does two units.
+    assert 0.25 < two / one < 0.75
 
 
 def test_quick_table_runs_and_times_every_engine_path() -> None:

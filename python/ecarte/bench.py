@@ -25,7 +25,7 @@ import time
 import tracemalloc
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -57,44 +57,71 @@ class Row:
 
 
 def time_per_call(fn: Callable[[], object], min_time: float, repeats: int = 3) -> float:
-    """Best of ``repeats`` runs of ``fn`` looped for at least ``min_time`` seconds each:
-    seconds per call. The best run is the least disturbed by other load."""
-    number, best = _calibrate(fn, min_time)
+    """Seconds per call of ``fn``: the best of ``repeats`` loops, each long enough to take
+    at least ``min_time / 4`` seconds (the first loop found so is the first of them). The
+    best loop is the least disturbed by other load."""
+    number, best = _calibrate(fn, min_time, counted=False)
     for _ in range(repeats - 1):
-        best = min(best, _loop_time(fn, number))
+        best = min(best, _loop(fn, number, counted=False)[0])
     return best
 
 
 def interleaved_per_call(
     fns: Sequence[Callable[[], object]], min_time: float, rounds: int = 5
 ) -> list[float]:
-    """Seconds per call of each of ``fns``: the best of ``rounds`` loops of at least
-    ``min_time / rounds`` seconds each, the loops of all of them taken in turn, so that the
-    two sides of a ratio see the same load rather than whatever came at their turn."""
-    calibrated = [_calibrate(fn, min_time / rounds) for fn in fns]
+    """Seconds per call of each of ``fns``: the best of ``rounds`` loops each, every loop
+    long enough to take at least ``min_time / (4 * rounds)`` seconds, the loops of all of
+    them taken in turn, so that the two sides of a ratio see the same load rather than
+    whatever came at their turn."""
+    return _interleaved(fns, min_time, rounds, counted=False)
+
+
+def interleaved_per_unit(
+    fns: Sequence[Callable[[], int]], min_time: float, rounds: int = 5
+) -> list[float]:
+    """:func:`interleaved_per_call` for functions that return the units of work they did
+    (a playout: its actions): seconds per unit, each loop's time over that loop's units."""
+    return _interleaved(fns, min_time, rounds, counted=True)
+
+
+def _interleaved(
+    fns: Sequence[Callable[[], object]], min_time: float, rounds: int, counted: bool
+) -> list[float]:
+    calibrated = [_calibrate(fn, min_time / rounds, counted) for fn in fns]
     best = [first for _, first in calibrated]
     for _ in range(rounds - 1):
         for k, (fn, (number, _)) in enumerate(zip(fns, calibrated, strict=True)):
-            best[k] = min(best[k], _loop_time(fn, number))
+            best[k] = min(best[k], _loop(fn, number, counted)[0])
     return best
 
 
-def _calibrate(fn: Callable[[], object], min_time: float) -> tuple[int, float]:
+def _calibrate(fn: Callable[[], object], min_time: float, counted: bool) -> tuple[int, float]:
     """A loop count that takes at least ``min_time / 4`` seconds, and the seconds per call
-    of that last loop."""
+    (or per unit) of that last loop."""
     number = 1
     while True:
-        elapsed = _loop_time(fn, number) * number
+        per_unit, elapsed = _loop(fn, number, counted)
         if elapsed >= min_time / 4:
-            return number, elapsed / number
+            return number, per_unit
         number *= 4 if elapsed < min_time / 40 else 2
 
 
-def _loop_time(fn: Callable[[], object], number: int) -> float:
+def _loop(fn: Callable[[], object], number: int, counted: bool) -> tuple[float, float]:
+    """Calls ``fn`` ``number`` times: seconds per call, or per unit of work if ``counted``
+    (``fn`` returns its units), and the seconds in all."""
     start = time.perf_counter()
-    for _ in range(number):
-        fn()
-    return (time.perf_counter() - start) / number
+    if counted:
+        units = 0
+        for _ in range(number):
+            units += cast(int, fn())
+    else:
+        for _ in range(number):
+            fn()
+        units = number
+    elapsed = time.perf_counter() - start
+    if units <= 0:
+        raise ValueError("a timed function did no work")
+    return elapsed / units, elapsed
 
 
 # -- the workloads, shared with the pytest-benchmark suite in benches/ -------------------
@@ -416,7 +443,9 @@ def _openspiel_rows(min_time: float) -> list[Row]:
     for name in PLAYOUT_GAMES:
         game = pyspiel.load_game(name)
         peer = functools.partial(openspiel_playout, game, rng)
-        ours, ids, theirs = _per_action([ecarte_playout, ecarte_playout_ids, peer], 3 * min_time)
+        ours, ids, theirs = interleaved_per_unit(
+            [ecarte_playout, ecarte_playout_ids, peer], 3 * min_time
+        )
         rows.append(Row(f"random playout vs {name}", "action", ours, f"open_spiel {name}", theirs))
         rows.append(
             Row(f"random playout (ids) vs {name}", "action", ids, f"open_spiel {name}", theirs)
@@ -437,22 +466,6 @@ def _openspiel_rows(min_time: float) -> list[Row]:
                 )
             )
     return rows
-
-
-def _per_action(playouts: Sequence[Callable[[], int]], min_time: float) -> list[float]:
-    """Seconds per action of each of ``playouts`` (each plays one game and returns its
-    action count), timed in turn (:func:`interleaved_per_call`): time per game over the
-    mean actions per game of the same calls."""
-    counts = [[0, 0] for _ in playouts]
-
-    def counted(playout: Callable[[], int], count: list[int]) -> None:
-        count[0] += 1
-        count[1] += playout()
-
-    per_game = interleaved_per_call(
-        [functools.partial(counted, p, c) for p, c in zip(playouts, counts, strict=True)], min_time
-    )
-    return [t / (actions / calls) for t, (calls, actions) in zip(per_game, counts, strict=True)]
 
 
 # -- memory ------------------------------------------------------------------------------

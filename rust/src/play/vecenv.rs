@@ -2,7 +2,7 @@
 //! buffers (EnvPool/pgx style). A finished deal is scored and replaced by the next one at
 //! once, so every env always has a player to move.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -295,7 +295,8 @@ const BLOCK: usize = 256;
 /// Runs every block on the calling thread and on `threads - 1` jobs handed to rayon's
 /// pool. Each of them starts at its own share of the blocks (the caller at the first) and
 /// goes on round the list, taking every block not yet taken, so a worker that wakes late
-/// leaves its share to the others. Measured on 4 096 envs on these 2-core machines
+/// leaves its share to the others (the step still waits for it to start, then to find
+/// nothing left). Measured on 4 096 envs on these 2-core machines
 /// (`BENCHMARKS.md`, third speed pass):
 /// - the caller working too, rather than waiting for two workers to be woken (`par_iter`
 ///   from outside the pool; a wake-up here takes tens of µs), saved about 5 ns per
@@ -322,7 +323,7 @@ fn run_blocks(blocks: Vec<Block<'_>>, rules: Rules) {
             }
         }
     };
-    let epoch = STEP_EPOCH.fetch_add(1, Ordering::AcqRel) + 1;
+    let epoch = STEP_EPOCH.fetch_add(1, Ordering::Relaxed) + 1;
     rayon::in_place_scope(|scope| {
         for p in 1..participants {
             let work = &work;
@@ -333,18 +334,22 @@ fn run_blocks(blocks: Vec<Block<'_>>, rules: Rules) {
     if participants > 1 {
         // Keep a worker awake for the next step: it spins until a step starts or
         // `KEEP_AWAKE` has passed, and then finds that step's job at once instead of
-        // being woken for it.
+        // being woken for it. While it spins it runs any job queued in the pool (the next
+        // step's, another call's), so it delays none.
         rayon::spawn(move || {
             let start = Instant::now();
-            while STEP_EPOCH.load(Ordering::Acquire) == epoch && start.elapsed() < KEEP_AWAKE {
-                std::hint::spin_loop();
+            while STEP_EPOCH.load(Ordering::Relaxed) == epoch && start.elapsed() < KEEP_AWAKE {
+                if rayon::yield_now() != Some(rayon::Yield::Executed) {
+                    std::hint::spin_loop();
+                }
             }
         });
     }
 }
 
-/// Steps started by any `VecEnv`: a change ends the spin of the worker kept awake.
-static STEP_EPOCH: AtomicU64 = AtomicU64::new(0);
+/// Steps started by any `VecEnv`: a change ends the spin of the worker kept awake. Only
+/// the change matters (no data is passed through it), so every access is relaxed.
+static STEP_EPOCH: AtomicUsize = AtomicUsize::new(0);
 
 /// How long a worker stays awake after a step, waiting for the next one. A learner's
 /// loop that comes back within it (the bench's `random_actions` and Python's own overhead
