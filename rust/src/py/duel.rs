@@ -194,47 +194,6 @@ fn interned_actions(py: Python<'_>) -> PyResult<&[Py<PyAction>]> {
         .map(Vec::as_slice)
 }
 
-/// The ints 0 to 67, made once per interpreter, for `legal_action_ids`.
-static INTERNED_IDS: PyOnceLock<Vec<Py<PyInt>>> = PyOnceLock::new();
-
-fn interned_ids(py: Python<'_>) -> PyResult<&[Py<PyInt>]> {
-    INTERNED_IDS
-        .get_or_try_init(py, || {
-            (0..NUM_ACTIONS)
-                .map(|id| Ok(PyInt::new(py, id).unbind()))
-                .collect::<PyResult<_>>()
-        })
-        .map(Vec::as_slice)
-}
-
-/// A new list of the `table` entries whose ids are set in `mask`, ascending: new
-/// references to shared objects, so the call allocates only the list.
-fn shared_items<'py, T>(
-    py: Python<'py>,
-    table: &[Py<T>],
-    mask: u128,
-) -> PyResult<Bound<'py, PyList>> {
-    let (ids, n) = mask_ids(mask);
-    let items = ids[..n].iter().map(|&id| table.get(usize::from(id)));
-    if items.clone().any(|item| item.is_none()) {
-        return Err(EcarteError::new_err(
-            "an action id outside the action table",
-        ));
-    }
-    // SAFETY: `PyList_New(n)` gives a list of `n` empty slots (or null with an error set,
-    // checked by `from_owned_ptr_or_err`); each slot is filled exactly once with a new
-    // strong reference, which `PyList_SET_ITEM` steals.
-    unsafe {
-        let list = pyo3::ffi::PyList_New(n as pyo3::ffi::Py_ssize_t);
-        let list = Bound::from_owned_ptr_or_err(py, list)?;
-        for (i, item) in items.flatten().enumerate() {
-            let item = item.clone_ref(py).into_ptr();
-            pyo3::ffi::PyList_SET_ITEM(list.as_ptr(), i as pyo3::ffi::Py_ssize_t, item);
-        }
-        Ok(list.cast_into_unchecked())
-    }
-}
-
 /// The ids set in `mask`, ascending, in a fixed buffer (at most 32 actions are legal).
 fn mask_ids(mut mask: u128) -> ([u8; 32], usize) {
     let mut ids = [0u8; 32];
@@ -254,8 +213,8 @@ fn fast_action(obj: &Bound<'_, PyAny>) -> Option<Action> {
     if let Ok(a) = obj.cast_exact::<PyAction>() {
         return Some(a.get().0);
     }
-    let id = obj.cast_exact::<PyInt>().ok()?.extract::<u8>().ok()?;
-    Action::from_id(usize::from(id))
+    let id = obj.cast_exact::<PyInt>().ok()?.extract::<usize>().ok()?;
+    Action::from_id(id)
 }
 
 fn parse_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
@@ -880,13 +839,27 @@ impl PyDeal {
     /// The legal actions in action-id order (empty once the deal is over). The `Action`
     /// objects are shared, one per id, so the call allocates only the list.
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        shared_items(py, interned_actions(py)?, self.state.legal_mask())
+        let table = interned_actions(py)?;
+        let (ids, n) = mask_ids(self.state.legal_mask());
+        // SAFETY: `PyList_New(n)` gives a list of `n` empty slots (or null with an error
+        // set, checked by `from_owned_ptr_or_err`); each slot is filled exactly once with a
+        // new strong reference, which `PyList_SET_ITEM` steals.
+        unsafe {
+            let list = pyo3::ffi::PyList_New(n as pyo3::ffi::Py_ssize_t);
+            let list = Bound::from_owned_ptr_or_err(py, list)?;
+            for (i, &id) in ids[..n].iter().enumerate() {
+                let item = table[id as usize].clone_ref(py).into_ptr();
+                pyo3::ffi::PyList_SET_ITEM(list.as_ptr(), i as pyo3::ffi::Py_ssize_t, item);
+            }
+            Ok(list.cast_into_unchecked())
+        }
     }
 
     /// The ids of the legal actions, ascending (see `Action.id`): `legal_actions()` as
     /// plain ints.
     fn legal_action_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        shared_items(py, interned_ids(py)?, self.state.legal_mask())
+        let (ids, n) = mask_ids(self.state.legal_mask());
+        PyList::new(py, &ids[..n])
     }
 
     /// A boolean mask over the 68-action space (see `Action.id`).
