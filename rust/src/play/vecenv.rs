@@ -421,6 +421,15 @@ mod tests {
     use super::*;
     use crate::duel::observe::{expand_compact, Compact};
 
+    /// Step 0 resets `env`; every later step applies `actions`.
+    fn reset_or_step(env: &mut VecEnv, step: usize, actions: &[i64], out: &mut OwnedBuffers) {
+        if step == 0 {
+            env.reset(&mut out.buffers()).unwrap();
+        } else {
+            env.step(actions, &mut out.buffers()).unwrap();
+        }
+    }
+
     #[test]
     fn both_layouts_give_the_same_observations() {
         let n = 16;
@@ -434,11 +443,7 @@ mod tests {
         let mut finished = 0;
         for step in 0..600 {
             for (env, out) in envs.iter_mut().zip(&mut buffers) {
-                if step == 0 {
-                    env.reset(&mut out.buffers()).unwrap();
-                } else {
-                    env.step(&actions, &mut out.buffers()).unwrap();
-                }
+                reset_or_step(env, step, &actions, out);
             }
             let [full, compact] = &buffers[..] else {
                 unreachable!()
@@ -486,13 +491,7 @@ mod tests {
         for step in 0..60 {
             let before = envs[0].states().to_vec();
             for ((env, out), pool) in envs.iter_mut().zip(&mut buffers).zip(&pools) {
-                pool.install(|| {
-                    if step == 0 {
-                        env.reset(&mut out.buffers()).unwrap();
-                    } else {
-                        env.step(&actions, &mut out.buffers()).unwrap();
-                    }
-                });
+                pool.install(|| reset_or_step(env, step, &actions, out));
             }
             let [one, three] = &buffers[..] else {
                 unreachable!()
