@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
+import pytest
+from ecarte import bench
 from ecarte.bench import (
     Row,
     format_table,
@@ -27,6 +32,30 @@ def test_time_per_call_counts_calls() -> None:
     assert calls[0] > 10
 
 
+def test_many_short_loops_fill_the_time_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    loop_sizes: list[int] = []
+    timed_loop = bench._loop
+
+    def recorded_loop(fn: Callable[[], object], number: int, counted: bool) -> tuple[float, float]:
+        loop_sizes.append(number)
+        return timed_loop(fn, number, counted)
+
+    monkeypatch.setattr(bench, "_loop", recorded_loop)
+
+    def one_ms() -> None:
+        time.sleep(0.001)
+
+    # Loops of at least 2 ms (a call or two) for about 40 ms: many short loops.
+    time_per_call(one_ms, 0.04, loop=0.002)
+    assert max(loop_sizes) <= 2
+    assert len(loop_sizes) >= 8
+    # However little time is given, three loops after the calibration at least.
+    loop_sizes.clear()
+    time_per_call(one_ms, 0.0, loop=0.002)
+    calibration = loop_sizes.index(loop_sizes[-1])
+    assert len(loop_sizes) - calibration >= 3
+
+
 def test_interleaved_per_call_times_each_function_in_turn() -> None:
     order: list[str] = []
 
@@ -37,7 +66,7 @@ def test_interleaved_per_call_times_each_function_in_turn() -> None:
         order.append("dear")
         sum(range(3000))
 
-    cheap_time, dear_time = interleaved_per_call([cheap, dear], 0.02, rounds=3)
+    cheap_time, dear_time = interleaved_per_call([cheap, dear], 0.02, loop=0.002)
     assert 0 < cheap_time < dear_time
     # Each round loops both in turn: "dear" runs before the last loops of "cheap".
     assert order.index("dear") < len(order) - 1 - order[::-1].index("cheap")
@@ -52,7 +81,7 @@ def test_interleaved_per_unit_divides_each_loop_by_its_own_units() -> None:
         sum(range(2000))
         return 1
 
-    two, one = interleaved_per_unit([two_units, one_unit], 0.1, rounds=3)
+    two, one = interleaved_per_unit([two_units, one_unit], 0.1, loop=0.005)
     # The same work per call: half the time per unit where a call does two units.
     assert 0.25 < two / one < 0.75
 

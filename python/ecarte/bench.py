@@ -56,54 +56,60 @@ class Row:
         return self.baseline / self.ecarte
 
 
-def time_per_call(fn: Callable[[], object], min_time: float, repeats: int = 3) -> float:
-    """Seconds per call of ``fn``: the best of ``repeats`` loops, each long enough to take
-    at least ``min_time / 4`` seconds (the first loop found so is the first of them). The
-    best loop is the least disturbed by other load."""
-    number, best = _calibrate(fn, min_time, counted=False)
-    for _ in range(repeats - 1):
-        best = min(best, _loop(fn, number, counted=False)[0])
-    return best
+LOOP = 0.002
+"""Seconds of the shortest timed loop: long enough to average over a workload's varied
+inputs, short enough that many loops fit between the bursts in which a shared host runs
+slower (about a millisecond at a time on the machines measured)."""
+
+
+def time_per_call(fn: Callable[[], object], min_time: float, loop: float = LOOP) -> float:
+    """Seconds per call of ``fn``: the best of many short loops, about ``min_time`` seconds
+    of them in all (see :func:`interleaved_per_call`)."""
+    return _interleaved([fn], min_time, loop, counted=False)[0]
 
 
 def interleaved_per_call(
-    fns: Sequence[Callable[[], object]], min_time: float, rounds: int = 5
+    fns: Sequence[Callable[[], object]], min_time: float, loop: float = LOOP
 ) -> list[float]:
-    """Seconds per call of each of ``fns``: the best of ``rounds`` loops each, every loop
-    long enough to take at least ``min_time / (4 * rounds)`` seconds, the loops of all of
-    them taken in turn, so that the two sides of a ratio see the same load rather than
-    whatever came at their turn."""
-    return _interleaved(fns, min_time, rounds, counted=False)
+    """Seconds per call of each of ``fns``: the best of its loops, each loop at least
+    ``loop`` seconds long and about ``min_time`` seconds of them per function (three loops
+    at least). The loops of all of ``fns`` are taken in turn, so that the two sides of a
+    ratio see the same load. Many short loops rather than a few long ones: the best of
+    them is one that no disturbance of the host reached, so the figure is the code's own
+    speed rather than the host's mood."""
+    return _interleaved(fns, min_time, loop, counted=False)
 
 
 def interleaved_per_unit(
-    fns: Sequence[Callable[[], int]], min_time: float, rounds: int = 5
+    fns: Sequence[Callable[[], int]], min_time: float, loop: float = LOOP
 ) -> list[float]:
     """:func:`interleaved_per_call` for functions that return the units of work they did
     (a playout: its actions): seconds per unit, each loop's time over that loop's units."""
-    return _interleaved(fns, min_time, rounds, counted=True)
+    return _interleaved(fns, min_time, loop, counted=True)
 
 
 def _interleaved(
-    fns: Sequence[Callable[[], object]], min_time: float, rounds: int, counted: bool
+    fns: Sequence[Callable[[], object]], min_time: float, loop: float, counted: bool
 ) -> list[float]:
-    calibrated = [_calibrate(fn, min_time / rounds, counted) for fn in fns]
-    best = [first for _, first in calibrated]
+    calibrated = [_calibrate(fn, loop, counted) for fn in fns]
+    longest = max(elapsed for _, _, elapsed in calibrated)
+    rounds = max(3, int(min_time / longest))
+    best = [first for _, first, _ in calibrated]
     for _ in range(rounds - 1):
-        for k, (fn, (number, _)) in enumerate(zip(fns, calibrated, strict=True)):
+        for k, (fn, (number, _, _)) in enumerate(zip(fns, calibrated, strict=True)):
             best[k] = min(best[k], _loop(fn, number, counted)[0])
     return best
 
 
-def _calibrate(fn: Callable[[], object], min_time: float, counted: bool) -> tuple[int, float]:
-    """A loop count that takes at least ``min_time / 4`` seconds, and the seconds per call
-    (or per unit) of that last loop."""
+def _calibrate(fn: Callable[[], object], seconds: float, counted: bool) -> tuple[int, float, float]:
+    """A loop count that takes at least ``seconds``, with the seconds per call (or per
+    unit) and the seconds in all of that last loop."""
     number = 1
     while True:
         per_unit, elapsed = _loop(fn, number, counted)
-        if elapsed >= min_time / 4:
-            return number, per_unit
-        number *= 4 if elapsed < min_time / 40 else 2
+        if elapsed >= seconds:
+            return number, per_unit, elapsed
+        number *= 4 if elapsed < seconds / 10 else 2
 
 
 def _loop(fn: Callable[[], object], number: int, counted: bool) -> tuple[float, float]:
@@ -311,7 +317,7 @@ def _duel_rows(min_time: float, full: bool) -> list[Row]:
     rules = ecarte.duel.Rules(max_exchanges=0)
     deals = [ecarte.duel.Deal(seed=srng.getrandbits(32), rules=rules) for _ in range(20)]
     it = cycle(deals)
-    solve_time = time_per_call(lambda: ecarte.duel.solve(next(it)), min_time, 2)
+    solve_time = time_per_call(lambda: ecarte.duel.solve(next(it)), min_time)
     rows.append(Row("double-dummy solve", "solve", solve_time, "-", None))
     return rows
 
@@ -381,7 +387,7 @@ def _bank_rows(min_time: float) -> list[Row]:
     resolve_time = time_per_call(lambda: ecarte.bank.resolve(*next(it)), min_time)
     rows.append(Row("tableau resolution", "call", resolve_time, "reference", ref_time))
     trumps = cycle(["C", "D", "H", "S"])
-    odds_time = time_per_call(lambda: ecarte.bank.odds(next(trumps)), min_time, 2)
+    odds_time = time_per_call(lambda: ecarte.bank.odds(next(trumps)), min_time)
     rows.append(Row("bank exact odds (full shoe)", "call", odds_time, "-", None))
     return rows
 
