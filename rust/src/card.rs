@@ -45,8 +45,23 @@ impl SeedDeriver {
 
     /// `derive_seed(seed, index)`.
     pub fn derive(&self, index: u64) -> u64 {
-        let block = chacha8_block(&self.key, 0, index);
-        u64::from(block[0]) | (u64::from(block[1]) << 32)
+        let start = self.block_start(index);
+        Self::seed_of_block(&chacha8_block(start.key, start.counter, start.stream))
+    }
+
+    /// The block whose first words are `derive(index)`, to compute alongside others (see
+    /// [`chacha8_pairs`]).
+    pub fn block_start(&self, index: u64) -> BlockStart<'_> {
+        BlockStart {
+            key: &self.key,
+            counter: 0,
+            stream: index,
+        }
+    }
+
+    /// The derived seed in the words of its block.
+    pub fn seed_of_block(words: &[u32]) -> u64 {
+        u64::from(words[0]) | (u64::from(words[1]) << 32)
     }
 }
 
@@ -55,33 +70,39 @@ const CHACHA_CONSTANTS: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b2
 /// The eight rounds of `ChaCha8` on the rows `a`, `b`, `c`, `d` of the state held in
 /// vectors (each lane one column; two blocks side by side in 256-bit vectors), given the
 /// vector operations: lane-wise `add` and `xor`, a `rotate!(x, bits)` macro and the
-/// in-lane word `shuffle`. One definition for the SSE2 and AVX2 blocks.
+/// in-lane word `shuffle`. Each row is an array with one vector per independent chain: the
+/// rounds of one chain wait on each other, so every step is taken on all chains in turn,
+/// and the CPU runs them side by side. One definition for the SSE2 and AVX2 blocks.
 #[cfg(target_arch = "x86_64")]
 macro_rules! chacha8_rounds {
     ($add:ident, $xor:ident, $rotate:ident, $shuffle:ident; $a:ident, $b:ident, $c:ident, $d:ident) => {
         for _ in 0..4 {
             chacha8_rounds!(@quarters $add, $xor, $rotate; $a, $b, $c, $d);
             // Lane i of the rotated rows holds diagonal i: words (0, 5, 10, 15), ...
-            $b = $shuffle($b, 0b00_11_10_01);
-            $c = $shuffle($c, 0b01_00_11_10);
-            $d = $shuffle($d, 0b10_01_00_11);
+            for k in 0..$a.len() {
+                $b[k] = $shuffle($b[k], 0b00_11_10_01);
+                $c[k] = $shuffle($c[k], 0b01_00_11_10);
+                $d[k] = $shuffle($d[k], 0b10_01_00_11);
+            }
             chacha8_rounds!(@quarters $add, $xor, $rotate; $a, $b, $c, $d);
-            $b = $shuffle($b, 0b10_01_00_11);
-            $c = $shuffle($c, 0b01_00_11_10);
-            $d = $shuffle($d, 0b00_11_10_01);
+            for k in 0..$a.len() {
+                $b[k] = $shuffle($b[k], 0b10_01_00_11);
+                $c[k] = $shuffle($c[k], 0b01_00_11_10);
+                $d[k] = $shuffle($d[k], 0b00_11_10_01);
+            }
         }
     };
     // A quarter round on every lane: a += b; d ^= a; d <<<= 16; c += d; b ^= c; b <<<= 12;
     // then the same with rotations by 8 and 7.
     (@quarters $add:ident, $xor:ident, $rotate:ident; $a:ident, $b:ident, $c:ident, $d:ident) => {
-        $a = $add($a, $b);
-        $d = $rotate!($xor($d, $a), 16);
-        $c = $add($c, $d);
-        $b = $rotate!($xor($b, $c), 12);
-        $a = $add($a, $b);
-        $d = $rotate!($xor($d, $a), 8);
-        $c = $add($c, $d);
-        $b = $rotate!($xor($b, $c), 7);
+        for k in 0..$a.len() { $a[k] = $add($a[k], $b[k]); }
+        for k in 0..$a.len() { $d[k] = $rotate!($xor($d[k], $a[k]), 16); }
+        for k in 0..$a.len() { $c[k] = $add($c[k], $d[k]); }
+        for k in 0..$a.len() { $b[k] = $rotate!($xor($b[k], $c[k]), 12); }
+        for k in 0..$a.len() { $a[k] = $add($a[k], $b[k]); }
+        for k in 0..$a.len() { $d[k] = $rotate!($xor($d[k], $a[k]), 8); }
+        for k in 0..$a.len() { $c[k] = $add($c[k], $d[k]); }
+        for k in 0..$a.len() { $b[k] = $rotate!($xor($b[k], $c[k]), 7); }
     };
 }
 
@@ -121,9 +142,9 @@ fn chacha8_block(key: &[u32; 8], counter: u64, nonce: u64) -> [u32; 16] {
     // SAFETY: SSE2 is enabled on every x86_64 target. The only memory access is the
     // unaligned 16-byte store of row `i` into `out[4 * i..4 * i + 4]`, inside `out`.
     unsafe {
-        let [mut a, mut b, mut c, mut d] = init;
+        let [mut a, mut b, mut c, mut d] = init.map(|row| [row]);
         chacha8_rounds!(_mm_add_epi32, _mm_xor_si128, rotate, _mm_shuffle_epi32; a, b, c, d);
-        for (i, (x, start)) in [a, b, c, d].into_iter().zip(init).enumerate() {
+        for (i, (x, start)) in [a[0], b[0], c[0], d[0]].into_iter().zip(init).enumerate() {
             _mm_storeu_si128(
                 out[4 * i..].as_mut_ptr().cast::<__m128i>(),
                 _mm_add_epi32(x, start),
@@ -173,17 +194,50 @@ fn chacha8_block(key: &[u32; 8], counter: u64, nonce: u64) -> [u32; 16] {
     x
 }
 
-/// Blocks `counter` and `counter + 1` of `ChaCha8` under `key` on stream `nonce`, as the
-/// 32 words of `out`: [`chacha8_block`]'s rounds on 256-bit vectors, block `counter` in the low 128-bit
-/// lane of each row and block `counter + 1` in the high one. The rotations by 16 and 8 bits
-/// are byte shuffles. `tests::two_blocks_are_two_blocks` checks it against the SSE2 path.
+/// Where a `ChaCha8` block starts: its key, its block counter and its stream (the nonce).
+#[derive(Clone, Copy, Debug)]
+pub struct BlockStart<'a> {
+    pub key: &'a [u32; 8],
+    pub counter: u64,
+    pub stream: u64,
+}
+
+/// `P` pairs of `ChaCha8` blocks, each block from its own start, as 32 words per pair (the
+/// first block's 16, then the second's). With AVX2 a pair is one chain of 256-bit
+/// vectors, and the `P` chains are computed side by side: a chain's rounds wait on each
+/// other and leave most of the CPU idle, which the other chains fill (issue 14). Without
+/// AVX2, block by block.
+#[inline]
+pub fn chacha8_pairs<const P: usize>(starts: &[[BlockStart<'_>; 2]; P]) -> [[u32; 32]; P] {
+    let mut out = [[0u32; 32]; P];
+    #[cfg(target_arch = "x86_64")]
+    if two_blocks_at_once() {
+        // SAFETY: the CPU has AVX2 (`two_blocks_at_once`).
+        unsafe { chacha8_pairs_avx2(starts, &mut out) };
+        return out;
+    }
+    for (pair, words) in starts.iter().zip(&mut out) {
+        for (start, block) in pair.iter().zip(words.chunks_exact_mut(16)) {
+            block.copy_from_slice(&chacha8_block(start.key, start.counter, start.stream));
+        }
+    }
+    out
+}
+
+/// [`chacha8_pairs`] on AVX2: [`chacha8_block`]'s rounds on 256-bit vectors, a pair's first
+/// block in the low 128-bit lane of each row and its second in the high one. The
+/// rotations by 16 and 8 bits are byte shuffles. `tests::block_pairs_are_blocks` checks it
+/// against the SSE2 path.
 ///
 /// # Safety
 /// The CPU must have AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[allow(clippy::cast_ptr_alignment)] // unaligned loads and stores
-unsafe fn chacha8_two_blocks(key: &[u32; 8], counter: u64, nonce: u64, out: &mut [u32; 32]) {
+unsafe fn chacha8_pairs_avx2<const P: usize>(
+    starts: &[[BlockStart<'_>; 2]; P],
+    out: &mut [[u32; 32]; P],
+) {
     use std::arch::x86_64::{
         __m256i, _mm256_add_epi32, _mm256_loadu_si256, _mm256_or_si256, _mm256_permute2x128_si256,
         _mm256_setr_epi8, _mm256_shuffle_epi32, _mm256_shuffle_epi8, _mm256_slli_epi32,
@@ -212,42 +266,44 @@ unsafe fn chacha8_two_blocks(key: &[u32; 8], counter: u64, nonce: u64, out: &mut
             )
         }};
     }
-    // Lane 0 (the low words) of each row is block `counter`, lane 1 block `counter + 1`.
-    let row = |low: &[u32], high: &[u32]| -> __m256i {
+    // Row `r` of pair `k`: the low words from its first block's start, the high words
+    // from its second's.
+    let row = |k: usize, r: usize| -> __m256i {
         let mut words = [0u32; 8];
-        words[..4].copy_from_slice(low);
-        words[4..].copy_from_slice(high);
+        for (lane, start) in starts[k].iter().enumerate() {
+            let lane = &mut words[4 * lane..4 * lane + 4];
+            match r {
+                0 => lane.copy_from_slice(&CHACHA_CONSTANTS),
+                1 => lane.copy_from_slice(&start.key[..4]),
+                2 => lane.copy_from_slice(&start.key[4..]),
+                _ => lane.copy_from_slice(&[
+                    start.counter as u32,
+                    (start.counter >> 32) as u32,
+                    start.stream as u32,
+                    (start.stream >> 32) as u32,
+                ]),
+            }
+        }
         // SAFETY: an unaligned 32-byte load of `words`.
         unsafe { _mm256_loadu_si256(words.as_ptr().cast::<__m256i>()) }
     };
-    let counters = |c: u64| {
-        [
-            c as u32,
-            (c >> 32) as u32,
-            nonce as u32,
-            (nonce >> 32) as u32,
-        ]
-    };
-    let init = [
-        row(&CHACHA_CONSTANTS, &CHACHA_CONSTANTS),
-        row(&key[..4], &key[..4]),
-        row(&key[4..], &key[4..]),
-        row(&counters(counter), &counters(counter.wrapping_add(1))),
-    ];
+    let init: [[__m256i; P]; 4] = std::array::from_fn(|r| std::array::from_fn(|k| row(k, r)));
     let [mut a, mut b, mut c, mut d] = init;
     chacha8_rounds!(_mm256_add_epi32, _mm256_xor_si256, rotate, _mm256_shuffle_epi32; a, b, c, d);
-    let [a, b, c, d] = [(a, init[0]), (b, init[1]), (c, init[2]), (d, init[3])]
-        .map(|(x, start)| _mm256_add_epi32(x, start));
-    // Rows 0-1 then 2-3 of the low lanes (block `counter`), then of the high lanes.
-    let outputs = [
-        _mm256_permute2x128_si256(a, b, 0x20),
-        _mm256_permute2x128_si256(c, d, 0x20),
-        _mm256_permute2x128_si256(a, b, 0x31),
-        _mm256_permute2x128_si256(c, d, 0x31),
-    ];
-    for (i, x) in outputs.into_iter().enumerate() {
-        // SAFETY: an unaligned 32-byte store into `out[8 * i..8 * i + 8]`, inside `out`.
-        unsafe { _mm256_storeu_si256(out[8 * i..].as_mut_ptr().cast::<__m256i>(), x) };
+    for (k, words) in out.iter_mut().enumerate() {
+        let [a, b, c, d] = [(a[k], 0), (b[k], 1), (c[k], 2), (d[k], 3)]
+            .map(|(x, r)| _mm256_add_epi32(x, init[r][k]));
+        // Rows 0-1 then 2-3 of the low lanes (the first block), then of the high lanes.
+        let outputs = [
+            _mm256_permute2x128_si256(a, b, 0x20),
+            _mm256_permute2x128_si256(c, d, 0x20),
+            _mm256_permute2x128_si256(a, b, 0x31),
+            _mm256_permute2x128_si256(c, d, 0x31),
+        ];
+        for (i, x) in outputs.into_iter().enumerate() {
+            // SAFETY: an unaligned 32-byte store into `words[8 * i..8 * i + 8]`, inside it.
+            unsafe { _mm256_storeu_si256(words[8 * i..].as_mut_ptr().cast::<__m256i>(), x) };
+        }
     }
 }
 
@@ -311,6 +367,39 @@ impl ChaCha8Stream {
         }
     }
 
+    /// The key of `rng_from_seed(seed)`.
+    pub fn key_of_seed(seed: u64) -> [u32; 8] {
+        ChaCha8Stream::seed_from_u64(seed).key
+    }
+
+    /// The key of this generator.
+    pub fn key(&self) -> &[u32; 8] {
+        &self.key
+    }
+
+    /// Where the first two blocks of stream `stream` under `key` start, to compute them
+    /// alongside others (see [`chacha8_pairs`]).
+    pub fn first_blocks(key: &[u32; 8], stream: u64) -> [BlockStart<'_>; 2] {
+        [0, 1].map(|counter| BlockStart {
+            key,
+            counter,
+            stream,
+        })
+    }
+
+    /// The generator with `key` at the start of stream `stream`, given the stream's first
+    /// two blocks: `words` must be the pair computed from [`ChaCha8Stream::first_blocks`].
+    pub fn at_start(key: [u32; 8], stream: u64, words: &[u32; 32]) -> ChaCha8Stream {
+        ChaCha8Stream {
+            key,
+            stream,
+            next_block: 2,
+            buf: *words,
+            len: 32,
+            index: 0,
+        }
+    }
+
     /// The block in `buf[..16]`.
     fn buffer_start(&self) -> u64 {
         self.next_block.wrapping_sub(self.len as u64 / 16)
@@ -321,8 +410,12 @@ impl ChaCha8Stream {
     fn fill(&mut self, block: u64) {
         #[cfg(target_arch = "x86_64")]
         if two_blocks_at_once() {
-            // SAFETY: the CPU has AVX2 (`two_blocks_at_once`).
-            unsafe { chacha8_two_blocks(&self.key, block, self.stream, &mut self.buf) };
+            let start = |counter| BlockStart {
+                key: &self.key,
+                counter,
+                stream: self.stream,
+            };
+            [self.buf] = chacha8_pairs(&[[start(block), start(block.wrapping_add(1))]]);
             self.len = 32;
             self.next_block = block.wrapping_add(2);
             return;
@@ -789,30 +882,53 @@ mod tests {
         };
     }
 
-    #[cfg(target_arch = "x86_64")]
     #[test]
-    fn two_blocks_are_two_blocks() {
+    fn block_pairs_are_blocks() {
         use rand::Rng;
-        if !two_blocks_at_once() {
-            return;
-        }
         let mut words = rng_from_seed(11);
         for step in 0..500 {
-            let key: [u32; 8] = std::array::from_fn(|_| words.next_u32());
-            let counter = match step % 3 {
-                0 => u64::MAX, // the second block wraps to 0
-                1 => u64::from(u32::MAX),
-                _ => words.next_u64(),
-            };
-            let nonce = words.next_u64();
-            // SAFETY: the CPU has AVX2 (`two_blocks_at_once`).
-            let mut two = [0; 32];
-            unsafe { chacha8_two_blocks(&key, counter, nonce, &mut two) };
-            assert_eq!(two[..16], chacha8_block(&key, counter, nonce));
-            assert_eq!(
-                two[16..],
-                chacha8_block(&key, counter.wrapping_add(1), nonce)
-            );
+            let keys: [[u32; 8]; 6] =
+                std::array::from_fn(|_| std::array::from_fn(|_| words.next_u32()));
+            let starts: [BlockStart<'_>; 6] = std::array::from_fn(|i| BlockStart {
+                key: &keys[if step % 2 == 0 { 0 } else { i }],
+                counter: match (step + i) % 3 {
+                    0 => u64::MAX,
+                    1 => u64::from(u32::MAX),
+                    _ => words.next_u64(),
+                },
+                stream: words.next_u64(),
+            });
+            let pairs = [
+                [starts[0], starts[1]],
+                [starts[2], starts[3]],
+                [starts[4], starts[5]],
+            ];
+            // The AVX2 chains where the CPU has AVX2, then block by block.
+            for one_at_once in [false, true] {
+                ONE_BLOCK_AT_ONCE.with(|one| one.set(one_at_once));
+                let out = chacha8_pairs(&pairs);
+                ONE_BLOCK_AT_ONCE.with(|one| one.set(false));
+                for (i, start) in starts.iter().enumerate() {
+                    let block = &out[i / 2][16 * (i % 2)..16 * (i % 2) + 16];
+                    assert_eq!(block, chacha8_block(start.key, start.counter, start.stream));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn streams_started_with_their_blocks_are_fresh_streams() {
+        use rand::Rng;
+        for (seed, stream) in [(0, 0), (5, 1), (u64::MAX, 77)] {
+            let key = GameRng::key_of_seed(seed);
+            let [words] = chacha8_pairs(&[GameRng::first_blocks(&key, stream)]);
+            let mut started = GameRng::at_start(key, stream, &words);
+            let mut fresh = rng_from_seed(seed);
+            fresh.set_stream(stream);
+            for _ in 0..100 {
+                assert_eq!(started.next_u32(), fresh.next_u32());
+            }
+            assert_eq!(started.get_word_pos(), fresh.get_word_pos());
         }
     }
 

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::action::{bit, cards_of, pack_card, pack_index, Action, PACK_SIZE};
 use super::rules::Rules;
 
-use crate::card::{piquet_pack, rng_from_seed, shuffle, shuffle_with_seed, Card, Suit};
+use crate::card::{piquet_pack, rng_from_seed, shuffle, shuffle_with_seed, Card, GameRng, Suit};
 
 /// Cards in each hand after the deal.
 pub const HAND_SIZE: usize = 5;
@@ -147,9 +147,19 @@ impl DealState {
 
     /// A deal from the 32-card pack shuffled with `seed`.
     pub fn from_seed(seed: u64, dealer: u8, rules: Rules) -> Result<DealState, DuelError> {
+        DealState::shuffled_by(&mut rng_from_seed(seed), dealer, rules)
+    }
+
+    /// A deal from the 32-card pack shuffled by `rng`: [`DealState::from_seed`]'s deal
+    /// where `rng` is a fresh `rng_from_seed(seed)`.
+    pub fn shuffled_by(
+        rng: &mut GameRng,
+        dealer: u8,
+        rules: Rules,
+    ) -> Result<DealState, DuelError> {
         check_setup(dealer, rules)?;
         let mut deck: [Card; PACK_SIZE] = std::array::from_fn(pack_card);
-        shuffle(&mut deck, &mut rng_from_seed(seed));
+        shuffle(&mut deck, rng);
         // A shuffled pack needs no deck check.
         Ok(DealState::laid_out(deck, dealer, rules))
     }

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::policy::{random_action_id, with_popcnt};
+use super::policy::{random_action_id, with_bit_instructions};
 use crate::card::{derive_seed, rng_from_seed, GameRng, SeedDeriver};
 use crate::duel::action::{write_mask, Action, NUM_ACTIONS};
 use crate::duel::matches::match_deal;
@@ -179,7 +179,7 @@ impl VecEnv {
     /// One uniformly random legal action id per env, from the env's own seeded generator.
     pub fn random_actions(&mut self, out: &mut [i64]) {
         let sampler = &mut self.sampler;
-        with_popcnt(
+        with_bit_instructions(
             #[inline(always)]
             || {
                 for (&legal, a) in self.legal.iter().zip(out.iter_mut()) {
