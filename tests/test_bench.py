@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 
 import pytest
 from ecarte import bench
 from ecarte.bench import (
+    Inputs,
     Row,
     format_table,
     interleaved_per_call,
@@ -36,7 +38,7 @@ def test_many_short_loops_fill_the_time_given(monkeypatch: pytest.MonkeyPatch) -
     loop_sizes: list[int] = []
     timed_loop = bench._loop
 
-    def recorded_loop(fn: Callable[[], object], number: int, counted: bool) -> tuple[float, float]:
+    def recorded_loop(fn: Callable[[], object], number: int, counted: bool) -> tuple[float, int]:
         loop_sizes.append(number)
         return timed_loop(fn, number, counted)
 
@@ -54,6 +56,52 @@ def test_many_short_loops_fill_the_time_given(monkeypatch: pytest.MonkeyPatch) -
     time_per_call(one_ms, 0.0, loop=0.002)
     calibration = loop_sizes.index(loop_sizes[-1])
     assert len(loop_sizes) - calibration >= 3
+
+
+def test_loops_are_whole_passes_over_the_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
+    loop_sizes: list[int] = []
+    timed_loop = bench._loop
+
+    def recorded_loop(fn: Callable[[], object], number: int, counted: bool) -> tuple[float, int]:
+        loop_sizes.append(number)
+        return timed_loop(fn, number, counted)
+
+    monkeypatch.setattr(bench, "_loop", recorded_loop)
+    time_per_call(lambda: None, 0.01, loop=0.001, calls=7)
+    assert loop_sizes and all(n % 7 == 0 for n in loop_sizes)
+
+
+def test_replayed_inputs_give_the_mean_over_sets_not_the_cheapest() -> None:
+    restarts: list[int] = []
+    current = [0]
+
+    def restart(k: int) -> None:
+        restarts.append(k)
+        current[0] = k
+
+    def dear_in_even_sets() -> None:
+        if current[0] % 2 == 0:
+            time.sleep(0.001)
+
+    per_call = time_per_call(dear_in_even_sets, 0.05, loop=0.002, restart=restart)
+    # Every set is replayed, in turn; half of them cost 1 ms a call and half nothing, so
+    # the mean is about 0.5 ms where the best loop alone would say about nothing.
+    assert all(restarts.count(k) >= 3 for k in range(bench.SETS))
+    tail = restarts[-2 * bench.SETS :]
+    assert all(b == (a + 1) % bench.SETS for a, b in itertools.pairwise(tail))
+    assert 0.4e-3 < per_call < 1e-3
+
+
+def test_inputs_replay_the_same_draws_per_set() -> None:
+    inputs = Inputs(5)
+    runs = []
+    for k in (0, 1, 0):
+        inputs.restart(k)
+        runs.append(
+            ([inputs.rng.random() for _ in range(3)], [next(inputs.seeds) for _ in range(3)])
+        )
+    assert runs[0] == runs[2]
+    assert runs[0] != runs[1]
 
 
 def test_interleaved_per_call_times_each_function_in_turn() -> None:

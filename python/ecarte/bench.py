@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import itertools
 import os
 import random
 import subprocess
@@ -32,7 +33,15 @@ import numpy as np
 import ecarte
 from ecarte import reference as ref
 
-__all__ = ["Row", "format_table", "run_benchmarks", "time_per_call"]
+__all__ = [
+    "Inputs",
+    "Row",
+    "format_table",
+    "interleaved_per_call",
+    "interleaved_per_unit",
+    "run_benchmarks",
+    "time_per_call",
+]
 
 NOT_INSTALLED = "n/a (open_spiel not installed)"
 
@@ -57,77 +66,150 @@ class Row:
 
 
 LOOP = 0.002
-"""Seconds of the shortest timed loop: long enough to average over a workload's varied
-inputs, short enough that many loops fit between the bursts in which a shared host runs
-slower (about a millisecond at a time on the machines measured)."""
+"""Seconds of the shortest timed loop: short enough that many loops fit between the
+bursts in which a shared host runs slower (about a millisecond at a time on the machines
+measured)."""
+
+SETS = 8
+"""How many fixed sets of inputs a replayed workload's loops go round (see :class:`Inputs`)."""
+
+Restart = Callable[[int], None]
+"""Rewinds a workload's inputs to the start of set ``k`` (``0 <= k < SETS``)."""
 
 
-def time_per_call(fn: Callable[[], object], min_time: float, loop: float = LOOP) -> float:
+class Inputs:
+    """The random inputs of timed workloads, replayed: :meth:`restart` rewinds ``rng`` and
+    ``seeds`` to the start of one of :data:`SETS` fixed sets. Every loop timed on set ``k``
+    then does the same work, so the best of them owes its speed to a quiet host and not to
+    cheap inputs; the figure is the mean over the sets (a sample of ``SETS`` loops' worth
+    of inputs)."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.seeds: Iterator[int] = itertools.count()
+
+    def restart(self, k: int) -> None:
+        self.rng.seed(self.seed * SETS + k)
+        self.seeds = itertools.count(k << 40)
+
+
+def time_per_call(
+    fn: Callable[[], object],
+    min_time: float,
+    loop: float = LOOP,
+    *,
+    calls: int = 1,
+    restart: Restart | None = None,
+) -> float:
     """Seconds per call of ``fn``: the best of many short loops, about ``min_time`` seconds
-    of them in all (see :func:`interleaved_per_call`)."""
-    return _interleaved([fn], min_time, loop, counted=False)[0]
+    of them in all (see :func:`interleaved_per_call`). ``calls``: ``fn`` goes round its
+    inputs in passes of that many calls (a :func:`cycle` over a list), and every loop is a
+    whole number of passes, so every loop does the same work."""
+    return _interleaved([fn], min_time, loop, False, calls, restart)[0]
 
 
 def interleaved_per_call(
-    fns: Sequence[Callable[[], object]], min_time: float, loop: float = LOOP
+    fns: Sequence[Callable[[], object]],
+    min_time: float,
+    loop: float = LOOP,
+    *,
+    restart: Restart | None = None,
 ) -> list[float]:
     """Seconds per call of each of ``fns``: the best of its loops, each loop at least
     ``loop`` seconds long and about ``min_time`` seconds of them per function (three loops
     at least). The loops of all of ``fns`` are taken in turn, so that the two sides of a
     ratio see the same load. Many short loops rather than a few long ones: the best of
     them is one that no disturbance of the host reached, so the figure is the code's own
-    speed rather than the host's mood."""
-    return _interleaved(fns, min_time, loop, counted=False)
+    speed rather than the host's mood. Functions with random inputs need ``restart``
+    (:meth:`Inputs.restart`): it is called before every loop, which replays one of
+    :data:`SETS` sets of inputs, and the figure is the mean of each set's best loop."""
+    return _interleaved(fns, min_time, loop, False, 1, restart)
 
 
 def interleaved_per_unit(
-    fns: Sequence[Callable[[], int]], min_time: float, loop: float = LOOP
+    fns: Sequence[Callable[[], int]],
+    min_time: float,
+    loop: float = LOOP,
+    *,
+    restart: Restart | None = None,
 ) -> list[float]:
     """:func:`interleaved_per_call` for functions that return the units of work they did
-    (a playout: its actions): seconds per unit, each loop's time over that loop's units."""
-    return _interleaved(fns, min_time, loop, counted=True)
+    (a playout: its actions): seconds per unit, each set's best loop's time over that
+    loop's units."""
+    return _interleaved(fns, min_time, loop, True, 1, restart)
 
 
 def _interleaved(
-    fns: Sequence[Callable[[], object]], min_time: float, loop: float, counted: bool
+    fns: Sequence[Callable[[], object]],
+    min_time: float,
+    loop: float,
+    counted: bool,
+    calls: int,
+    restart: Restart | None,
 ) -> list[float]:
-    calibrated = [_calibrate(fn, loop, counted) for fn in fns]
-    longest = max(elapsed for _, _, elapsed in calibrated)
-    rounds = max(3, int(min_time / longest))
-    best = [first for _, first, _ in calibrated]
-    for _ in range(rounds - 1):
-        for k, (fn, (number, _, _)) in enumerate(zip(fns, calibrated, strict=True)):
-            best[k] = min(best[k], _loop(fn, number, counted)[0])
-    return best
+    sets = SETS if restart is not None else 1
+
+    def timed(fn: Callable[[], object], number: int, k: int) -> tuple[float, int]:
+        if restart is not None:
+            restart(k)
+        return _loop(fn, number, counted)
+
+    numbers = [_calibrate(functools.partial(timed, fn), loop, calls) for fn in fns]
+    longest = max(elapsed for _, elapsed in numbers)
+    rounds = max(3 * sets, int(min_time / longest))
+    # Per function and set: the seconds and units of the set's best loop.
+    best = [[(float("inf"), 1)] * sets for _ in fns]
+    for r in range(rounds):
+        k = r % sets
+        for j, (fn, (number, _)) in enumerate(zip(fns, numbers, strict=True)):
+            elapsed, units = timed(fn, number, k)
+            if elapsed / units < best[j][k][0] / best[j][k][1]:
+                best[j][k] = (elapsed, units)
+    return [sum(e for e, _ in b) / sum(u for _, u in b) for b in best]
 
 
-def _calibrate(fn: Callable[[], object], seconds: float, counted: bool) -> tuple[int, float, float]:
-    """A loop count that takes at least ``seconds``, with the seconds per call (or per
-    unit) and the seconds in all of that last loop."""
-    number = 1
+def _calibrate(
+    timed: Callable[[int, int], tuple[float, int]], seconds: float, calls: int
+) -> tuple[int, float]:
+    """A loop count, a multiple of ``calls``, that takes at least ``seconds`` (on set 0)
+    twice running, with the seconds the second loop took. Twice: a first call can be far
+    slower than the rest (lazy set-up, cold caches), and a loop of one slow call would
+    pass for a long one."""
+    number = calls
     while True:
-        per_unit, elapsed = _loop(fn, number, counted)
+        elapsed, _ = timed(number, 0)
         if elapsed >= seconds:
-            return number, per_unit, elapsed
+            elapsed, _ = timed(number, 0)
+            if elapsed >= seconds:
+                return number, elapsed
         number *= 4 if elapsed < seconds / 10 else 2
 
 
-def _loop(fn: Callable[[], object], number: int, counted: bool) -> tuple[float, float]:
-    """Calls ``fn`` ``number`` times: seconds per call, or per unit of work if ``counted``
-    (``fn`` returns its units), and the seconds in all."""
-    start = time.perf_counter()
-    if counted:
-        units = 0
-        for _ in range(number):
-            units += cast(int, fn())
-    else:
-        for _ in range(number):
-            fn()
-        units = number
-    elapsed = time.perf_counter() - start
+def _loop(fn: Callable[[], object], number: int, counted: bool) -> tuple[float, int]:
+    """Calls ``fn`` ``number`` times: the seconds in all and the units of work done (calls,
+    or if ``counted`` the sum of what ``fn`` returned). The garbage collector is off while
+    the loop runs, as in :mod:`timeit`: its passes over every live object cost whichever
+    side they fall in, more the more objects the process holds."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        if counted:
+            units = 0
+            for _ in range(number):
+                units += cast(int, fn())
+        else:
+            for _ in range(number):
+                fn()
+            units = number
+        elapsed = time.perf_counter() - start
+    finally:
+        if collecting:
+            gc.enable()
     if units <= 0:
         raise ValueError("a timed function did no work")
-    return elapsed / units, elapsed
+    return elapsed, units
 
 
 # -- the workloads, shared with the pytest-benchmark suite in benches/ -------------------
@@ -230,7 +312,7 @@ def openspiel_mid_state(game: Any, rng: random.Random, moves: int) -> Any:
 
 def run_benchmarks(full: bool = False, min_time: float | None = None) -> list[Row]:
     """Measures every comparison once; ``full`` runs each longer (steadier figures).
-    ``min_time`` (seconds per measurement loop) overrides the choice of ``full``."""
+    ``min_time`` (seconds of timed loops per measurement) overrides the choice of ``full``."""
     if min_time is None:
         min_time = 0.5 if full else 0.05
     rows: list[Row] = []
@@ -270,7 +352,7 @@ def _duel_rows(min_time: float, full: bool) -> list[Row]:
     natives, models = mid_game_states(200)
     nat_it, mod_it = cycle(natives), cycle(models)
     # The reference has one form; it is timed once and set beside both native forms.
-    ref_legal = time_per_call(lambda: next(mod_it).legal_actions(), min_time)
+    ref_legal = time_per_call(lambda: next(mod_it).legal_actions(), min_time, calls=len(models))
     for label, method in (
         ("list", "legal_actions"),
         ("ids", "legal_action_ids"),
@@ -281,22 +363,26 @@ def _duel_rows(min_time: float, full: bool) -> list[Row]:
             Row(
                 f"legal actions ({label})",
                 "call",
-                time_per_call(call, min_time),
+                time_per_call(call, min_time, calls=len(natives)),
                 "reference",
                 ref_legal,
             )
         )
     # One random deal through the Python step API, and in a native batch (`simulate`),
     # each timed in turn with the reference's deal.
-    rng = random.Random(3)
+    inputs = Inputs(3)
+    rng = inputs.rng
     batch = 20_000 if full else 2_000
     ref_deal_time, api_deal_time, batch_time = interleaved_per_call(
         [
             lambda: reference_playout(ref.RefDeal(ref.shuffle(rpack, rng)), rng),
-            lambda: native_playout(ecarte.duel.Deal(seed=next(seeds)), rng),
-            lambda: ecarte.duel.simulate(batch, seed=next(seeds), agents=("random", "random")),
+            lambda: native_playout(ecarte.duel.Deal(seed=next(inputs.seeds)), rng),
+            lambda: ecarte.duel.simulate(
+                batch, seed=next(inputs.seeds), agents=("random", "random")
+            ),
         ],
         3 * min_time,
+        restart=inputs.restart,
     )
     rows.append(
         Row("random deal, Python step API", "deal", api_deal_time, "reference", ref_deal_time)
@@ -317,7 +403,7 @@ def _duel_rows(min_time: float, full: bool) -> list[Row]:
     rules = ecarte.duel.Rules(max_exchanges=0)
     deals = [ecarte.duel.Deal(seed=srng.getrandbits(32), rules=rules) for _ in range(20)]
     it = cycle(deals)
-    solve_time = time_per_call(lambda: ecarte.duel.solve(next(it)), min_time)
+    solve_time = time_per_call(lambda: ecarte.duel.solve(next(it)), min_time, calls=len(deals))
     rows.append(Row("double-dummy solve", "solve", solve_time, "-", None))
     return rows
 
@@ -335,30 +421,35 @@ def _vecenv_row(min_time: float, rpack: list[int]) -> list[Row]:
     through the Python step API (observation tensor into a buffer, legal actions, a random
     choice, apply), against the reference's step and against the 80 ns target (a speed-up
     of at least 1.0 meets it). 4096 envs, stepped with ``env.random_actions()``."""
-    rng = random.Random(4)
-    deal: list[ref.RefDeal] = [ref.RefDeal(ref.shuffle(rpack, rng))]
+    inputs = Inputs(4)
+    rng = inputs.rng
+    # The deal in play; a restart starts a new one from the restarted inputs.
+    deal: list[ref.RefDeal | None] = [None]
+    native: list[Any] = [None]
+
+    def restart(k: int) -> None:
+        inputs.restart(k)
+        deal[0] = native[0] = None
 
     def reference_step() -> None:
         d = deal[0]
-        if d.phase == "over":
+        if d is None or d.phase == "over":
             d = deal[0] = ref.RefDeal(ref.shuffle(rpack, rng))
         d.apply(rng.choice(d.legal_actions()))
 
-    seeds = iter(range(1 << 62))
-    native = [ecarte.duel.Deal(seed=next(seeds))]
     buffer = np.zeros(ecarte.duel.OBSERVATION_SIZE, dtype=np.float32)
 
     def python_api_step() -> None:
         d = native[0]
-        if d.is_over():
-            d = native[0] = ecarte.duel.Deal(seed=next(seeds))
+        if d is None or d.is_over():
+            d = native[0] = ecarte.duel.Deal(seed=next(inputs.seeds))
         player = d.current_player
         assert player is not None
         d.observation_tensor(player, out=buffer)
         d.apply(rng.choice(d.legal_actions()))
 
-    api = ("Python step API", time_per_call(python_api_step, min_time))
-    reference = ("reference step", time_per_call(reference_step, min_time))
+    api = ("Python step API", time_per_call(python_api_step, min_time, restart=restart))
+    reference = ("reference step", time_per_call(reference_step, min_time, restart=restart))
     target = ("target (issue 14)", VECENV_TARGET)
     rows = []
     for layout in ("float32", "compact"):
@@ -382,12 +473,15 @@ def _bank_rows(min_time: float) -> list[Row]:
     rows = []
     inputs = resolution_inputs(500)
     ref_it = cycle(inputs)
-    ref_time = time_per_call(lambda: ref.resolve(*next(ref_it)), min_time)
+    ref_time = time_per_call(lambda: ref.resolve(*next(ref_it)), min_time, calls=len(inputs))
     it = cycle(inputs)
-    resolve_time = time_per_call(lambda: ecarte.bank.resolve(*next(it)), min_time)
+    resolve_time = time_per_call(
+        lambda: ecarte.bank.resolve(*next(it)), min_time, calls=len(inputs)
+    )
     rows.append(Row("tableau resolution", "call", resolve_time, "reference", ref_time))
-    trumps = cycle(["C", "D", "H", "S"])
-    odds_time = time_per_call(lambda: ecarte.bank.odds(next(trumps)), min_time)
+    suits = ["C", "D", "H", "S"]
+    trumps = cycle(suits)
+    odds_time = time_per_call(lambda: ecarte.bank.odds(next(trumps)), min_time, calls=len(suits))
     rows.append(Row("bank exact odds (full shoe)", "call", odds_time, "-", None))
     return rows
 
@@ -437,27 +531,30 @@ def _openspiel_rows(min_time: float) -> list[Row]:
             for g in PLAYOUT_GAMES
         ] + [Row("observation tensor", "call", None, "open_spiel", None, NOT_INSTALLED)]
     rows = []
-    rng = random.Random(6)
-    counter = iter(range(1 << 62))
+    inputs = Inputs(6)
+    rng = inputs.rng
 
     def ecarte_playout() -> int:
-        return native_playout(ecarte.duel.Deal(seed=next(counter)), rng)
+        return native_playout(ecarte.duel.Deal(seed=next(inputs.seeds)), rng)
 
     def ecarte_playout_ids() -> int:
-        return native_playout_ids(ecarte.duel.Deal(seed=next(counter)), rng)
+        return native_playout_ids(ecarte.duel.Deal(seed=next(inputs.seeds)), rng)
 
     for name in PLAYOUT_GAMES:
         game = pyspiel.load_game(name)
         peer = functools.partial(openspiel_playout, game, rng)
         ours, ids, theirs = interleaved_per_unit(
-            [ecarte_playout, ecarte_playout_ids, peer], 3 * min_time
+            [ecarte_playout, ecarte_playout_ids, peer], 3 * min_time, restart=inputs.restart
         )
         rows.append(Row(f"random playout vs {name}", "action", ours, f"open_spiel {name}", theirs))
         rows.append(
             Row(f"random playout (ids) vs {name}", "action", ids, f"open_spiel {name}", theirs)
         )
-    nat_it = cycle(mid_game_states(50)[0])
-    ecarte_obs = time_per_call(lambda: next(nat_it).observation_tensor(0), min_time)
+    states = mid_game_states(50)[0]
+    nat_it = cycle(states)
+    ecarte_obs = time_per_call(
+        lambda: next(nat_it).observation_tensor(0), min_time, calls=len(states)
+    )
     for name, kind in TENSOR_GAMES:
         list_form, buffer_form = openspiel_tensor_fns(pyspiel, name, kind)
         label = "info-state" if kind == "information_state" else "observation"
