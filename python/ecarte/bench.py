@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import gc
 import itertools
+import math
 import os
 import random
 import subprocess
@@ -70,8 +71,9 @@ LOOP = 0.002
 bursts in which a shared host runs slower (about a millisecond at a time on the machines
 measured)."""
 
-SETS = 8
-"""How many fixed sets of inputs a replayed workload's loops go round (see :class:`Inputs`)."""
+SETS = 16
+"""How many fixed sets of inputs a replayed workload's loops go round (see :class:`Inputs`):
+the inputs measured are a fixed sample of ``SETS`` loops' worth, the same in every run."""
 
 Restart = Callable[[int], None]
 """Rewinds a workload's inputs to the start of set ``k`` (``0 <= k < SETS``)."""
@@ -82,7 +84,7 @@ class Inputs:
     ``seeds`` to the start of one of :data:`SETS` fixed sets. Every loop timed on set ``k``
     then does the same work, so the best of them owes its speed to a quiet host and not to
     cheap inputs; the figure is the mean over the sets (a sample of ``SETS`` loops' worth
-    of inputs)."""
+    of inputs). Different ``seed`` values give different sets."""
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
@@ -91,7 +93,7 @@ class Inputs:
 
     def restart(self, k: int) -> None:
         self.rng.seed(self.seed * SETS + k)
-        self.seeds = itertools.count(k << 40)
+        self.seeds = itertools.count((self.seed * SETS + k) << 32)
 
 
 def time_per_call(
@@ -117,13 +119,14 @@ def interleaved_per_call(
     restart: Restart | None = None,
 ) -> list[float]:
     """Seconds per call of each of ``fns``: the best of its loops, each loop at least
-    ``loop`` seconds long and about ``min_time`` seconds of them per function (three loops
-    at least). The loops of all of ``fns`` are taken in turn, so that the two sides of a
-    ratio see the same load. Many short loops rather than a few long ones: the best of
-    them is one that no disturbance of the host reached, so the figure is the code's own
-    speed rather than the host's mood. Functions with random inputs need ``restart``
-    (:meth:`Inputs.restart`): it is called before every loop, which replays one of
-    :data:`SETS` sets of inputs, and the figure is the mean of each set's best loop."""
+    ``loop`` seconds long. Every function gets the same number of loops, about ``min_time``
+    seconds of the slowest loop's (three at least, per set of inputs), taken in turn, so
+    that the two sides of a ratio see the same load. Many short loops rather than a few
+    long ones: the best of them is one that no disturbance of the host reached, so the
+    figure is the code's own speed rather than the host's mood. Functions with random
+    inputs need ``restart`` (:meth:`Inputs.restart`): it is called before every loop,
+    which replays one of :data:`SETS` sets of inputs, and the figure is the mean of each
+    set's best loop."""
     return _interleaved(fns, min_time, loop, False, 1, restart)
 
 
@@ -157,7 +160,7 @@ def _interleaved(
 
     numbers = [_calibrate(functools.partial(timed, fn), loop, calls) for fn in fns]
     longest = max(elapsed for _, elapsed in numbers)
-    rounds = max(3 * sets, int(min_time / longest))
+    rounds = sets * max(3, math.ceil(min_time / longest / sets))
     # Per function and set: the seconds and units of the set's best loop.
     best = [[(float("inf"), 1)] * sets for _ in fns]
     for r in range(rounds):
