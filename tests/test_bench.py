@@ -16,6 +16,7 @@ from ecarte.bench import (
     interleaved_per_unit,
     run_benchmarks,
     time_per_call,
+    time_per_input,
 )
 
 
@@ -64,7 +65,7 @@ def test_many_short_loops_fill_the_time_given(loop_sizes: list[int]) -> None:
 
 
 def test_loops_are_whole_passes_over_the_inputs(loop_sizes: list[int]) -> None:
-    time_per_call(lambda: None, 0.01, loop=0.001, calls=7)
+    time_per_input(lambda _: None, range(7), 0.01, loop=0.001)
     assert loop_sizes and all(n % 7 == 0 for n in loop_sizes)
 
 

@@ -19,6 +19,7 @@ import functools
 import gc
 import itertools
 import math
+import operator
 import os
 import random
 import subprocess
@@ -42,6 +43,7 @@ __all__ = [
     "interleaved_per_unit",
     "run_benchmarks",
     "time_per_call",
+    "time_per_input",
 ]
 
 NOT_INSTALLED = "n/a (open_spiel not installed)"
@@ -101,14 +103,20 @@ def time_per_call(
     min_time: float,
     loop: float = LOOP,
     *,
-    calls: int = 1,
     restart: Restart | None = None,
 ) -> float:
     """Seconds per call of ``fn``: the best of many short loops, about ``min_time`` seconds
-    of them in all (see :func:`interleaved_per_call`). ``calls``: ``fn`` goes round its
-    inputs in passes of that many calls (a :func:`cycle` over a list), and every loop is a
-    whole number of passes, so every loop does the same work."""
-    return _interleaved([fn], min_time, loop, False, calls, restart)[0]
+    of them in all (see :func:`interleaved_per_call`)."""
+    return _interleaved([fn], min_time, loop, False, 1, restart)[0]
+
+
+def time_per_input(
+    fn: Callable[[Any], object], inputs: Sequence[Any], min_time: float, loop: float = LOOP
+) -> float:
+    """Seconds per call of ``fn`` on one of ``inputs``: :func:`time_per_call` going round
+    them, every loop a whole number of passes, so that every loop does the same work."""
+    items = cycle(list(inputs))
+    return _interleaved([lambda: fn(next(items))], min_time, loop, False, len(inputs), None)[0]
 
 
 def interleaved_per_call(
@@ -353,20 +361,18 @@ def _duel_rows(min_time: float, full: bool) -> list[Row]:
     )
     # Legal actions on mid-game states.
     natives, models = mid_game_states(200)
-    nat_it, mod_it = cycle(natives), cycle(models)
     # The reference has one form; it is timed once and set beside both native forms.
-    ref_legal = time_per_call(lambda: next(mod_it).legal_actions(), min_time, calls=len(models))
+    ref_legal = time_per_input(operator.methodcaller("legal_actions"), models, min_time)
     for label, method in (
         ("list", "legal_actions"),
         ("ids", "legal_action_ids"),
         ("mask", "legal_action_mask"),
     ):
-        call = functools.partial(_call_method, nat_it, method)
         rows.append(
             Row(
                 f"legal actions ({label})",
                 "call",
-                time_per_call(call, min_time, calls=len(natives)),
+                time_per_input(operator.methodcaller(method), natives, min_time),
                 "reference",
                 ref_legal,
             )
@@ -405,14 +411,9 @@ def _duel_rows(min_time: float, full: bool) -> list[Row]:
     srng = random.Random(5)
     rules = ecarte.duel.Rules(max_exchanges=0)
     deals = [ecarte.duel.Deal(seed=srng.getrandbits(32), rules=rules) for _ in range(20)]
-    it = cycle(deals)
-    solve_time = time_per_call(lambda: ecarte.duel.solve(next(it)), min_time, calls=len(deals))
+    solve_time = time_per_input(ecarte.duel.solve, deals, min_time)
     rows.append(Row("double-dummy solve", "solve", solve_time, "-", None))
     return rows
-
-
-def _call_method(objects: Iterator[Any], method: str) -> object:
-    return getattr(next(objects), method)()
 
 
 #: Issue 14's budget for one ``VecEnv`` env-step, in seconds.
@@ -475,16 +476,10 @@ def _random_step(env: Any) -> object:
 def _bank_rows(min_time: float) -> list[Row]:
     rows = []
     inputs = resolution_inputs(500)
-    ref_it = cycle(inputs)
-    ref_time = time_per_call(lambda: ref.resolve(*next(ref_it)), min_time, calls=len(inputs))
-    it = cycle(inputs)
-    resolve_time = time_per_call(
-        lambda: ecarte.bank.resolve(*next(it)), min_time, calls=len(inputs)
-    )
+    ref_time = time_per_input(lambda tableaux: ref.resolve(*tableaux), inputs, min_time)
+    resolve_time = time_per_input(lambda tableaux: ecarte.bank.resolve(*tableaux), inputs, min_time)
     rows.append(Row("tableau resolution", "call", resolve_time, "reference", ref_time))
-    suits = ["C", "D", "H", "S"]
-    trumps = cycle(suits)
-    odds_time = time_per_call(lambda: ecarte.bank.odds(next(trumps)), min_time, calls=len(suits))
+    odds_time = time_per_input(ecarte.bank.odds, ["C", "D", "H", "S"], min_time)
     rows.append(Row("bank exact odds (full shoe)", "call", odds_time, "-", None))
     return rows
 
@@ -553,10 +548,8 @@ def _openspiel_rows(min_time: float) -> list[Row]:
         rows.append(
             Row(f"random playout (ids) vs {name}", "action", ids, f"open_spiel {name}", theirs)
         )
-    states = mid_game_states(50)[0]
-    nat_it = cycle(states)
-    ecarte_obs = time_per_call(
-        lambda: next(nat_it).observation_tensor(0), min_time, calls=len(states)
+    ecarte_obs = time_per_input(
+        lambda state: state.observation_tensor(0), mid_game_states(50)[0], min_time
     )
     for name, kind in TENSOR_GAMES:
         list_form, buffer_form = openspiel_tensor_fns(pyspiel, name, kind)

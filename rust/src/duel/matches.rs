@@ -6,7 +6,7 @@
 use super::action::Action;
 use super::rules::Rules;
 use super::state::{DealState, DuelError, Outcome};
-use crate::card::SeedDeriver;
+use crate::card::{rng_from_seed, GameRng, SeedDeriver};
 
 /// Deal `index` of the match with seed `seed` whose first dealer is `first_dealer`.
 pub fn match_deal(
@@ -25,8 +25,24 @@ pub fn match_deal_with(
     index: u64,
     rules: Rules,
 ) -> Result<DealState, DuelError> {
+    match_deal_shuffled_by(
+        &mut rng_from_seed(seed.derive(index)),
+        first_dealer,
+        index,
+        rules,
+    )
+}
+
+/// [`match_deal_with`] with the deal's generator already made: `rng` must be a fresh
+/// `rng_from_seed(derive_seed(seed, index))` (batch play makes many at once).
+pub fn match_deal_shuffled_by(
+    rng: &mut GameRng,
+    first_dealer: u8,
+    index: u64,
+    rules: Rules,
+) -> Result<DealState, DuelError> {
     let dealer = ((u64::from(first_dealer & 1) + index) % 2) as u8;
-    DealState::from_seed(seed.derive(index), dealer, rules)
+    DealState::shuffled_by(rng, dealer, rules)
 }
 
 /// The running score of a duel match.

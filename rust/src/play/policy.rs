@@ -219,33 +219,38 @@ fn fast_pdep() -> bool {
     if tests::NO_PDEP.with(std::cell::Cell::get) {
         return false;
     }
-    *FAST.get_or_init(|| {
-        use std::arch::x86_64::__cpuid;
-        if !(std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2"))
-        {
-            return false;
-        }
-        // `__cpuid` is safe since Rust 1.94 but unsafe in 1.89, the crate's minimum.
-        // SAFETY: CPUID leaves 0 and 1 exist on every x86_64 CPU.
-        #[allow(unused_unsafe)]
-        let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1).eax) };
-        let microcoded = [*b"AuthenticAMD", *b"HygonGenuine"];
-        let mut name = [0u8; 12];
-        for (chunk, word) in name
-            .chunks_exact_mut(4)
-            .zip([vendor.ebx, vendor.edx, vendor.ecx])
-        {
-            chunk.copy_from_slice(&word.to_le_bytes());
-        }
-        let base_family = (signature >> 8) & 0xf;
-        let family = if base_family == 0xf {
-            base_family + ((signature >> 20) & 0xff)
-        } else {
-            base_family
-        };
-        !microcoded.contains(&name) || family >= 0x19
-    })
+    *FAST.get_or_init(detect_fast_pdep)
+}
+
+/// [`fast_pdep`]'s answer, read from the CPU once: out of line, so that the check on every
+/// draw stays a load and a branch.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+fn detect_fast_pdep() -> bool {
+    use std::arch::x86_64::__cpuid;
+    if !(std::arch::is_x86_feature_detected!("bmi1") && std::arch::is_x86_feature_detected!("bmi2"))
+    {
+        return false;
+    }
+    // `__cpuid` is safe since Rust 1.94 but unsafe in 1.89, the crate's minimum.
+    // SAFETY: CPUID leaves 0 and 1 exist on every x86_64 CPU.
+    #[allow(unused_unsafe)]
+    let (vendor, signature) = unsafe { (__cpuid(0), __cpuid(1).eax) };
+    let microcoded = [*b"AuthenticAMD", *b"HygonGenuine"];
+    let mut name = [0u8; 12];
+    for (chunk, word) in name
+        .chunks_exact_mut(4)
+        .zip([vendor.ebx, vendor.edx, vendor.ecx])
+    {
+        chunk.copy_from_slice(&word.to_le_bytes());
+    }
+    let base_family = (signature >> 8) & 0xf;
+    let family = if base_family == 0xf {
+        base_family + ((signature >> 20) & 0xff)
+    } else {
+        base_family
+    };
+    !microcoded.contains(&name) || family >= 0x19
 }
 
 /// Runs `f` compiled for the bit instructions the CPU has: POPCNT (nearly every `x86_64`

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 
 use super::policy::{with_bit_instructions, Policy};
 use crate::card::{chacha8_pairs, rng_from_seed, GameRng, SeedDeriver};
-use crate::duel::matches::{match_deal_with, MatchScore};
+use crate::duel::matches::{match_deal_shuffled_by, match_deal_with, MatchScore};
 use crate::duel::rules::Rules;
 use crate::duel::state::{DealState, DuelError, Outcome};
 
@@ -110,7 +110,7 @@ const GROUP: usize = 4;
 /// The seeds and the policy blocks of the whole group are computed in one pass, the
 /// shuffles' blocks in a second, so a deal waits on two chains shared with its group
 /// instead of three or four of its own (issue 14). The words are those of
-/// [`DealState::from_seed`] and of a fresh stream: the deals are the same.
+/// [`match_deal_with`] and of a fresh policy stream: the deals are the same.
 fn play_group(
     first: u64,
     out: &mut [DealSummary],
@@ -143,8 +143,7 @@ fn play_group(
     for (j, summary) in out.iter_mut().enumerate() {
         let mut shuffle_rng = GameRng::at_start(shuffle_keys[j], 0, &second_pass[j]);
         let policy_rng = GameRng::at_start(*policy_key, index(j), &first_pass[GROUP / 2 + j]);
-        let dealer = (index(j) % 2) as u8;
-        let state = DealState::shuffled_by(&mut shuffle_rng, dealer, rules)?;
+        let state = match_deal_shuffled_by(&mut shuffle_rng, 0, index(j), rules)?;
         *summary = play_deal_with(state, policy_rng, policies)?;
     }
     Ok(())
