@@ -5,12 +5,14 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion};
 
 use _core::bank::{odds, Composition};
-use _core::card::{derive_seed, rng_from_seed, shuffle_with_seed, SeedDeriver};
 use _core::card::{Card, Suit};
 use _core::duel::{DealState, Rules, OBSERVATION_SIZE};
-use _core::play::policy::{random_action, Policy, View};
+use _core::play::heuristic::View;
+use _core::play::policy::Policy;
+use _core::play::random::random_action;
 use _core::play::simulate::{play_deal, simulate_deals};
 use _core::play::vecenv::{ObsLayout, OwnedBuffers, VecEnv};
+use _core::rng::{derive_seed, rng_from_seed, shuffle_with_seed, SeedDeriver};
 
 fn engine(c: &mut Criterion) {
     let pack = _core::card::piquet_pack();

@@ -1,6 +1,7 @@
 //! ecarte: a fast, faithful engine for the card game écarté.
 //!
-//! Layers, each using only those above it: the rules (`card`, `duel`, `bank`); the search
+//! Layers, each using only those above it: the random streams (`rng`); the rules (`card`,
+//! `duel`, `bank`); the search
 //! (`solver`); agents and batch play (`play`). The engine knows nothing of Python; the
 //! bindings live in `py` behind the `python` feature, which maturin turns on.
 
@@ -10,4 +11,5 @@ pub mod duel;
 pub mod play;
 #[cfg(feature = "python")]
 mod py;
+pub mod rng;
 pub mod solver;

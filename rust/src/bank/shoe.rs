@@ -8,12 +8,12 @@
 //! continued from the reshuffled pile. That counts as one run-out.
 
 use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use serde::Serialize;
 
 use super::error::BankError;
 use super::resolve::{resolve, Resolution};
-use crate::card::{rng_from_seed, shoe_pack, Card, GameRng, Suit};
+use crate::card::{shoe_pack, Card, Suit};
+use crate::rng::{self, rng_from_seed, GameRng};
 
 /// Cards in a full shoe: two 52-card packs.
 pub const SHOE_SIZE: usize = 104;
@@ -138,9 +138,7 @@ impl Shoe {
     /// The generator of the `n`-th run-out reshuffle (n = 1, 2, …): `ChaCha8Rng` seeded with
     /// `seed_from_u64(seed)` on stream `n`, so it never repeats the initial shuffle (stream 0).
     fn run_out_rng(&self, n: u32) -> GameRng {
-        let mut rng = GameRng::seed_from_u64(self.seed);
-        rng.set_stream(u64::from(n));
-        rng
+        rng::run_out_rng(self.seed, n)
     }
 
     /// Deals the next hand. The previous deal's cards go to the discard pile first; if fewer

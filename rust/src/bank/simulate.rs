@@ -12,7 +12,8 @@ use rayon::prelude::*;
 
 use super::error::BankError;
 use super::shoe::{check_copies, Deal, DEAL_SIZE};
-use crate::card::{shoe_pack, Card, GameRng};
+use crate::card::{shoe_pack, Card};
+use crate::rng::GameRng;
 
 /// Deals per chunk: the unit of parallel work and of seeding.
 pub const CHUNK: u64 = 4096;

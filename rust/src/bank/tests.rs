@@ -2,7 +2,8 @@
 //! shoe, exact odds against brute force, and deterministic simulation.
 
 use super::*;
-use crate::card::{shoe_pack, shuffle_with_seed, Card, Suit};
+use crate::card::{shoe_pack, Card, Suit};
+use crate::rng::shuffle_with_seed;
 
 fn cards(text: &str) -> Vec<Card> {
     text.split_whitespace()

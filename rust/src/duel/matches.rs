@@ -6,7 +6,7 @@
 use super::action::Action;
 use super::rules::Rules;
 use super::state::{DealState, DuelError, Outcome};
-use crate::card::{rng_from_seed, GameRng, SeedDeriver};
+use crate::rng::{rng_from_seed, GameRng, SeedDeriver};
 
 /// Deal `index` of the match with seed `seed` whose first dealer is `first_dealer`.
 pub fn match_deal(

@@ -1,6 +1,8 @@
 //! The two-player game with exchanges and a drawing talon (docs/rules.md, "Duel").
 
 pub mod action;
+pub mod deck;
+pub mod error;
 pub mod matches;
 pub mod observe;
 pub mod record;
@@ -10,6 +12,7 @@ pub mod state;
 mod tests;
 
 pub use action::{Action, NUM_ACTIONS, PACK_SIZE};
+pub use error::DuelError;
 pub use matches::Match;
 pub use matches::MatchScore;
 pub use observe::{
@@ -18,4 +21,4 @@ pub use observe::{
 };
 pub use record::{DealRecord, MatchRecord};
 pub use rules::{Order, Rules};
-pub use state::{DealState, DuelError, Outcome, Phase, Trick};
+pub use state::{DealState, Outcome, Phase, Trick};

@@ -2,14 +2,15 @@
 //! talon draws, and the deal's outcome. Undo and records live with the callers, which keep
 //! copies of earlier states.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
 use super::action::{bit, cards_of, pack_card, pack_index, Action, PACK_SIZE};
+use super::deck::{check_deck, check_setup};
+pub use super::error::DuelError;
 use super::rules::Rules;
 
-use crate::card::{piquet_pack, rng_from_seed, shuffle, shuffle_with_seed, Card, GameRng, Suit};
+use crate::card::{Card, Suit};
+use crate::rng::{rng_from_seed, shuffle, GameRng};
 
 /// Cards in each hand after the deal.
 pub const HAND_SIZE: usize = 5;
@@ -67,41 +68,6 @@ pub struct Outcome {
     pub cards: [u8; 2],
     pub tricks: [u8; 2],
 }
-
-/// Why a deal or an action was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DuelError {
-    IllegalAction { action: String, legal: Vec<Action> },
-    InvalidDeck(String),
-    InvalidDealer(i64),
-    InvalidRules(String),
-    InvalidRecord(String),
-}
-
-impl fmt::Display for DuelError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DuelError::IllegalAction { action, legal } => {
-                let names: Vec<String> = legal.iter().map(ToString::to_string).collect();
-                if names.is_empty() {
-                    write!(f, "illegal action {action}: the deal is over")
-                } else {
-                    write!(
-                        f,
-                        "illegal action {action}; legal actions: {}",
-                        names.join(", ")
-                    )
-                }
-            }
-            DuelError::InvalidDeck(why) => write!(f, "invalid duel deck: {why}"),
-            DuelError::InvalidDealer(d) => write!(f, "invalid dealer {d}: must be 0 or 1"),
-            DuelError::InvalidRules(why) => write!(f, "invalid rules: {why}"),
-            DuelError::InvalidRecord(why) => write!(f, "invalid record: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for DuelError {}
 
 /// One duel deal. Seats are 0 and 1; the elder is the seat that does not deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -606,43 +572,4 @@ impl DealState {
         }
         total
     }
-}
-
-/// The 32-card pack shuffled with `seed`.
-pub fn shuffled_deck(seed: u64) -> Vec<Card> {
-    let mut deck = piquet_pack();
-    shuffle_with_seed(&mut deck, seed);
-    deck
-}
-
-fn check_setup(dealer: u8, rules: Rules) -> Result<(), DuelError> {
-    rules.validate().map_err(DuelError::InvalidRules)?;
-    if dealer > 1 {
-        return Err(DuelError::InvalidDealer(i64::from(dealer)));
-    }
-    Ok(())
-}
-
-fn check_deck(deck: &[Card]) -> Result<[Card; PACK_SIZE], DuelError> {
-    if deck.len() != PACK_SIZE {
-        return Err(DuelError::InvalidDeck(format!(
-            "expected the 32 cards 7 to A of each suit, got {} cards",
-            deck.len()
-        )));
-    }
-    let mut seen = 0u32;
-    for &card in deck {
-        if pack_index(card).is_none() {
-            return Err(DuelError::InvalidDeck(format!(
-                "{card} is not in the 32-card pack"
-            )));
-        }
-        if seen & bit(card) != 0 {
-            return Err(DuelError::InvalidDeck(format!("{card} appears twice")));
-        }
-        seen |= bit(card);
-    }
-    let mut out = [pack_card(0); PACK_SIZE];
-    out.copy_from_slice(deck);
-    Ok(out)
 }

@@ -25,11 +25,11 @@
 
 use rand::RngExt;
 
-use super::policy::{hand_value, heuristic_rollout, View};
-use crate::card::{derive_seed, rng_from_seed, GameRng};
+use super::heuristic::{hand_value, heuristic_rollout, View};
 use crate::duel::action::Action;
 use crate::duel::observe::Observation;
 use crate::duel::state::{DealState, Phase};
+use crate::rng::{self, GameRng};
 use crate::solver::pimc::weighted_values;
 use crate::solver::sampler::{sample_worlds, SampleError};
 use crate::solver::Draws;
@@ -145,7 +145,7 @@ pub fn expert_values(
     // The worlds come from `seed` as PIMC's do, so where the opponent has not decided
     // anything yet the expert solves PIMC's worlds (only the draws differ).
     let world_seed = seed;
-    let mut rng = rng_from_seed(derive_seed(seed, 1));
+    let mut rng = rng::decision_rng(seed);
     let informative = opponent_decided(obs);
     let pool = if informative {
         // A pool the sampler cannot fill falls back to plain PIMC's worlds.
@@ -174,7 +174,7 @@ mod tests {
 
     #[test]
     fn systematic_counts_sum_to_n() {
-        let mut rng = rng_from_seed(3);
+        let mut rng = crate::rng::rng_from_seed(3);
         for n in [1, 5, 24] {
             let logs = [0.0, -1.0, -50.0, 2.0, 0.5, -3.0];
             let counts = systematic_counts(&logs, n, &mut rng);

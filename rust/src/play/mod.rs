@@ -3,7 +3,9 @@
 //! (`solver`); neither of them knows of it.
 
 pub mod expert;
+pub mod heuristic;
 pub mod opponent;
 pub mod policy;
+pub mod random;
 pub mod simulate;
 pub mod vecenv;

@@ -12,16 +12,12 @@ use rayon::prelude::*;
 
 use super::policy::Policy;
 use super::vecenv::check_batch_len;
-use crate::card::{derive_seed, rng_from_seed, GameRng};
 use crate::duel::action::{write_mask, Action, NUM_ACTIONS};
 use crate::duel::matches::match_deal;
 use crate::duel::observe::OBSERVATION_SIZE;
 use crate::duel::rules::Rules;
 use crate::duel::state::{DealState, DuelError};
-
-/// `derive_seed(match_seed, AGENT_STREAM + seat)` seeds the agent of seat `seat`, as
-/// `ecarte.seeding.agent_seed` does.
-const AGENT_STREAM: u64 = 1 << 62;
+use crate::rng::{self, rng_from_seed, GameRng};
 
 /// Envs per parallel job for the cheap policies; PIMC decisions run one env per job.
 const PARALLEL_MIN: usize = 2048;
@@ -40,7 +36,7 @@ struct Game {
 /// without end, like [`super::vecenv::VecEnv`]: its `k`-th deal is shuffled with
 /// `derive_seed(derive_seed(seed, i), k)` and dealt by seat `k % 2`, so the learner deals
 /// every other deal. The opponent's generator is seeded with
-/// `derive_seed(derive_seed(seed, i), 2**62 + opponent_seat)`.
+/// `rng::agent_seed(derive_seed(seed, i), opponent_seat)`.
 #[derive(Clone, Debug)]
 pub struct OpponentVecEnv {
     games: Vec<Game>,
@@ -106,14 +102,11 @@ impl OpponentVecEnv {
     }
 
     fn fresh(&self, i: usize) -> Result<Game, DuelError> {
-        let match_seed = derive_seed(self.seed, i as u64);
+        let match_seed = rng::item_seed(self.seed, i as u64);
         Ok(Game {
             state: match_deal(match_seed, 0, 0, self.rules)?,
             deals: 0,
-            rng: rng_from_seed(derive_seed(
-                match_seed,
-                AGENT_STREAM + u64::from(1 - self.seat),
-            )),
+            rng: rng_from_seed(rng::agent_seed(match_seed, u64::from(1 - self.seat))),
             done: false,
         })
     }
@@ -187,7 +180,7 @@ impl OpponentVecEnv {
                 *done = false;
                 if game.done {
                     game.deals += 1;
-                    let match_seed = derive_seed(seed, i as u64);
+                    let match_seed = rng::item_seed(seed, i as u64);
                     if let Ok(next) = match_deal(match_seed, 0, game.deals, rules) {
                         game.state = next;
                     }
@@ -276,7 +269,7 @@ mod tests {
                             0
                         } else {
                             assert_eq!(g.state.current_player(), Some(seat));
-                            super::super::policy::random_action(g.state.legal_mask(), &mut rng).id()
+                            super::super::random::random_action(g.state.legal_mask(), &mut rng).id()
                                 as i64
                         }
                     })

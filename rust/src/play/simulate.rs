@@ -4,11 +4,12 @@
 
 use rayon::prelude::*;
 
-use super::policy::{with_bit_instructions, Policy};
-use crate::card::{chacha8_pairs, rng_from_seed, GameRng, SeedDeriver};
+use super::policy::Policy;
+use super::random::with_bit_instructions;
 use crate::duel::matches::{match_deal_shuffled_by, match_deal_with, MatchScore};
 use crate::duel::rules::Rules;
 use crate::duel::state::{DealState, DuelError, Outcome};
+use crate::rng::{self, chacha8_pairs, GameRng, SeedDeriver};
 
 /// One finished deal of a batch.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,17 +32,14 @@ pub struct MatchSummary {
     pub deals_won: [u32; 2],
 }
 
-/// Plays `state` to the end, the policies drawing from stream `policy_stream` of the
-/// generator seeded with `policy_seed`.
+/// Plays `state`, deal `index` of the batch with seed `batch_seed`, to the end, the
+/// policies drawing from the deal's policy stream ([`rng::policy_rng`]).
 pub fn play_deal(
     state: DealState,
-    (policy_seed, policy_stream): (u64, u64),
+    (batch_seed, index): (u64, u64),
     policies: [Policy; 2],
 ) -> Result<DealSummary, DuelError> {
-    // A stream of one generator, not a derived seed: one ChaCha8 set-up fewer per deal.
-    let mut rng = rng_from_seed(policy_seed);
-    rng.set_stream(policy_stream);
-    play_deal_with(state, rng, policies)
+    play_deal_with(state, rng::policy_rng(batch_seed, index), policies)
 }
 
 /// Plays `state` to the end, the policies drawing from `rng`.
@@ -73,13 +71,10 @@ pub fn play_deal_with(
     })
 }
 
-/// Deal `i` is deal `i` of a match with seed `seed` and first dealer 0 (the cards of
-/// `derive_seed(seed, i)`, dealer `i % 2`), with policy
-/// randomness from stream `i` of the generator seeded with `seed ^ POLICY_STREAM`.
-const POLICY_STREAM: u64 = 0x9e37_79b9_7f4a_7c15;
-
 /// Deals `start .. start + n` of the batch with seed `seed` (a run can be split into
-/// pieces with the same result).
+/// pieces with the same result). Deal `i` is deal `i` of a match with seed `seed` and
+/// first dealer 0 (the cards of `derive_seed(seed, i)`, dealer `i % 2`), with policy
+/// randomness from [`rng::policy_rng`]`(seed, i)`.
 pub fn simulate_deals(
     start: u64,
     n: usize,
@@ -89,14 +84,14 @@ pub fn simulate_deals(
 ) -> Result<Vec<DealSummary>, DuelError> {
     rules.validate().map_err(DuelError::InvalidRules)?;
     let deriver = SeedDeriver::new(seed);
-    let policy_rng = rng_from_seed(seed ^ POLICY_STREAM);
+    let policy_key = rng::policy_key(seed);
     let mut deals = vec![DealSummary::default(); n];
     deals
         .par_chunks_mut(GROUP)
         .enumerate()
         .try_for_each(|(g, group)| {
             let first = start.wrapping_add((g * GROUP) as u64);
-            play_group(first, group, &deriver, &policy_rng, rules, policies)
+            play_group(first, group, &deriver, &policy_key, rules, policies)
         })?;
     Ok(deals)
 }
@@ -115,12 +110,11 @@ fn play_group(
     first: u64,
     out: &mut [DealSummary],
     deriver: &SeedDeriver,
-    policy_rng: &GameRng,
+    policy_key: &[u32; 8],
     rules: Rules,
     policies: [Policy; 2],
 ) -> Result<(), DuelError> {
     let index = |j: usize| first.wrapping_add(j as u64);
-    let policy_key = policy_rng.key();
     // Pairs 0 .. GROUP / 2: two deals' seed blocks each; then a pair per deal's policies.
     let first_pass = chacha8_pairs::<{ GROUP / 2 + GROUP }>(&std::array::from_fn(|p| {
         if p < GROUP / 2 {
@@ -159,7 +153,6 @@ pub fn play_match(
     let mut score = MatchScore::new(rules.target, first_dealer);
     let mut deals_won = [0u32; 2];
     let deriver = SeedDeriver::new(match_seed);
-    let policy_rng = rng_from_seed(match_seed ^ POLICY_STREAM);
     loop {
         if let Some(winner) = score.winner() {
             return Ok(MatchSummary {
@@ -170,8 +163,7 @@ pub fn play_match(
             });
         }
         let j = u64::from(score.deals);
-        let mut rng = policy_rng.clone();
-        rng.set_stream(j);
+        let rng = rng::policy_rng(match_seed, j);
         let deal = play_deal_with(
             match_deal_with(&deriver, first_dealer, j, rules)?,
             rng,
@@ -245,7 +237,7 @@ mod tests {
         for (j, summary) in batch.iter().enumerate() {
             let i = start.wrapping_add(j as u64);
             let state = match_deal_with(&deriver, 0, i, Rules::default()).unwrap();
-            let played = play_deal(state, (seed ^ POLICY_STREAM, i), policies).unwrap();
+            let played = play_deal(state, (seed, i), policies).unwrap();
             assert_eq!(*summary, played, "deal {i}");
         }
     }

@@ -6,13 +6,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::policy::{random_action_id, with_bit_instructions};
-use crate::card::{derive_seed, rng_from_seed, GameRng, SeedDeriver};
+use super::random::{random_action_id, with_bit_instructions};
 use crate::duel::action::{write_mask, Action, NUM_ACTIONS};
 use crate::duel::matches::match_deal;
 use crate::duel::observe::{COMPACT_OBSERVATION_SIZE, OBSERVATION_SIZE};
 use crate::duel::rules::Rules;
 use crate::duel::state::{DealState, DuelError};
+use crate::rng::{self, GameRng, SeedDeriver};
 
 /// Env `i` plays the deals of a match with seed `derive_seed(seed, i)` and first dealer 0
 /// ([`match_deal`]), without end: its `k`-th deal is shuffled with
@@ -149,7 +149,7 @@ impl VecEnv {
             },
             legal: Vec::with_capacity(n),
             rules,
-            sampler: rng_from_seed(derive_seed(seed, u64::MAX)),
+            sampler: rng::sampler_rng(seed),
         };
         for i in 0..n {
             let state = env.deal(i, 0)?;

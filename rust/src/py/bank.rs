@@ -348,10 +348,10 @@ fn bank_simulate<'py>(
     let n = super::errors::int_in(n, "n", 0, i128::from(MAX_BANK_DEALS))? as u64;
     let seed = super::errors::extract_u64(seed, "seed")?;
     let start = start.map_or(Ok(0), |s| super::errors::extract_u64(s, "start"))?;
-    let threads = super::batch::threads_arg(threads)?;
+    let threads = super::threads::threads_arg(threads)?;
     let cards = shoe.map(cards_of).transpose()?;
     let sim = py.detach(|| {
-        super::batch::with_threads(threads, || bank::simulate(n, seed, cards.as_deref(), start))
+        super::threads::with_threads(threads, || bank::simulate(n, seed, cards.as_deref(), start))
     })??;
     let counts: Vec<u64> = sim.counts.iter().flatten().copied().collect();
     Ok((

@@ -5,6 +5,7 @@ use pyo3::types::PyString;
 
 use super::errors::{extract_u64, InvalidCardError};
 use crate::card::{self, Card, Rank, Suit};
+use crate::rng;
 
 /// A playing card: frozen, hashable, ordered by suit (C, D, H, S) then rank (2 to A).
 #[pyclass(
@@ -294,7 +295,7 @@ fn shoe_pack() -> Vec<PyCard> {
 fn shuffled(cards: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
     let seed = extract_u64(seed, "seed")?;
     let mut cards = extract_cards(cards)?;
-    card::shuffle_with_seed(&mut cards, seed);
+    rng::shuffle_with_seed(&mut cards, seed);
     Ok(to_py(cards))
 }
 
@@ -302,7 +303,7 @@ fn shuffled(cards: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<Vec<P
 /// match seeds its deals.
 #[pyfunction]
 fn derive_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult<u64> {
-    Ok(card::derive_seed(
+    Ok(rng::derive_seed(
         extract_u64(seed, "seed")?,
         extract_u64(index, "index")?,
     ))

@@ -194,3 +194,12 @@ pub fn pair<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<[Bound<'py, Py
         ))),
     }
 }
+
+/// Parses a JSON record of a value; `InvalidRecordError` if it is not one.
+pub fn parse_record<T: serde::de::DeserializeOwned>(
+    record: &Bound<'_, PyAny>,
+    what: &str,
+) -> PyResult<T> {
+    serde_json::from_str(&text(record, "a record")?)
+        .map_err(|e| InvalidRecordError::new_err(format!("invalid {what} record: {e}")))
+}

@@ -4,11 +4,11 @@
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::duel::{
-    entropy_seed, extract_action_or_list_legal, seat, PyAction, PyDeal, PyObservation, PyOutcome,
-    PyRules,
-};
+use super::action::{extract_action_or_list_legal, PyAction, PyOutcome};
+use super::deal::{entropy_seed, PyDeal};
 use super::errors::{extract_u64, int_u8, EcarteError, IllegalActionError};
+use super::observe::{seat, PyObservation};
+use super::rules::PyRules;
 use crate::duel::{DealState, Match, MatchRecord, Rules};
 
 /// `MatchResult(winner, score, outcomes)`'s arguments, for pickling.

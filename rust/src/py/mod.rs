@@ -8,13 +8,19 @@
 
 use pyo3::prelude::*;
 
+mod action;
+mod agents;
 mod bank;
-mod batch;
 mod card;
-mod duel;
+mod deal;
 pub mod errors;
 mod matches;
+mod observe;
+mod rules;
+mod simulate;
 mod solver;
+mod threads;
+mod vecenv;
 
 /// `ecarte._core`: cards, seeds and errors; the variants in the submodules `duel` and
 /// `bank`, whose names are those of the public `ecarte.duel` and `ecarte.bank`.
@@ -24,9 +30,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register_limits(m)?;
     card::register(m)?;
     let duel = submodule(m, "duel")?;
-    duel::register(&duel)?;
+    deal::register(&duel)?;
     matches::register(&duel)?;
-    batch::register(&duel)?;
+    agents::register(&duel)?;
+    simulate::register(&duel)?;
+    vecenv::register(&duel)?;
     solver::register(&duel)?;
     bank::register(&submodule(m, "bank")?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

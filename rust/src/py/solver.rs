@@ -3,12 +3,13 @@
 
 use pyo3::prelude::*;
 
-use super::batch::with_threads;
-use super::duel::{PyAction, PyDeal, PyObservation};
+use super::action::PyAction;
+use super::deal::PyDeal;
 use super::errors::{extract_u64, int_usize, text, EcarteError, MAX_SAMPLES};
-use crate::duel::{Action, DealState, Observation};
-use crate::play::policy::heuristic_rollout;
-use crate::solver::{self, pimc, sampler, Objective, Solution};
+use super::observe::PyObservation;
+use super::threads::with_threads;
+use crate::duel::DealState;
+use crate::solver::{self, sampler, Objective, Solution};
 
 /// The exact double-dummy result of a play-phase position, for the player to move.
 #[pyclass(name = "Solution", module = "ecarte.duel", frozen, eq)]
@@ -126,7 +127,7 @@ fn solve_many_timed(
     threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<(PySolution, f64)>> {
     let objective = self::objective(objective)?;
-    let threads = super::batch::threads_arg(threads)?;
+    let threads = super::threads::threads_arg(threads)?;
     let states: Vec<DealState> = deals.iter().map(|d| *d.state()).collect();
     let results =
         py.detach(move || with_threads(threads, || solver::solve_many_timed(&states, objective)))?;
@@ -175,45 +176,12 @@ fn sample_worlds(
         .collect()
 }
 
-/// Each legal action with its mean double-dummy points over `samples` worlds sampled from
-/// `observation` (exchange options: rest of the exchange by a fixed rule of thumb).
-#[pyfunction]
-fn pimc_values(
-    py: Python<'_>,
-    observation: PyRef<'_, PyObservation>,
-    samples: &Bound<'_, PyAny>,
-    seed: &Bound<'_, PyAny>,
-) -> PyResult<Vec<(PyAction, f64)>> {
-    sampled_values(py, &observation, samples, seed, |obs, n, seed| {
-        pimc::pimc_values(obs, n, seed, heuristic_rollout)
-    })
-}
-
-/// A sampling evaluator (PIMC's, the expert's) for Python: checks `samples` and `seed`,
-/// runs `evaluate` without the GIL and converts its values.
-pub fn sampled_values<E: std::fmt::Display + Send>(
-    py: Python<'_>,
-    observation: &PyObservation,
-    samples: &Bound<'_, PyAny>,
-    seed: &Bound<'_, PyAny>,
-    evaluate: impl FnOnce(&Observation, usize, u64) -> Result<Vec<(Action, f64)>, E> + Send,
-) -> PyResult<Vec<(PyAction, f64)>> {
-    let samples = int_usize(samples, "samples", 1, MAX_SAMPLES)?;
-    let seed = extract_u64(seed, "seed")?;
-    let obs = observation.0.clone();
-    let values = py
-        .detach(move || evaluate(&obs, samples, seed))
-        .map_err(|e| EcarteError::new_err(e.to_string()))?;
-    Ok(values.into_iter().map(|(a, v)| (PyAction(a), v)).collect())
-}
-
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySolution>()?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(solve_many, m)?)?;
     m.add_function(wrap_pyfunction!(action_values, m)?)?;
     m.add_function(wrap_pyfunction!(sample_worlds, m)?)?;
-    m.add_function(wrap_pyfunction!(pimc_values, m)?)?;
     m.add_function(wrap_pyfunction!(solve_many_timed, m)?)?;
     Ok(())
 }

@@ -9,7 +9,7 @@
 
 use std::sync::OnceLock;
 
-use super::search::{beats_with, relative_packed, replies_with};
+use super::packed::{beats_with, relative_packed, replies_with};
 
 /// Endgames of up to this many tricks are in the table.
 pub(crate) const TABLE_TRICKS: i32 = 4;

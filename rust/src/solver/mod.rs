@@ -7,6 +7,7 @@
 //! action's exact value (what a Monte Carlo player averages).
 
 mod endgame;
+mod packed;
 pub mod pimc;
 pub mod sampler;
 mod search;
@@ -20,7 +21,8 @@ use rayon::prelude::*;
 
 use crate::duel::action::Action;
 use crate::duel::state::{DealState, Phase};
-use search::{representative, set_to_internal, to_internal, Search};
+use packed::{representative, set_to_internal, to_internal};
+use search::Search;
 
 /// What the solver maximises for the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

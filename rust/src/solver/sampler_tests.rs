@@ -4,14 +4,18 @@
 
 use std::collections::HashMap;
 
+use rand::seq::SliceRandom;
 use rand::RngExt;
+
+use crate::rng::GameRng;
 
 use super::*;
 // Positions for the property tests come from the agents of the layer above (test code only).
 use crate::duel::record::DealRecord;
 use crate::duel::rules::Rules;
 use crate::duel::state::Phase;
-use crate::play::policy::{heuristic_action, heuristic_rollout, random_action, View};
+use crate::play::heuristic::{heuristic_action, heuristic_rollout, View};
+use crate::play::random::random_action;
 use crate::solver::{solve, Objective};
 
 fn c(text: &str) -> Card {

@@ -1,177 +1,19 @@
-//! Native batch paths for Python: `simulate` (whole deals or matches without the GIL),
-//! the vectorized environment, and the native heuristic policy.
+//! The vector environments for Python: `VecEnv` (both seats stepped by the caller) and
+//! `OpponentVecEnv` (one seat against a built-in agent), stepped in lockstep inside Rust.
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
 use pyo3::prelude::*;
 
-use super::duel::{PyAction, PyObservation, PyRules};
-use super::errors::{
-    extract_u64, int_in, int_usize, EcarteError, IllegalActionError, MAX_BATCH, MAX_ENVS,
-    MAX_THREADS,
-};
+use super::agents::policy;
+use super::deal::PyDeal;
+use super::errors::{extract_u64, int_in, int_usize, EcarteError, MAX_ENVS};
+use super::rules::PyRules;
 use crate::duel::{
     compact_in_range, expand_compact, Compact, DuelError, Rules, COMPACT_OBSERVATION_SIZE,
     NUM_ACTIONS, OBSERVATION_SIZE,
 };
 use crate::play::opponent::{OpponentBuffers, OpponentVecEnv};
-use crate::play::policy::{heuristic_action, Policy, View};
-use crate::play::simulate::{simulate_deals, simulate_matches};
 use crate::play::vecenv::{ObsBuffer, StepBuffers, VecEnv};
-
-/// The native policy an agent spec names (the one grammar: [`Policy::parse`]).
-pub fn policy(spec: &Bound<'_, PyAny>) -> PyResult<Policy> {
-    super::errors::text(spec, "an agent spec")
-        .ok()
-        .and_then(|name| Policy::parse(&name))
-        .ok_or_else(|| {
-            EcarteError::new_err(format!(
-                "unknown agent {}: choose {}",
-                super::errors::describe(spec),
-                Policy::SPECS
-            ))
-        })
-}
-
-/// Parses an agent spec: `(name, worlds per decision or None)`; `EcarteError` for a
-/// spec that names no agent.
-#[pyfunction]
-fn parse_agent(spec: &Bound<'_, PyAny>) -> PyResult<(&'static str, Option<u32>)> {
-    Ok(match policy(spec)? {
-        Policy::Random => ("random", None),
-        Policy::Heuristic => ("heuristic", None),
-        Policy::Pimc(n) => ("pimc", Some(u32::from(n))),
-        Policy::Expert(n) => ("expert", Some(u32::from(n))),
-    })
-}
-
-/// A thread count from 1 to `MAX_THREADS`, or `None` for all cores.
-pub fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
-    threads
-        .filter(|t| !t.is_none())
-        .map(|t| int_usize(t, "threads", 1, MAX_THREADS))
-        .transpose()
-}
-
-/// Runs `f` on a pool of `threads` threads, or on rayon's global pool when `None`.
-pub fn with_threads<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> PyResult<T> {
-    match threads {
-        None => Ok(f()),
-        Some(t) => rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build()
-            .map(|pool| pool.install(f))
-            .map_err(|e| EcarteError::new_err(e.to_string())),
-    }
-}
-
-type Columns<'py> = Vec<(&'static str, Bound<'py, PyAny>)>;
-
-/// Plays `n` deals (or matches) natively between two built-in agents; returns columns of
-/// arrays. See `ecarte.duel.simulate`.
-#[pyfunction]
-#[pyo3(name = "simulate")]
-#[allow(clippy::too_many_arguments)] // the Python keyword signature
-#[pyo3(signature = (n, seed, agents, rules = None, matches = false, start = None, threads = None))]
-fn duel_simulate<'py>(
-    py: Python<'py>,
-    n: &Bound<'py, PyAny>,
-    seed: &Bound<'py, PyAny>,
-    agents: &Bound<'py, PyAny>,
-    rules: Option<PyRules>,
-    matches: bool,
-    start: Option<&Bound<'py, PyAny>>,
-    threads: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Columns<'py>> {
-    let n = int_usize(n, "n", 0, MAX_BATCH)?;
-    let seed = extract_u64(seed, "seed")?;
-    let start = start.map_or(Ok(0), |s| extract_u64(s, "start"))?;
-    if start.checked_add(n as u64).is_none() {
-        return Err(EcarteError::new_err(format!(
-            "start + n must be at most 2**64 - 1, got start={start}, n={n}"
-        )));
-    }
-    let specs = super::errors::pair(agents, "agents (the specs of seat 0 and seat 1)")?;
-    let policies = [policy(&specs[0])?, policy(&specs[1])?];
-    let threads = threads_arg(threads)?;
-    let rules = rules.map_or_else(Rules::default, |r| r.0);
-    if matches {
-        let result = py.detach(|| {
-            with_threads(threads, || {
-                simulate_matches(start, n, seed, rules, policies)
-            })
-        })??;
-        let winner: Vec<u8> = result.iter().map(|m| m.winner).collect();
-        let score: Vec<[u8; 2]> = result.iter().map(|m| m.score).collect();
-        let deals: Vec<u32> = result.iter().map(|m| m.deals).collect();
-        let deals_won: Vec<u32> = result.iter().flat_map(|m| m.deals_won).collect();
-        return Ok(vec![
-            ("winner", PyArray1::from_vec(py, winner).into_any()),
-            ("score", pairs(py, &score)?),
-            ("deals", PyArray1::from_vec(py, deals).into_any()),
-            (
-                "deals_won",
-                PyArray1::from_vec(py, deals_won)
-                    .reshape([result.len(), 2])?
-                    .into_any(),
-            ),
-        ]);
-    }
-    let result =
-        py.detach(|| with_threads(threads, || simulate_deals(start, n, seed, rules, policies)))??;
-    let column = |f: fn(&crate::play::simulate::DealSummary) -> u8| -> Vec<u8> {
-        result.iter().map(f).collect()
-    };
-    let cards: Vec<[u8; 2]> = result.iter().map(|d| d.cards).collect();
-    let tricks: Vec<[u8; 2]> = result.iter().map(|d| d.tricks).collect();
-    Ok(vec![
-        (
-            "dealer",
-            PyArray1::from_vec(py, column(|d| d.dealer)).into_any(),
-        ),
-        (
-            "winner",
-            PyArray1::from_vec(py, column(|d| d.winner)).into_any(),
-        ),
-        (
-            "points",
-            PyArray1::from_vec(py, column(|d| d.points)).into_any(),
-        ),
-        ("cards", pairs(py, &cards)?),
-        ("tricks", pairs(py, &tricks)?),
-        (
-            "exchanges",
-            PyArray1::from_vec(py, column(|d| d.exchanges)).into_any(),
-        ),
-    ])
-}
-
-fn pairs<'py>(py: Python<'py>, rows: &[[u8; 2]]) -> PyResult<Bound<'py, PyAny>> {
-    let flat: Vec<u8> = rows.iter().flatten().copied().collect();
-    Ok(PyArray1::from_vec(py, flat)
-        .reshape([rows.len(), 2])?
-        .into_any())
-}
-
-/// The native heuristic's choice for an observation and its legal actions.
-#[pyfunction]
-#[pyo3(name = "heuristic_action")]
-fn duel_heuristic_action(
-    observation: &PyObservation,
-    legal_actions: Vec<PyAction>,
-) -> PyResult<PyAction> {
-    if legal_actions.is_empty() {
-        return Err(IllegalActionError::new_err(
-            "no legal action to choose from",
-        ));
-    }
-    let legal: u128 = legal_actions.iter().map(|a| 1u128 << a.0.id()).sum();
-    let action = heuristic_action(&View::of_observation(&observation.0, legal));
-    Ok(if legal >> action.id() & 1 == 1 {
-        PyAction(action)
-    } else {
-        legal_actions[0]
-    })
-}
 
 /// `n` duel deals stepped in lockstep inside Rust. See `ecarte.duel.VecEnv`.
 #[pyclass(name = "VecEnv", module = "ecarte.duel")]
@@ -340,9 +182,9 @@ impl PyVecEnv {
     }
 
     /// A copy of env `i`'s current deal, with its whole history.
-    fn deal(&self, i: &Bound<'_, PyAny>) -> PyResult<super::duel::PyDeal> {
+    fn deal(&self, i: &Bound<'_, PyAny>) -> PyResult<PyDeal> {
         let i = int_usize(i, "env index", 0, self.env.len() - 1)?;
-        Ok(super::duel::PyDeal::from_state(&self.env.states()[i], None))
+        Ok(PyDeal::from_state(&self.env.states()[i], None))
     }
 }
 
@@ -387,25 +229,6 @@ fn check_len(ids: Vec<i64>, envs: usize) -> Option<Vec<i64>> {
     (ids.len() == envs).then_some(ids)
 }
 
-/// Each legal action with the expert's value: mean double-dummy points, the talon drawn by
-/// seat, over `samples` worlds resampled by the likelihood of the opponent's exchange
-/// decisions.
-#[pyfunction]
-fn expert_values(
-    py: Python<'_>,
-    observation: PyRef<'_, PyObservation>,
-    samples: &Bound<'_, PyAny>,
-    seed: &Bound<'_, PyAny>,
-) -> PyResult<Vec<(PyAction, f64)>> {
-    super::solver::sampled_values(
-        py,
-        &observation,
-        samples,
-        seed,
-        crate::play::expert::expert_values,
-    )
-}
-
 /// The float32 tensors of compact observations (`n` rows of `COMPACT_OBSERVATION_SIZE`
 /// bytes), by the engine's own expansion. `ecarte.duel.decode_observations` checks the
 /// array's type and shape and calls this.
@@ -443,26 +266,6 @@ fn decode_compact_rows<'py>(
         expand_compact(&bytes, tensor);
     }
     PyArray1::from_vec(py, out).reshape([n, OBSERVATION_SIZE])
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(parse_agent, m)?)?;
-    m.add_function(wrap_pyfunction!(decode_compact_rows, m)?)?;
-    m.add_function(wrap_pyfunction!(expert_values, m)?)?;
-    m.add(
-        "DEFAULT_EXPERT_SAMPLES",
-        crate::play::expert::DEFAULT_EXPERT_SAMPLES,
-    )?;
-    m.add("AGENT_SPECS", Policy::SPECS)?;
-    m.add(
-        "DEFAULT_PIMC_SAMPLES",
-        crate::play::policy::DEFAULT_PIMC_SAMPLES,
-    )?;
-    m.add_function(wrap_pyfunction!(duel_simulate, m)?)?;
-    m.add_function(wrap_pyfunction!(duel_heuristic_action, m)?)?;
-    m.add_class::<PyVecEnv>()?;
-    register_opponent(m)?;
-    Ok(())
 }
 
 /// `n` duel deals against a built-in opponent that acts inside Rust. See
@@ -594,16 +397,19 @@ impl PyOpponentVecEnv {
     }
 
     /// A copy of env `i`'s current deal, with its whole history.
-    fn deal(&self, i: &Bound<'_, PyAny>) -> PyResult<super::duel::PyDeal> {
+    fn deal(&self, i: &Bound<'_, PyAny>) -> PyResult<PyDeal> {
         let i = int_usize(i, "env index", 0, self.env.len() - 1)?;
         let state = self
             .env
             .state(i)
             .ok_or_else(|| EcarteError::new_err("no such env"))?;
-        Ok(super::duel::PyDeal::from_state(state, None))
+        Ok(PyDeal::from_state(state, None))
     }
 }
 
-pub fn register_opponent(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyOpponentVecEnv>()
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(decode_compact_rows, m)?)?;
+    m.add_class::<PyVecEnv>()?;
+    m.add_class::<PyOpponentVecEnv>()?;
+    Ok(())
 }

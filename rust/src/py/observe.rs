@@ -1,0 +1,194 @@
+//! What one player may know of a deal, for Python: `Observation`.
+
+use pyo3::prelude::*;
+
+use super::action::{PyAction, PyTrick};
+use super::card::{to_py, PyCard, PySuit};
+use super::errors::{int_u8, parse_record, InvalidRecordError};
+use super::rules::PyRules;
+use crate::duel::Observation;
+
+/// What one player may know of a deal: their hand and discards, the turn-up and who drew
+/// it, every card played, the talon count, exchanges, the score and whose turn it is.
+#[pyclass(
+    name = "Observation",
+    module = "ecarte.duel",
+    frozen,
+    eq,
+    from_py_object
+)]
+#[derive(Clone, PartialEq, Eq)]
+pub struct PyObservation(pub Observation);
+
+#[pymethods]
+impl PyObservation {
+    /// The seat this view belongs to.
+    #[getter]
+    fn player(&self) -> u8 {
+        self.0.player
+    }
+    #[getter]
+    fn dealer(&self) -> u8 {
+        self.0.dealer
+    }
+    #[getter]
+    fn rules(&self) -> PyRules {
+        PyRules(self.0.rules)
+    }
+    /// `"proposal"`, `"response"`, `"discard"`, `"play"` or `"over"`.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        self.0.phase.name()
+    }
+    #[getter]
+    fn current_player(&self) -> Option<u8> {
+        self.0.current_player
+    }
+    /// The player's hand in suit-then-rank order.
+    #[getter]
+    fn hand(&self) -> Vec<PyCard> {
+        to_py(self.0.hand.iter().copied())
+    }
+    /// The player's own discards.
+    #[getter]
+    fn discards(&self) -> Vec<PyCard> {
+        to_py(self.0.discards.iter().copied())
+    }
+    #[getter]
+    fn trump(&self) -> PySuit {
+        self.0.trump.into()
+    }
+    #[getter]
+    fn turn_up(&self) -> PyCard {
+        PyCard(self.0.turn_up)
+    }
+    /// Who drew the turn-up, or `None` while it is in the talon.
+    #[getter]
+    fn turn_up_holder(&self) -> Option<u8> {
+        self.0.turn_up_holder
+    }
+    #[getter]
+    fn talon_size(&self) -> usize {
+        self.0.talon_size
+    }
+    #[getter]
+    fn exchanges(&self) -> u8 {
+        self.0.exchanges
+    }
+    /// The finished tricks, in order.
+    #[getter]
+    fn tricks(&self) -> Vec<PyTrick> {
+        self.0.tricks.iter().copied().map(PyTrick).collect()
+    }
+    /// The card led to the current trick, or `None`.
+    #[getter]
+    fn lead(&self) -> Option<PyCard> {
+        self.0.lead.map(PyCard)
+    }
+    #[getter]
+    fn cards_taken(&self) -> (u8, u8) {
+        (self.0.cards_taken[0], self.0.cards_taken[1])
+    }
+    #[getter]
+    fn tricks_taken(&self) -> (u8, u8) {
+        (self.0.tricks_taken[0], self.0.tricks_taken[1])
+    }
+    /// Match points of seat 0 and seat 1.
+    #[getter]
+    fn score(&self) -> (u8, u8) {
+        (self.0.score[0], self.0.score[1])
+    }
+    /// The player's five dealt cards.
+    #[getter]
+    fn initial_hand(&self) -> Vec<PyCard> {
+        to_py(self.0.initial_hand.iter().copied())
+    }
+    /// The cards the player drew from the talon, in order.
+    #[getter]
+    fn draws(&self) -> Vec<PyCard> {
+        to_py(self.0.draws.iter().copied())
+    }
+    /// Who drew each talon card so far, in draw order (public).
+    #[getter]
+    fn talon_drawers(&self) -> Vec<u32> {
+        // As a list of ints (a `Vec<u8>` would become `bytes`).
+        self.0.talon_drawers.iter().map(|&p| u32::from(p)).collect()
+    }
+    /// Every action so far as the player saw it; the opponent's discards are `None`.
+    #[getter]
+    fn history(&self) -> Vec<Option<PyAction>> {
+        self.0.history.iter().map(|a| a.map(PyAction)).collect()
+    }
+    /// The observation as JSON, for logging and tools.
+    #[allow(clippy::wrong_self_convention)]
+    fn to_json(&self) -> String {
+        serde_json::to_string(&self.0).unwrap_or_default()
+    }
+    /// Reads what `to_json` wrote. The observation must be one that some deal gives
+    /// (checked by drawing a consistent world and observing it again); anything else
+    /// raises `InvalidRecordError`.
+    #[staticmethod]
+    fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyObservation> {
+        let obs: Observation = parse_record(record, "observation")?;
+        if !observation_is_possible(&obs) {
+            return Err(InvalidRecordError::new_err(
+                "invalid record: no deal gives this observation",
+            ));
+        }
+        Ok(PyObservation(obs))
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().getattr("from_json")?, (slf.get().to_json(),)))
+    }
+    fn __repr__(&self) -> String {
+        let hand: Vec<String> = self.0.hand.iter().map(ToString::to_string).collect();
+        format!(
+            "<Observation player={} phase={} hand=[{}] trump={} talon={}>",
+            self.0.player,
+            self.0.phase.name(),
+            hand.join(" "),
+            self.0.trump,
+            self.0.talon_size
+        )
+    }
+}
+
+/// Whether some deal gives `obs`: the counts are in range, and a world sampled from it
+/// gives it back exactly.
+fn observation_is_possible(obs: &Observation) -> bool {
+    let small = obs.player <= 1
+        && obs.dealer <= 1
+        && obs.current_player.is_none_or(|p| p <= 1)
+        && obs.rules.validate().is_ok()
+        && obs.hand.len() <= 5
+        && obs.initial_hand.len() == 5
+        && obs.discards.len() <= 22
+        && obs.draws.len() <= 22
+        && obs.talon_drawers.len() <= 22
+        && obs.talon_size <= 22
+        && obs.tricks.len() <= 16
+        && obs.history.len() <= crate::duel::state::MAX_ACTIONS;
+    if !small {
+        return false;
+    }
+    // The sampler trusts its input; a malformed one must not take the interpreter down.
+    let sampled = std::panic::catch_unwind(|| crate::solver::sampler::sample_worlds(obs, 1, 0));
+    matches!(sampled, Ok(Ok(worlds)) if worlds.first().is_some_and(|w| w.observation(obs.player, obs.score) == *obs))
+}
+
+/// A seat, 0 or 1.
+pub fn seat(player: &Bound<'_, PyAny>) -> PyResult<u8> {
+    int_u8(player, "player (a seat)", 0, 1)
+}
+
+/// A match score: two points totals from 0 to 255, or zeros for `None`.
+pub(super) fn score_pair(score: Option<&Bound<'_, PyAny>>) -> PyResult<[u8; 2]> {
+    let Some(score) = score.filter(|s| !s.is_none()) else {
+        return Ok([0, 0]);
+    };
+    let pair = super::errors::pair(score, "score (points of seat 0 and seat 1)")?;
+    Ok([
+        int_u8(&pair[0], "score", 0, u8::MAX)?,
+        int_u8(&pair[1], "score", 0, u8::MAX)?,
+    ])
+}
