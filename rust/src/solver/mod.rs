@@ -11,11 +11,13 @@ mod packed;
 pub mod pimc;
 pub mod sampler;
 mod search;
+mod table;
 #[cfg(test)]
 mod tests;
 
 use std::cell::RefCell;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -175,6 +177,59 @@ impl Root {
         ]
     }
 
+    /// The legal actions with their cards (internal indices).
+    fn cards(&self, state: &DealState) -> Vec<(Action, u8)> {
+        let order = state.rules().order;
+        self.legal
+            .iter()
+            .map(|&a| (a, a.card().map_or(0, |c| to_internal(c, order))))
+            .collect()
+    }
+
+    /// The position's exact value and the metric threshold that reaches it.
+    fn value(
+        &self,
+        search: &mut Search,
+        cards: &[(Action, u8)],
+        objective: Objective,
+    ) -> (i32, i32) {
+        match objective {
+            Objective::Points => {
+                let levels = self.points_levels();
+                let reachable = |search: &mut Search, k: Option<i32>| {
+                    k.is_some_and(|k| cards.iter().any(|&(_, c)| self.action_ge(search, c, k)))
+                };
+                let level = if reachable(search, levels[1].1) {
+                    if reachable(search, levels[0].1) {
+                        levels[0]
+                    } else {
+                        levels[1]
+                    }
+                } else if reachable(search, levels[2].1) {
+                    levels[2]
+                } else {
+                    levels[3]
+                };
+                (level.0, level.1.unwrap_or(0))
+            }
+            Objective::Cards => {
+                let (mut lo, mut hi) = (0, self.remaining);
+                while lo < hi {
+                    let mid = (lo + hi + 1) / 2;
+                    if cards
+                        .iter()
+                        .any(|&(_, c)| self.action_ge(search, c, 2 * mid))
+                    {
+                        lo = mid;
+                    } else {
+                        hi = mid - 1;
+                    }
+                }
+                (self.cards_taken + 2 * lo, 2 * lo)
+            }
+        }
+    }
+
     /// The exact value of playing `card`.
     fn action_value(&self, search: &mut Search, card: u8, objective: Objective) -> i32 {
         match objective {
@@ -224,7 +279,26 @@ pub enum Draws {
     BySeat,
 }
 
-fn with_search<T>(state: &DealState, draws: Draws, f: impl FnOnce(&mut Search, u8) -> T) -> T {
+/// Solves made in one scope share their transposition table, on each thread: the solves of
+/// one decision (its worlds, its options) reuse each other's work wherever the talons to come
+/// agree (see [`table`]). Values are exact either way; only the work differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scope(u64);
+
+impl Scope {
+    /// A scope no solve has used.
+    pub fn fresh() -> Scope {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Scope(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+fn with_search<T>(
+    state: &DealState,
+    draws: Draws,
+    scope: Option<Scope>,
+    f: impl FnOnce(&mut Search) -> T,
+) -> T {
     let order = state.rules().order;
     let talon: Vec<u8> = state
         .talon()
@@ -232,14 +306,14 @@ fn with_search<T>(state: &DealState, draws: Draws, f: impl FnOnce(&mut Search, u
         .map(|&c| to_internal(c, order))
         .collect();
     let trump = state.trump().index() as u8;
+    let by_seat_mover = (draws == Draws::BySeat).then(|| {
+        let mover = state.current_player().unwrap_or(0);
+        set_to_internal(state.hand_set(mover), order)
+    });
     SEARCH.with(|cell| {
         let mut search = cell.borrow_mut();
-        search.reset(&talon, trump);
-        if draws == Draws::BySeat {
-            let mover = state.current_player().unwrap_or(0);
-            search.draw_by_seat(set_to_internal(state.hand_set(mover), order));
-        }
-        f(&mut search, trump)
+        search.reset(&talon, trump, by_seat_mover, scope.map(|s| s.0));
+        f(&mut search)
     })
 }
 
@@ -257,9 +331,19 @@ pub fn action_values_with(
     objective: Objective,
     draws: Draws,
 ) -> Result<(Vec<(Action, i32)>, u64), SolveError> {
+    action_values_in(state, objective, draws, None)
+}
+
+/// [`action_values_with`], sharing the table with the other solves of `scope`.
+pub fn action_values_in(
+    state: &DealState,
+    objective: Objective,
+    draws: Draws,
+    scope: Option<Scope>,
+) -> Result<(Vec<(Action, i32)>, u64), SolveError> {
     let root = Root::new(state)?;
     let order = state.rules().order;
-    Ok(with_search(state, draws, |search, _| {
+    Ok(with_search(state, draws, scope, |search| {
         let values = root
             .legal
             .iter()
@@ -284,48 +368,9 @@ pub fn solve_with(
     draws: Draws,
 ) -> Result<Solution, SolveError> {
     let root = Root::new(state)?;
-    let order = state.rules().order;
-    Ok(with_search(state, draws, |search, _| {
-        let cards: Vec<(Action, u8)> = root
-            .legal
-            .iter()
-            .map(|&a| (a, a.card().map_or(0, |c| to_internal(c, order))))
-            .collect();
-        let (value, threshold) = match objective {
-            Objective::Points => {
-                let levels = root.points_levels();
-                let reachable = |search: &mut Search, k: Option<i32>| {
-                    k.is_some_and(|k| cards.iter().any(|&(_, c)| root.action_ge(search, c, k)))
-                };
-                let level = if reachable(search, levels[1].1) {
-                    if reachable(search, levels[0].1) {
-                        levels[0]
-                    } else {
-                        levels[1]
-                    }
-                } else if reachable(search, levels[2].1) {
-                    levels[2]
-                } else {
-                    levels[3]
-                };
-                (level.0, level.1.unwrap_or(0))
-            }
-            Objective::Cards => {
-                let (mut lo, mut hi) = (0, root.remaining);
-                while lo < hi {
-                    let mid = (lo + hi + 1) / 2;
-                    if cards
-                        .iter()
-                        .any(|&(_, c)| root.action_ge(search, c, 2 * mid))
-                    {
-                        lo = mid;
-                    } else {
-                        hi = mid - 1;
-                    }
-                }
-                (root.cards_taken + 2 * lo, 2 * lo)
-            }
-        };
+    let cards = root.cards(state);
+    Ok(with_search(state, draws, None, |search| {
+        let (value, threshold) = root.value(search, &cards, objective);
         let best_actions = cards
             .iter()
             .filter(|&&(_, c)| root.action_ge(search, c, threshold))
@@ -336,6 +381,17 @@ pub fn solve_with(
             best_actions,
             nodes: search.nodes,
         }
+    }))
+}
+
+/// The exact value of a play-phase position in deal points for the player to move, sharing
+/// the table with the other solves of `scope`: [`solve_with`]'s value, without the search
+/// for every best action.
+pub fn points_in(state: &DealState, draws: Draws, scope: Scope) -> Result<i32, SolveError> {
+    let root = Root::new(state)?;
+    let cards = root.cards(state);
+    Ok(with_search(state, draws, Some(scope), |search| {
+        root.value(search, &cards, Objective::Points).0
     }))
 }
 

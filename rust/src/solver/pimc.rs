@@ -11,7 +11,7 @@
 use rayon::prelude::*;
 
 use super::sampler::{sample_worlds, SampleError};
-use super::{action_values_with, solve_with, Draws, Objective};
+use super::{action_values_in, points_in, Draws, Objective, Scope};
 use crate::duel::action::Action;
 use crate::duel::observe::Observation;
 use crate::duel::state::{DealState, Phase};
@@ -22,14 +22,20 @@ pub type Rollout = fn(&DealState) -> Action;
 
 /// The points `player` gets from `state` when the exchange phase is played out by
 /// `rollout` and the play phase double-dummy.
-fn rollout_value(mut state: DealState, player: u8, rollout: Rollout, draws: Draws) -> f64 {
+fn rollout_value(
+    mut state: DealState,
+    player: u8,
+    rollout: Rollout,
+    draws: Draws,
+    scope: Scope,
+) -> f64 {
     while state.phase() != Phase::Play && !state.is_over() {
         state.apply_unchecked(rollout(&state));
     }
-    let Ok(solution) = solve_with(&state, Objective::Points, draws) else {
+    let Ok(value) = points_in(&state, draws, scope) else {
         return 0.0;
     };
-    let v = f64::from(solution.value);
+    let v = f64::from(value);
     if state.current_player() == Some(player) {
         v
     } else {
@@ -38,10 +44,10 @@ fn rollout_value(mut state: DealState, player: u8, rollout: Rollout, draws: Draw
 }
 
 /// The values of one world: every legal action's points for the player to move.
-fn world_values(world: &DealState, rollout: Rollout, draws: Draws) -> Vec<f64> {
+fn world_values(world: &DealState, rollout: Rollout, draws: Draws, scope: Scope) -> Vec<f64> {
     let me = world.current_player().unwrap_or(0);
     if world.phase() == Phase::Play {
-        return action_values_with(world, Objective::Points, draws).map_or_else(
+        return action_values_in(world, Objective::Points, draws, Some(scope)).map_or_else(
             |_| Vec::new(),
             |(values, _)| values.into_iter().map(|(_, v)| f64::from(v)).collect(),
         );
@@ -52,7 +58,7 @@ fn world_values(world: &DealState, rollout: Rollout, draws: Draws) -> Vec<f64> {
         .map(|a| {
             let mut child = *world;
             child.apply_unchecked(a);
-            rollout_value(child, me, rollout, draws)
+            rollout_value(child, me, rollout, draws, scope)
         })
         .collect()
 }
@@ -91,9 +97,10 @@ pub fn weighted_values(
         return None;
     }
     let legal = chosen[0].0.legal_actions();
+    let scope = Scope::fresh();
     let per_world: Vec<Vec<f64>> = chosen
         .par_iter()
-        .map(|(w, _)| world_values(w, rollout, draws))
+        .map(|(w, _)| world_values(w, rollout, draws, scope))
         .collect();
     Some(
         legal

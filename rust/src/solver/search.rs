@@ -9,10 +9,10 @@
 //! depend on (more cards wins, equal cards go to the last trick's winner), and the two sides'
 //! metrics add up to `2 * remaining + 1`. Every question a caller asks is a threshold test
 //! "can this side reach `m >= k`?", answered by [`Search::lead_ge`] with a boolean
-//! (null-window) search. A transposition table keyed by the two hands at trick boundaries
-//! keeps lower and upper bounds on the leader's metric; within one solve the talon order is
-//! fixed, and the talon position follows from the hands, so the hands are a complete key
-//! (with draws by seat, together with which seat leads: see [`Search::talon_tag`]).
+//! (null-window) search. A transposition table keyed by the two hands and the talon to come
+//! at trick boundaries keeps lower and upper bounds on the leader's metric (with draws by
+//! seat, together with which seat leads: see [`Search::seat_tag`]; the table and its key are
+//! in [`super::table`]).
 
 // `a`, `b`, `t`, `r`, `k` follow the notation above: the leader's and the follower's
 // hands, the talon index, the tricks left and the threshold.
@@ -25,26 +25,8 @@ use super::packed::{
     absolute, beats_with, pop, reduce_equivalent, relative, relative_card, relative_packed,
     replies_with, suit_bits, sure_top,
 };
+use super::table::{Entry, Table};
 
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    /// Bounds on the leader's metric.
-    lower: u8,
-    upper: u8,
-    /// The lead that last proved a lower bound (relative index), for move ordering.
-    best: u8,
-    /// See [`Search::talon_tag`].
-    talon: u8,
-    generation: u16,
-}
-
-// 16 Ki entries of 16 bytes: 256 KiB. Since the endgame table took over the last five
-// tricks, the table holds far fewer positions: on the 100 full positions 2^14 entries (and
-// 2^13 endgame values) search 1.5% more nodes than 2^16 (and 2^16) but run faster, with
-// fewer cache misses (0.79 ms median against 0.93 ms, 3.4 ms worst against 5.0 ms); 2^13
-// entries doubled the worst case.
-const TT_BITS: u32 = 14;
 /// From this many tricks left, a lead node first looks for a lead whose every reply the
 /// table already decides (enhanced transposition cutoff). Lower, the probes cost more
 /// than they save: on the 100 full positions the median node count goes from 18.9 k to
@@ -56,17 +38,19 @@ const END_MAX: i32 = 5;
 /// 8 Ki endgame values of 8 bytes: 64 KiB.
 const END_BITS: u32 = 13;
 /// The bits of an endgame entry that hold its key (28 bits) and generation (the top 32
-/// bits); bits 28 to 31 hold the value. Entries of other solves are ignored, so a solve's
-/// work and time do not depend on what the thread solved before.
+/// bits); bits 28 to 31 hold the value. Entries of other generations (other solves, or
+/// other scopes, see [`super::table`]) are ignored, so a solve's work and time do not
+/// depend on what the thread solved outside its scope.
 const END_KEY_MASK: u64 = !(0xf << 28);
 
 /// A search context: the transposition table (reused across solves, invalidated by a
 /// generation stamp rather than cleared) and the talon of the current solve.
 pub(crate) struct Search {
-    table: Vec<Entry>,
-    generation: u16,
+    table: Table,
     talon: [u8; TALON_SIZE],
     talon_len: usize,
+    /// `talon_ids[i]`: the table's id of the talon from index `i` on.
+    talon_ids: [u16; TALON_SIZE + 1],
     /// `talon_after[i]`: the set of talon cards from index `i` on.
     talon_after: [u32; TALON_SIZE + 1],
     trump_bits: u32,
@@ -80,16 +64,19 @@ pub(crate) struct Search {
     killer: [[u8; 2]; 17],
     /// Exact endgame values, see [`Search::end_value`].
     ends: Vec<u64>,
+    /// The stamp of the current endgame values: a new one for every solve without a scope.
+    /// Endgame values hold whatever the deal, so scoped solves keep them across scopes.
+    ends_stamp: u32,
     pub nodes: u64,
 }
 
 impl Search {
     pub fn new() -> Search {
         Search {
-            table: vec![Entry::default(); 1 << TT_BITS],
-            generation: 0,
+            table: Table::new(),
             talon: [0; TALON_SIZE],
             talon_len: 0,
+            talon_ids: [0; TALON_SIZE + 1],
             talon_after: [0; TALON_SIZE + 1],
             trump_bits: 0,
             trump_suit: 0,
@@ -97,29 +84,53 @@ impl Search {
             endgames: endgame::values(),
             killer: [[0xff; 2]; 17],
             ends: vec![0; 1 << END_BITS],
+            ends_stamp: 0,
             nodes: 0,
         }
     }
 
-    /// Prepares a new solve: the undrawn talon (internal indices, draw order) and the trump
-    /// suit (0-3).
-    pub fn reset(&mut self, talon: &[u8], trump_suit: u8) {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            // The stamp wrapped: old entries could look current, so clear them once.
-            self.table.fill(Entry::default());
-            self.ends.fill(0);
-            self.generation = 1;
+    /// Prepares a new solve: the undrawn talon (internal indices, draw order), the trump
+    /// suit (0-3), with draws by seat the root mover's hand (see [`super::Draws::BySeat`]:
+    /// the root's mover takes the talon cards at even indices and the other seat those at
+    /// odd ones, whoever wins the trick, except the last pair, which follows the rules),
+    /// and the scope whose solves share the table (see [`super::table`]).
+    pub fn reset(
+        &mut self,
+        talon: &[u8],
+        trump_suit: u8,
+        by_seat_mover: Option<u32>,
+        scope: Option<u64>,
+    ) {
+        self.table.begin(scope);
+        if scope.is_none() {
+            self.ends_stamp = self.ends_stamp.wrapping_add(1);
+            if self.ends_stamp == 0 {
+                // The stamp wrapped: old values could look current, so clear them once.
+                self.ends.fill(0);
+                self.ends_stamp = 1;
+            }
         }
         self.talon_len = talon.len();
         self.talon[..talon.len()].copy_from_slice(talon);
         self.talon_after = [0; TALON_SIZE + 1];
+        // Each talon to come, exactly: five bits a card, after a header holding a start bit,
+        // the trump suit and the way of drawing.
+        let mut code =
+            1u128 << 3 | u128::from(trump_suit) << 1 | u128::from(by_seat_mover.is_some());
+        self.talon_ids[talon.len()] = self.table.intern(code);
         for i in (0..talon.len()).rev() {
             self.talon_after[i] = self.talon_after[i + 1] | (1 << talon[i]);
+            code = code << 5 | u128::from(talon[i]);
+            self.talon_ids[i] = self.table.intern(code);
         }
         self.trump_bits = 0xff << (trump_suit * 8);
         self.trump_suit = trump_suit as usize;
-        self.mover_pool = 0;
+        let last_pair = self.talon_len.saturating_sub(2);
+        self.mover_pool = by_seat_mover.map_or(0, |hand| {
+            (0..last_pair)
+                .step_by(2)
+                .fold(hand, |pool, i| pool | 1 << self.talon[i])
+        });
         self.killer = [[0xff; 2]; 17];
         self.nodes = 0;
     }
@@ -136,25 +147,20 @@ impl Search {
         replies_with(self.trump_bits, hand, lead)
     }
 
-    /// Draws by seat for the rest of this solve (see [`super::Draws::BySeat`]): the root's
-    /// mover, holding `mover_hand`, takes the talon cards at even indices and the other
-    /// seat those at odd ones, whoever wins the trick, except the last pair (the turn-up),
-    /// which follows the rules.
-    pub fn draw_by_seat(&mut self, mover_hand: u32) {
-        let last_pair = self.talon_len.saturating_sub(2);
-        self.mover_pool = (0..last_pair)
-            .step_by(2)
-            .fold(mover_hand, |pool, i| pool | 1 << self.talon[i]);
+    /// Whether the leader `a` at talon index `t` takes the first card of each pair to come,
+    /// with draws by seat while a pair other than the last is to come: part of the table's
+    /// key, as the table keys hands by their ranks among the live cards, and a position and
+    /// its seat-swapped twin draw differently.
+    #[inline]
+    fn seat_tag(&self, a: u32, t: usize) -> u8 {
+        let by_seat = self.mover_pool != 0 && t + 2 < self.talon_len;
+        u8::from(by_seat && a & self.mover_pool != 0)
     }
 
-    /// The table's tag of a position led by `a` at talon index `t`: the index, and with
-    /// draws by seat while a pair other than the last is to come, whether the root's mover
-    /// leads. The table keys hands by their ranks among the live cards, so without the seat
-    /// a position could answer the one with the seats swapped, whose draws differ.
+    /// The table's id of the talon to come at index `t`.
     #[inline]
-    fn talon_tag(&self, a: u32, t: usize) -> u8 {
-        let by_seat = self.mover_pool != 0 && t + 2 < self.talon_len;
-        t as u8 | u8::from(by_seat && a & self.mover_pool != 0) << 7
+    fn talon_id(&self, t: usize) -> u16 {
+        self.talon_ids[t.min(self.talon_len)]
     }
 
     /// The hands after a trick at talon index `t`: the winner draws first, or by seat.
@@ -185,10 +191,6 @@ impl Search {
         a | b | self.talon_after[t.min(self.talon_len)]
     }
 
-    fn slot(key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TT_BITS)) as usize
-    }
-
     /// Can the leader, holding `a` against `b` with the talon at index `t`, reach a metric
     /// of at least `k` over the remaining tricks?
     pub fn lead_ge(&mut self, a: u32, b: u32, t: usize, k: i32) -> bool {
@@ -214,13 +216,9 @@ impl Search {
         // Key on ranks relative to the live cards: positions that differ only in which
         // equivalent cards were played transpose.
         let key = u64::from(relative(a, live)) | u64::from(relative(b, live)) << 32;
-        let slot = Self::slot(key ^ (t as u64) << 58);
-        let entry = self.table[slot];
+        let (talon, seat) = (self.talon_id(t), self.seat_tag(a, t));
         let (mut lower, mut upper, mut best) = (0u8, (2 * r + 1) as u8, 0xff);
-        if entry.key == key
-            && entry.talon == self.talon_tag(a, t)
-            && entry.generation == self.generation
-        {
+        if let Some(entry) = self.table.probe(key, talon, seat) {
             lower = entry.lower;
             upper = entry.upper;
             best = absolute(entry.best, live);
@@ -263,14 +261,15 @@ impl Search {
             }
             None => upper = (k - 1) as u8,
         }
-        self.table[slot] = Entry {
+        self.table.store(Entry {
             key,
             lower,
             upper,
             best: relative_card(best, live),
-            talon: self.talon_tag(a, t),
-            generation: self.generation,
-        };
+            seat,
+            talon,
+            generation: 0,
+        });
         proved.is_some()
     }
 
@@ -292,7 +291,8 @@ impl Search {
         let key = self.end_key(a, b, r);
         let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - END_BITS)) as usize;
         let entry = self.ends[slot];
-        if entry & END_KEY_MASK == key | u64::from(self.generation) << 32 {
+        let stamp = u64::from(self.ends_stamp);
+        if entry & END_KEY_MASK == key | stamp << 32 {
             return ((entry >> 28) & 0xf) as i32;
         }
         let live = a | b;
@@ -324,7 +324,7 @@ impl Search {
                 break;
             }
         }
-        self.ends[slot] = key | (best as u64) << 28 | u64::from(self.generation) << 32;
+        self.ends[slot] = key | (best as u64) << 28 | stamp << 32;
         best
     }
 
@@ -347,11 +347,7 @@ impl Search {
         }
         let live = self.live(a, b, t);
         let key = u64::from(relative(a, live)) | u64::from(relative(b, live)) << 32;
-        let entry = self.table[Self::slot(key ^ (t as u64) << 58)];
-        if entry.key == key
-            && entry.talon == self.talon_tag(a, t)
-            && entry.generation == self.generation
-        {
+        if let Some(entry) = self.table.probe(key, self.talon_id(t), self.seat_tag(a, t)) {
             if i32::from(entry.lower) >= k {
                 return Some(true);
             }
@@ -647,7 +643,7 @@ mod endgame_tests {
             }
             // A few solves share a table, so later ones also read earlier entries.
             if round % 4 == 0 {
-                search.reset(&[], (next() % 4) as u8);
+                search.reset(&[], (next() % 4) as u8, None, None);
             }
             let exact = plain(&search, a, b);
             assert_eq!(search.end_value(a, b, r), exact, "{a:#x} {b:#x}");
