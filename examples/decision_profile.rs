@@ -2,12 +2,12 @@
 //! a small binary to profile (`perf record`, `valgrind --tool=callgrind`) the search
 //! agents' decisions without Python.
 //!
-//! `decision_profile FILE pimc|expert|sample [REPEAT [EVERY]]`: FILE holds JSON lines
+//! `decision_profile FILE pimc|expert|sample|parse [REPEAT [EVERY]]`: FILE holds JSON lines
 //! `{"obs": <observation JSON>, "seed": N, "phase": "play"|"exchange", "pimc": [[id, v], ...],
 //! "expert": [[id, v], ...]}` (`python benches/decision_set.py dump FILE` writes them), of
 //! which every `EVERY`-th is run `REPEAT` times. Prints the time per phase and how many
 //! decisions gave the recorded values and choice; `sample` only samples the expert's pool of
-//! worlds and prints a checksum of their decks.
+//! worlds and prints a checksum of their decks, `parse` only reads the file.
 
 use _core::duel::action::bit;
 use _core::duel::{Action, Observation};
@@ -74,7 +74,7 @@ fn same(got: &[(usize, f64)], want: &[(usize, f64)]) -> bool {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (Some(path), Some(which)) = (args.get(1), args.get(2)) else {
-        eprintln!("usage: decision_profile FILE pimc|expert|sample [REPEAT [EVERY]]");
+        eprintln!("usage: decision_profile FILE pimc|expert|sample|parse [REPEAT [EVERY]]");
         std::process::exit(2);
     };
     let repeat: usize = args.get(3).and_then(|r| r.parse().ok()).unwrap_or(1);
@@ -89,8 +89,9 @@ fn main() {
             let values = match which.as_str() {
                 "pimc" => pimc_values(&d.obs, SAMPLES, d.seed, heuristic_rollout),
                 "expert" => expert_values(&d.obs, SAMPLES, d.seed),
+                "parse" => Ok(Vec::new()),
                 _ => {
-                    let pool = SAMPLES * CANDIDATES_PER_WORLD;
+                    let pool = std::env::var("NW").ok().and_then(|v| v.parse().ok()).unwrap_or(SAMPLES * CANDIDATES_PER_WORLD);
                     for w in sample_worlds(&d.obs, pool, d.seed).expect("worlds") {
                         for (i, &c) in w.deck().iter().enumerate() {
                             checksum =

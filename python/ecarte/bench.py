@@ -618,10 +618,10 @@ def vecenv_bytes(n: int, observation: str = "float32") -> float | None:
     return None if growth < 0 else growth / n
 
 
-#: Bytes of the solver's tables, one set per solving thread: 2**14 entries of 16 bytes and
-#: 2**13 endgame values of 8 bytes (``rust/src/solver/search.rs``, ``TT_BITS`` and
-#: ``END_BITS``; the sizes are pinned by a test).
-SOLVER_TABLE_BYTES = (1 << 14) * 16 + (1 << 13) * 8
+#: Bytes of the solver's table, one per solving thread: 2**14 entries of 16 bytes
+#: (``rust/src/solver/table.rs``, ``TT_BITS``; the size is pinned by a test). The endgame
+#: tables are shared by all threads.
+SOLVER_TABLE_BYTES = (1 << 14) * 16
 
 
 def memory_rows(envs: int) -> list[Row]:

@@ -8,11 +8,13 @@
 //! The solves draw the talon as the caller's [`Draws`] says: by the rules for plain PIMC,
 //! by seat for the expert.
 
+use std::collections::hash_map::{Entry, HashMap};
+
 use rayon::prelude::*;
 
 use super::sampler::{sample_worlds, SampleError};
 use super::{action_values_in, points_in, Draws, Objective, Scope};
-use crate::duel::action::Action;
+use crate::duel::action::{pack_index, Action};
 use crate::duel::observe::Observation;
 use crate::duel::state::{DealState, Phase};
 
@@ -76,6 +78,37 @@ pub fn pimc_values(
     Ok(weighted_values(&worlds, &weights, rollout, Draws::Rules).unwrap_or_default())
 }
 
+/// What a world's values depend on: both hands and the talon in draw order (the hidden
+/// discards and the past are the same for every world of one observation, or do not count).
+fn future(world: &DealState) -> (u32, u32, u128) {
+    let talon = world.talon().iter().fold(1u128, |key, &c| {
+        key << 5 | pack_index(c).map_or(0, |i| i as u128)
+    });
+    (world.hand_set(0), world.hand_set(1), talon)
+}
+
+/// The worlds with different futures, each weighing what its copies weighed together, in
+/// order of first appearance. Weights that are whole numbers (every caller's: counts)
+/// make every mean the same as over the copies, exactly (the sums are of small integers);
+/// other weights are left as they are.
+fn merge_copies(chosen: Vec<(&DealState, f64)>) -> Vec<(&DealState, f64)> {
+    if chosen.iter().any(|(_, w)| w.fract() != 0.0) {
+        return chosen;
+    }
+    let mut first: HashMap<(u32, u32, u128), usize> = HashMap::new();
+    let mut merged: Vec<(&DealState, f64)> = Vec::with_capacity(chosen.len());
+    for (world, weight) in chosen {
+        match first.entry(future(world)) {
+            Entry::Occupied(i) => merged[*i.get()].1 += weight,
+            Entry::Vacant(slot) => {
+                slot.insert(merged.len());
+                merged.push((world, weight));
+            }
+        }
+    }
+    merged
+}
+
 /// Each legal action of `worlds` (all at the same information set) with its mean value
 /// over the worlds, world `i` counting `weights[i]` times (a world of weight 0 is not
 /// solved), in action-id order, the solves drawing as `draws` says. `None` when there is
@@ -93,6 +126,7 @@ pub fn weighted_values(
         .map(|(s, &w)| (s, w))
         .collect();
     let total: f64 = chosen.iter().map(|(_, w)| w).sum();
+    let chosen = merge_copies(chosen);
     if chosen.is_empty() || total <= 0.0 {
         return None;
     }

@@ -105,13 +105,17 @@ struct Hand {
 }
 
 impl Hand {
-    /// The hand packed into 4-bit fields (every count is at most 8).
+    /// The hand packed into 4-bit fields (every count is at most 8): 49 bits.
     fn key(&self) -> u64 {
-        self.unseen
-            .iter()
-            .chain(&self.held)
-            .chain(&self.used)
-            .fold(u64::from(self.turn_up), |k, &n| k << 4 | u64::from(n))
+        // Four bytes, each below 16, into four nibbles.
+        let nibbles = |bytes: [u8; 4]| {
+            let x = u64::from(u32::from_le_bytes(bytes));
+            (x & 0xf) | (x >> 4 & 0xf0) | (x >> 8 & 0xf00) | (x >> 12 & 0xf000)
+        };
+        nibbles(self.unseen)
+            | nibbles(self.held) << 16
+            | nibbles(self.used) << 32
+            | u64::from(self.turn_up) << 48
     }
 
     fn size(&self) -> u8 {
@@ -492,8 +496,8 @@ pub fn sample_worlds(
         });
     }
     let model = Model::new(obs)?;
-    let mut counts = Counts::new(&model);
-    if counts.value(0, Hand::default()) <= 0.0 {
+    let counts = Counts::new(&model);
+    if counts.total() <= 0.0 {
         return Err(SampleError::Inconsistent(
             "no world reproduces it".to_string(),
         ));

@@ -44,7 +44,7 @@ fn check_worlds(obs: &Observation, n: usize, seed: u64) -> Vec<DealState> {
 /// The weighted count of consistent worlds (the undrawn talon's order left out).
 fn count(obs: &Observation) -> f64 {
     let model = Model::new(obs).unwrap();
-    Counts::new(&model).value(0, Hand::default())
+    Counts::new(&model).total()
 }
 
 fn assert_close(a: f64, b: f64) {
@@ -667,9 +667,7 @@ fn sampler_state_counts() {
         let obs = d.observation(me, [0, 0]);
         let t = std::time::Instant::now();
         let model = Model::new(&obs).unwrap();
-        let mut counts = Counts::new(&model);
-        counts.value(0, Hand::default());
-        let states: usize = counts.memo.iter().map(HashMap::len).sum();
+        let states = Counts::new(&model).states();
         rows.push((
             t.elapsed().as_secs_f64() * 1e3,
             states,

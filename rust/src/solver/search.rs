@@ -20,10 +20,10 @@
 
 use crate::duel::state::TALON_SIZE;
 
-use super::endgame::{self, TABLE_TRICKS};
+use super::endgame::{self, Tables, TABLE_TRICKS};
 use super::packed::{
-    absolute, beats_with, pop, reduce_equivalent, relative, relative_card, relative_packed,
-    replies_with, suit_bits, sure_top,
+    absolute, beats_with, pop, reduce_equivalent, relative, relative_card, replies_with,
+    suit_bits, sure_top,
 };
 use super::table::{Entry, Table};
 
@@ -32,17 +32,6 @@ use super::table::{Entry, Table};
 /// than they save: on the 100 full positions the median node count goes from 18.9 k to
 /// 15.3 k (11.0 k from 6 tricks, but no faster), the largest from 99 k to 59 k.
 const ETC_MIN: i32 = 10;
-/// Endgames (the talon gone) larger than the endgame table's and of at most this many
-/// tricks are valued exactly, once per solve, in a table of their own.
-const END_MAX: i32 = 5;
-/// 8 Ki endgame values of 8 bytes: 64 KiB.
-const END_BITS: u32 = 13;
-/// The bits of an endgame entry that hold its key (28 bits) and generation (the top 32
-/// bits); bits 28 to 31 hold the value. Entries of other generations (other solves, or
-/// other scopes, see [`super::table`]) are ignored, so a solve's work and time do not
-/// depend on what the thread solved outside its scope.
-const END_KEY_MASK: u64 = !(0xf << 28);
-
 /// A search context: the transposition table (reused across solves, invalidated by a
 /// generation stamp rather than cleared) and the talon of the current solve.
 pub(crate) struct Search {
@@ -58,15 +47,10 @@ pub(crate) struct Search {
     /// With [`super::Draws::BySeat`]: the cards the root's mover can ever hold before the
     /// last talon pair (its hand and its fixed draws); 0 under the rules' draws.
     mover_pool: u32,
-    /// Every small endgame's value, see [`endgame`].
-    endgames: &'static [Vec<u8>],
+    /// Every endgame's value, see [`endgame`].
+    endgames: &'static Tables,
     /// The last two leads that proved a bound, by tricks left (killer moves).
     killer: [[u8; 2]; 17],
-    /// Exact endgame values, see [`Search::end_value`].
-    ends: Vec<u64>,
-    /// The stamp of the current endgame values: a new one for every solve without a scope.
-    /// Endgame values hold whatever the deal, so scoped solves keep them across scopes.
-    ends_stamp: u32,
     pub nodes: u64,
 }
 
@@ -81,10 +65,8 @@ impl Search {
             trump_bits: 0,
             trump_suit: 0,
             mover_pool: 0,
-            endgames: endgame::values(),
+            endgames: endgame::tables(),
             killer: [[0xff; 2]; 17],
-            ends: vec![0; 1 << END_BITS],
-            ends_stamp: 0,
             nodes: 0,
         }
     }
@@ -102,14 +84,6 @@ impl Search {
         scope: Option<u64>,
     ) {
         self.table.begin(scope);
-        if scope.is_none() {
-            self.ends_stamp = self.ends_stamp.wrapping_add(1);
-            if self.ends_stamp == 0 {
-                // The stamp wrapped: old values could look current, so clear them once.
-                self.ends.fill(0);
-                self.ends_stamp = 1;
-            }
-        }
         self.talon_len = talon.len();
         self.talon[..talon.len()].copy_from_slice(talon);
         self.talon_after = [0; TALON_SIZE + 1];
@@ -204,10 +178,7 @@ impl Search {
         self.nodes += 1;
         if r <= TABLE_TRICKS {
             // The talon is gone (a hand holds five cards while it lasts).
-            return endgame::value(self.endgames, a, b, r, self.trump_suit) >= k;
-        }
-        if r <= END_MAX && t >= self.talon_len {
-            return self.end_value(a, b, r) >= k;
+            return self.endgames.value(a, b, r, self.trump_suit) >= k;
         }
         if let Some(known) = self.bounds_decide(a, b, t, r, k) {
             return known;
@@ -273,61 +244,6 @@ impl Search {
         proved.is_some()
     }
 
-    /// The key of an endgame position of `r` tricks (25 bits): its shape (see [`endgame`])
-    /// in ten bits for the leader's hand, ten for the live-card counts, two for the trump
-    /// suit and three for `r`.
-    fn end_key(&self, a: u32, b: u32, r: i32) -> u64 {
-        let (pattern, counts) = relative_packed(a, a | b);
-        (pattern | counts << 10 | self.trump_suit << 20 | (r as usize) << 22) as u64
-    }
-
-    /// The leader's exact metric in an endgame of `r` tricks (the talon gone): from the
-    /// endgame table, or beyond its size by a plain alpha-beta search over it, kept for the
-    /// solve in a table of its own.
-    pub fn end_value(&mut self, a: u32, b: u32, r: i32) -> i32 {
-        if r <= TABLE_TRICKS {
-            return endgame::value(self.endgames, a, b, r, self.trump_suit);
-        }
-        let key = self.end_key(a, b, r);
-        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - END_BITS)) as usize;
-        let entry = self.ends[slot];
-        let stamp = u64::from(self.ends_stamp);
-        if entry & END_KEY_MASK == key | stamp << 32 {
-            return ((entry >> 28) & 0xf) as i32;
-        }
-        let live = a | b;
-        let mut best = -1;
-        let mut leads = reduce_equivalent(a, live);
-        'leads: while leads != 0 {
-            // The highest card first: top cards take tricks and raise the bound soonest.
-            let lead = leads.ilog2() as u8;
-            leads &= !(1 << lead);
-            let rest = a & !(1 << lead);
-            let mut replies = reduce_equivalent(self.replies(b, lead), live);
-            let mut worst = 2 * r + 1;
-            while replies != 0 {
-                let reply = replies.trailing_zeros() as u8;
-                replies &= replies - 1;
-                let b = b & !(1 << reply);
-                let v = if self.beats(reply, lead) {
-                    2 * r - 1 - self.end_value(b, rest, r - 1)
-                } else {
-                    2 + self.end_value(rest, b, r - 1)
-                };
-                worst = worst.min(v);
-                if worst <= best {
-                    continue 'leads;
-                }
-            }
-            best = worst;
-            if best == 2 * r + 1 {
-                break;
-            }
-        }
-        self.ends[slot] = key | (best as u64) << 28 | stamp << 32;
-        best
-    }
-
     /// The leader's test `m >= k` at a trick boundary when the bounds or the table answer
     /// it without a search.
     fn known_ge(&self, a: u32, b: u32, t: usize, k: i32) -> Option<bool> {
@@ -339,7 +255,7 @@ impl Search {
             return Some(false);
         }
         if r <= TABLE_TRICKS {
-            return Some(endgame::value(self.endgames, a, b, r, self.trump_suit) >= k);
+            return Some(self.endgames.value(a, b, r, self.trump_suit) >= k);
         }
         let known = self.bounds_decide(a, b, t, r, k);
         if known.is_some() {
@@ -621,8 +537,8 @@ mod endgame_tests {
     }
 
     /// Random endgames (the talon gone, one to five cards each, any trump suit): the
-    /// endgame table, the exact values beyond it (fresh and from the per-solve table) and
-    /// the full search agree with plain minimax at every threshold.
+    /// endgame tables (a five-trick value fresh and known) and the full search agree with
+    /// plain minimax at every threshold.
     #[test]
     fn endgame_searches_match_plain_minimax() {
         let mut next = splitmix64(0x5EED);
@@ -646,8 +562,9 @@ mod endgame_tests {
                 search.reset(&[], (next() % 4) as u8, None, None);
             }
             let exact = plain(&search, a, b);
-            assert_eq!(search.end_value(a, b, r), exact, "{a:#x} {b:#x}");
-            assert_eq!(search.end_value(a, b, r), exact, "{a:#x} {b:#x}, cached");
+            let trump = search.trump_suit;
+            assert_eq!(search.endgames.value(a, b, r, trump), exact, "{a:#x} {b:#x}");
+            assert_eq!(search.endgames.value(a, b, r, trump), exact, "{a:#x} {b:#x}, known");
             for k in 0..=2 * r + 2 {
                 let want = exact >= k;
                 assert_eq!(search.lead_ge(a, b, 0, k), want, "{a:#x} {b:#x} {k}");
@@ -658,13 +575,12 @@ mod endgame_tests {
 
 #[cfg(test)]
 mod size_tests {
-    /// The tables' footprint, quoted by `ecarte.bench.SOLVER_TABLE_BYTES`: 2**14 entries of
-    /// 16 bytes and 2**13 endgame values of 8 bytes, 320 KiB per solving thread (the table
-    /// of small endgames is shared by all threads).
+    /// The table's footprint, quoted by `ecarte.bench.SOLVER_TABLE_BYTES`: 2**14 entries of
+    /// 16 bytes, 256 KiB per solving thread (the endgame tables are shared by all threads).
     #[test]
-    fn the_tables_take_320_kib() {
+    fn the_table_takes_256_kib() {
         assert_eq!(std::mem::size_of::<super::Entry>(), 16);
         let search = super::Search::new();
-        assert_eq!(search.table.len() * 16 + search.ends.len() * 8, 320 * 1024);
+        assert_eq!(search.table.len() * 16, 256 * 1024);
     }
 }
