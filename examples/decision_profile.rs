@@ -91,7 +91,10 @@ fn main() {
                 "expert" => expert_values(&d.obs, SAMPLES, d.seed),
                 "parse" => Ok(Vec::new()),
                 _ => {
-                    let pool = std::env::var("NW").ok().and_then(|v| v.parse().ok()).unwrap_or(SAMPLES * CANDIDATES_PER_WORLD);
+                    let pool = std::env::var("NW")
+                        .ok()
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(SAMPLES * CANDIDATES_PER_WORLD);
                     for w in sample_worlds(&d.obs, pool, d.seed).expect("worlds") {
                         for (i, &c) in w.deck().iter().enumerate() {
                             checksum =

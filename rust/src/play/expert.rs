@@ -31,7 +31,7 @@ use crate::duel::observe::Observation;
 use crate::duel::state::{DealState, Phase};
 use crate::rng::{self, GameRng};
 use crate::solver::pimc::weighted_values;
-use crate::solver::sampler::{sample_worlds, SampleError};
+use crate::solver::sampler::{sample_worlds, Draft, SampleError, Sampler, MAX_WORLDS};
 use crate::solver::Draws;
 
 /// Worlds solved per decision of the expert unless a count is given: PIMC's default, so
@@ -72,16 +72,25 @@ pub fn decision_probability(action: Action, value: f64) -> f64 {
 }
 
 /// The log-likelihood of `opponent`'s exchange decisions (propose, decline, accept,
-/// refuse) in the history of `world`, under the opponent model.
-pub fn opponent_log_likelihood(world: &DealState, opponent: u8) -> f64 {
-    let Ok(mut state) = DealState::from_deck(world.deck(), world.dealer(), world.rules()) else {
+/// refuse) in the world `draft` of `obs`, under the opponent model. Only the exchange phase
+/// is replayed: the decisions all lie in it.
+pub fn opponent_log_likelihood(draft: &Draft, obs: &Observation) -> f64 {
+    let opponent = 1 - obs.player;
+    let Ok(mut state) = DealState::from_deck(&draft.deck, obs.dealer, obs.rules) else {
         return 0.0;
     };
     let mut total = 0.0;
-    for (player, action) in world.moves() {
-        if player == opponent && matches!(state.phase(), Phase::Proposal | Phase::Response) {
-            let value = f64::from(hand_value(&View::of_state(&state)));
-            total += decision_probability(action, value).max(1e-12).ln();
+    for action in draft.history(obs) {
+        let (Some(action), Some(player)) = (action, state.current_player()) else {
+            break;
+        };
+        match state.phase() {
+            Phase::Proposal | Phase::Response if player == opponent => {
+                let value = f64::from(hand_value(&View::of_state(&state)));
+                total += decision_probability(action, value).max(1e-12).ln();
+            }
+            Phase::Play => break,
+            _ => {}
         }
         state.apply_unchecked(action);
     }
@@ -145,27 +154,52 @@ pub fn expert_values(
     // The worlds come from `seed` as PIMC's do, so where the opponent has not decided
     // anything yet the expert solves PIMC's worlds (only the draws differ).
     let world_seed = seed;
-    let mut rng = rng::decision_rng(seed);
-    let informative = opponent_decided(obs);
-    let pool = if informative {
+    let resampled = if opponent_decided(obs) {
         // A pool the sampler cannot fill falls back to plain PIMC's worlds.
-        sample_worlds(obs, samples * CANDIDATES_PER_WORLD, world_seed).ok()
+        resampled_worlds(obs, samples, seed).ok()
     } else {
         None
     };
-    let (worlds, counts) = match pool {
-        Some(pool) => {
-            let opponent = 1 - obs.player;
-            let log_weights: Vec<f64> = pool
-                .iter()
-                .map(|w| opponent_log_likelihood(w, opponent))
-                .collect();
-            let counts = systematic_counts(&log_weights, samples, &mut rng);
-            (pool, counts)
-        }
+    let (worlds, counts) = match resampled {
+        Some(resampled) => resampled,
         None => (sample_worlds(obs, samples, world_seed)?, vec![1.0; samples]),
     };
     Ok(weighted_values(&worlds, &counts, heuristic_rollout, Draws::BySeat).unwrap_or_default())
+}
+
+/// The worlds drawn at least once when `samples` are resampled from a pool of
+/// `CANDIDATES_PER_WORLD` times as many by the likelihood of the opponent's exchange
+/// decisions, with how many times each was drawn. Only the drawn worlds are replayed into
+/// deal states: the likelihood needs only the pool's decks and discards.
+fn resampled_worlds(
+    obs: &Observation,
+    samples: usize,
+    seed: u64,
+) -> Result<(Vec<DealState>, Vec<f64>), SampleError> {
+    let size = samples * CANDIDATES_PER_WORLD;
+    if size > MAX_WORLDS {
+        return Err(SampleError::TooMany {
+            wanted: size,
+            max: MAX_WORLDS,
+        });
+    }
+    let mut drafts = Sampler::new(obs, seed)?;
+    let pool = (0..size)
+        .map(|_| drafts.draft())
+        .collect::<Result<Vec<Draft>, SampleError>>()?;
+    let log_weights: Vec<f64> = pool
+        .iter()
+        .map(|draft| opponent_log_likelihood(draft, obs))
+        .collect();
+    let counts = systematic_counts(&log_weights, samples, &mut rng::decision_rng(seed));
+    let mut drawn = (Vec::new(), Vec::new());
+    for (draft, count) in pool.iter().zip(counts) {
+        if count > 0.0 {
+            drawn.0.push(drafts.world(draft)?);
+            drawn.1.push(count);
+        }
+    }
+    Ok(drawn)
 }
 
 #[cfg(test)]

@@ -40,7 +40,7 @@ use crate::card::Card;
 use crate::duel::action::{bit, pack_card, Action, PACK_SIZE};
 use crate::duel::observe::Observation;
 use crate::duel::state::{DealState, TALON_SIZE};
-use crate::rng::rng_from_seed;
+use crate::rng::{rng_from_seed, GameRng};
 
 mod count;
 use count::Counts;
@@ -481,6 +481,80 @@ impl Model {
     }
 }
 
+/// A drawn world before its history is replayed: the whole deck and the opponent's hidden
+/// discards, at their history indices (`None` elsewhere).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Draft {
+    pub deck: [Card; PACK_SIZE],
+    pub discards: Vec<Option<Card>>,
+}
+
+impl Draft {
+    /// The actions of the observation's history with the hidden discards filled in.
+    pub fn history<'a>(
+        &'a self,
+        obs: &'a Observation,
+    ) -> impl Iterator<Item = Option<Action>> + 'a {
+        obs.history
+            .iter()
+            .zip(&self.discards)
+            .map(|(action, discard)| action.or(discard.map(Action::Discard)))
+    }
+}
+
+/// Worlds consistent with one observation, drawn one by one: the count is made once, then
+/// each world is a [`Draft`] (cheap) that [`Sampler::world`] replays into a deal state.
+pub struct Sampler<'a> {
+    obs: &'a Observation,
+    model: Model,
+    counts: Counts,
+    rng: GameRng,
+}
+
+impl<'a> Sampler<'a> {
+    /// The sampler of `obs`'s worlds, reproducible for a `seed`; an error when no world
+    /// reproduces `obs`.
+    pub fn new(obs: &'a Observation, seed: u64) -> Result<Sampler<'a>, SampleError> {
+        let model = Model::new(obs)?;
+        let counts = Counts::new(&model);
+        if counts.total() <= 0.0 {
+            return Err(SampleError::Inconsistent(
+                "no world reproduces it".to_string(),
+            ));
+        }
+        Ok(Sampler {
+            obs,
+            model,
+            counts,
+            rng: rng_from_seed(seed),
+        })
+    }
+
+    /// The next world's draft.
+    pub fn draft(&mut self) -> Result<Draft, SampleError> {
+        self.counts.draft(&self.model, self.obs, &mut self.rng)
+    }
+
+    /// The deal state of a draft: its deck with the whole history applied. The safety net:
+    /// an error unless the state shows the player exactly what they saw, so a sampler bug
+    /// gives an error, never a wrong world.
+    pub fn world(&self, draft: &Draft) -> Result<DealState, SampleError> {
+        let failed = || SampleError::Inconsistent("no world reproduces it".to_string());
+        let obs = self.obs;
+        let mut state =
+            DealState::from_deck(&draft.deck, obs.dealer, obs.rules).map_err(|_| failed())?;
+        for action in draft.history(obs) {
+            state
+                .apply(action.ok_or_else(failed)?)
+                .map_err(|_| failed())?;
+        }
+        if state.observation(self.model.me, obs.score) != *obs {
+            return Err(failed());
+        }
+        Ok(state)
+    }
+}
+
 /// `n` worlds consistent with `obs`, reproducible for a `seed`. Each world is the deal
 /// state at the observation's moment, with the whole history applied. Never fails on an
 /// observation of a legal deal when `n <= MAX_WORLDS`.
@@ -495,18 +569,12 @@ pub fn sample_worlds(
             max: MAX_WORLDS,
         });
     }
-    let model = Model::new(obs)?;
-    let counts = Counts::new(&model);
-    if counts.total() <= 0.0 {
-        return Err(SampleError::Inconsistent(
-            "no world reproduces it".to_string(),
-        ));
-    }
-    let mut rng = rng_from_seed(seed);
+    let mut sampler = Sampler::new(obs, seed)?;
     // Grown as worlds come: `n` is the caller's, so nothing is reserved from it.
     let mut worlds = Vec::new();
     for _ in 0..n {
-        worlds.push(counts.sample(obs, &mut rng)?);
+        let draft = sampler.draft()?;
+        worlds.push(sampler.world(&draft)?);
     }
     Ok(worlds)
 }

@@ -22,8 +22,8 @@ use crate::duel::state::TALON_SIZE;
 
 use super::endgame::{self, Tables, TABLE_TRICKS};
 use super::packed::{
-    absolute, beats_with, pop, reduce_equivalent, relative, relative_card, replies_with,
-    suit_bits, sure_top,
+    absolute, beats_with, pop, reduce_equivalent, relative, relative_card, replies_with, suit_bits,
+    sure_top,
 };
 use super::table::{Entry, Table};
 
@@ -563,8 +563,16 @@ mod endgame_tests {
             }
             let exact = plain(&search, a, b);
             let trump = search.trump_suit;
-            assert_eq!(search.endgames.value(a, b, r, trump), exact, "{a:#x} {b:#x}");
-            assert_eq!(search.endgames.value(a, b, r, trump), exact, "{a:#x} {b:#x}, known");
+            assert_eq!(
+                search.endgames.value(a, b, r, trump),
+                exact,
+                "{a:#x} {b:#x}"
+            );
+            assert_eq!(
+                search.endgames.value(a, b, r, trump),
+                exact,
+                "{a:#x} {b:#x}, known"
+            );
             for k in 0..=2 * r + 2 {
                 let want = exact >= k;
                 assert_eq!(search.lead_ge(a, b, 0, k), want, "{a:#x} {b:#x} {k}");

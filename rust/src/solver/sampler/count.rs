@@ -3,21 +3,21 @@
 //!
 //! The count is built once per call as a graph: a node per reachable (event, hand), holding
 //! its transitions with their weights (the transition's own weight times the count of the
-//! hand it leads to). A world is then a walk down the graph, with no hashing and no
-//! transition recomputed however many worlds are drawn.
+//! hand it leads to), built event by event (each event's hands found in a small table of
+//! their own) and counted back from the last. A world is then a walk down the graph, with
+//! no hashing and no transition recomputed however many worlds are drawn.
 
 use rand::seq::SliceRandom;
 use rand::RngExt;
 
-use super::{Event, Hand, Kids, Model, SampleError, Step};
+use super::{Draft, Event, Hand, Kids, Model, SampleError, Step};
 use crate::card::Card;
-use crate::duel::action::{Action, PACK_SIZE};
+use crate::duel::action::PACK_SIZE;
 use crate::duel::observe::Observation;
-use crate::duel::state::DealState;
 use crate::rng::GameRng;
 
-/// Node indices by (event, hand key): open addressing with linear probing, the key 0
-/// marking a free place (every key has its top bit set).
+/// The hands of one event by key, to their index in the event's layer: open addressing
+/// with linear probing, the key 0 marking a free place (every key has its top bit set).
 struct Index {
     places: Vec<(u64, u32)>,
     bits: u32,
@@ -26,7 +26,7 @@ struct Index {
 
 impl Index {
     fn new() -> Index {
-        let bits = 12;
+        let bits = 10;
         Index {
             places: vec![(0, 0); 1 << bits],
             bits,
@@ -34,9 +34,9 @@ impl Index {
         }
     }
 
-    /// Hand keys take 49 bits, and a deal has fewer than 2^14 events.
-    fn key(e: usize, hand: &Hand) -> u64 {
-        hand.key() | (e as u64) << 49 | 1 << 63
+    fn clear(&mut self) {
+        self.places.fill((0, 0));
+        self.len = 0;
     }
 
     /// The place of `key`, or the free place where it would go.
@@ -49,12 +49,9 @@ impl Index {
         i
     }
 
-    fn get(&self, key: u64) -> Option<u32> {
-        let (k, node) = self.places[self.place(key)];
-        (k == key).then_some(node)
-    }
-
-    fn insert(&mut self, key: u64, node: u32) {
+    /// The index of `hand`, which becomes `next` if the hand is new.
+    fn find_or_insert(&mut self, hand: &Hand, next: u32) -> u32 {
+        let key = hand.key() | 1 << 63;
         if 2 * (self.len + 1) > self.places.len() {
             self.bits += 1;
             let old = std::mem::replace(&mut self.places, vec![(0, 0); 1 << self.bits]);
@@ -64,8 +61,12 @@ impl Index {
             }
         }
         let i = self.place(key);
-        self.places[i] = (key, node);
+        if self.places[i].0 == key {
+            return self.places[i].1;
+        }
+        self.places[i] = (key, next);
         self.len += 1;
+        next
     }
 }
 
@@ -92,26 +93,74 @@ struct Node {
 }
 
 /// The weighted count of completions of every reachable hand, as a graph.
-pub(super) struct Counts<'a> {
-    model: &'a Model,
+pub(super) struct Counts {
     nodes: Vec<Node>,
     edges: Vec<Edge>,
-    /// The node before the first event (built last), and its count.
+    /// The node before the first event, and its count.
     root: u32,
     total: f64,
 }
 
-impl<'a> Counts<'a> {
-    pub(super) fn new(model: &'a Model) -> Counts<'a> {
-        let mut counts = Counts {
-            model,
-            nodes: Vec::new(),
-            edges: Vec::new(),
-            root: LEAF,
-            total: 0.0,
+impl Counts {
+    /// The graph of every hand reachable from the empty hand, event by event, then the
+    /// counts from the last event back: the same products and sums, in the same order, as
+    /// the recursion `count(e, hand) = sum of weight * count(e + 1, child)` over the
+    /// children in their order.
+    pub(super) fn new(model: &Model) -> Counts {
+        let events = model.events.len();
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        let mut layer = vec![Hand::default()];
+        let (mut index, mut kids) = (Index::new(), Kids::new());
+        for e in 0..events {
+            let mut next = Vec::new();
+            index.clear();
+            let next_first = (nodes.len() + layer.len()) as u32;
+            for hand in &layer {
+                model.children(e, hand, &mut kids);
+                nodes.push(Node {
+                    first: edges.len() as u32,
+                    len: kids.len as u8,
+                    total: 0.0,
+                });
+                for &(step, weight, child) in kids.as_slice() {
+                    let (weight, to) = if e + 1 == events {
+                        let count = if model.complete(&child) { 1.0 } else { 0.0 };
+                        (weight * count, LEAF)
+                    } else {
+                        let i = index.find_or_insert(&child, next.len() as u32);
+                        if i as usize == next.len() {
+                            next.push(child);
+                        }
+                        (weight, next_first + i)
+                    };
+                    edges.push(Edge { step, weight, to });
+                }
+            }
+            layer = next;
+        }
+        // Children come after their parents, so a backward pass has their counts ready.
+        for i in (0..nodes.len()).rev() {
+            let Node { first, len, .. } = nodes[i];
+            let mut total = 0.0;
+            for edge in &mut edges[first as usize..first as usize + usize::from(len)] {
+                if edge.to != LEAF {
+                    edge.weight *= nodes[edge.to as usize].total;
+                }
+                total += edge.weight;
+            }
+            nodes[i].total = total;
+        }
+        let total = match nodes.first() {
+            Some(root) => root.total,
+            None if model.complete(&Hand::default()) => 1.0,
+            None => 0.0,
         };
-        (counts.root, counts.total) = counts.build(0, Hand::default(), &mut Index::new());
-        counts
+        Counts {
+            nodes,
+            edges,
+            root: 0,
+            total,
+        }
     }
 
     /// The weighted number of consistent worlds.
@@ -125,59 +174,29 @@ impl<'a> Counts<'a> {
         self.nodes.len()
     }
 
-    /// The node of `hand` at event `e` and its count, built with everything below it.
-    fn build(&mut self, e: usize, hand: Hand, index: &mut Index) -> (u32, f64) {
-        if e == self.model.events.len() {
-            return (LEAF, if self.model.complete(&hand) { 1.0 } else { 0.0 });
-        }
-        let key = Index::key(e, &hand);
-        if let Some(node) = index.get(key) {
-            return (node, self.nodes[node as usize].total);
-        }
-        let mut kids = Kids::new();
-        self.model.children(e, &hand, &mut kids);
-        let mut edges = [Edge {
-            step: Step::TurnUp,
-            weight: 0.0,
-            to: LEAF,
-        }; 8];
-        let mut total = 0.0;
-        for (edge, &(step, weight, child)) in edges.iter_mut().zip(kids.as_slice()) {
-            let (to, count) = self.build(e + 1, child, index);
-            *edge = Edge {
-                step,
-                weight: weight * count,
-                to,
-            };
-            total += edge.weight;
-        }
-        let node = self.nodes.len() as u32;
-        self.nodes.push(Node {
-            first: self.edges.len() as u32,
-            len: kids.len as u8,
-            total,
-        });
-        self.edges.extend_from_slice(&edges[..kids.len]);
-        index.insert(key, node);
-        (node, total)
-    }
-
-    /// One world, drawn with the exact conditional odds at every step.
-    pub(super) fn sample(&self, obs: &Observation, rng: &mut GameRng) -> Result<DealState, SampleError> {
-        let model = self.model;
+    /// One world's deck and the opponent's hidden discards (by history index), drawn with
+    /// the exact conditional odds at every step.
+    pub(super) fn draft(
+        &self,
+        model: &Model,
+        obs: &Observation,
+        rng: &mut GameRng,
+    ) -> Result<Draft, SampleError> {
         let failed = || SampleError::Inconsistent("no world reproduces it".to_string());
         let mut deck = model.deck;
         let none = Cards::new(obs.turn_up);
         let mut pool = [none; 4];
         for (cards, unseen) in pool.iter_mut().zip(&model.unseen) {
-            unseen.iter().for_each(|&c| cards.push(c));
+            for &c in unseen {
+                cards.push(c);
+            }
         }
         let mut in_hand = [none; 4];
         let mut held_slots = [Cards::new(0); 4];
         let mut discards: Vec<Option<Card>> = vec![None; obs.history.len()];
-        let mut node = self.root;
+        let mut at = self.root;
         for e in 0..model.events.len() {
-            let Some(&Node { first, len, total }) = self.nodes.get(node as usize) else {
+            let Some(&Node { first, len, total }) = self.nodes.get(at as usize) else {
                 return Err(failed());
             };
             let edges = &self.edges[first as usize..first as usize + usize::from(len)];
@@ -195,7 +214,7 @@ impl<'a> Counts<'a> {
                 x -= edge.weight;
             }
             let Edge { step, to, .. } = edges[pick];
-            node = to;
+            at = to;
             match (step, model.events[e]) {
                 (Step::Unseen(s), Event::Arrive(i)) => {
                     let card = pool[s].take(rng).ok_or_else(failed)?;
@@ -219,7 +238,9 @@ impl<'a> Counts<'a> {
         // The never-seen cards left, suit after suit, in uniform order.
         let mut rest = none;
         for cards in &pool {
-            cards.as_slice().iter().for_each(|&c| rest.push(c));
+            for &c in cards.as_slice() {
+                rest.push(c);
+            }
         }
         rest.as_mut_slice().shuffle(rng);
         for (&position, &card) in model.talon.iter().zip(rest.as_slice()) {
@@ -229,20 +250,10 @@ impl<'a> Counts<'a> {
         for (out, card) in cards.iter_mut().zip(deck) {
             *out = card.ok_or_else(failed)?;
         }
-        let mut state = DealState::from_deck(&cards, obs.dealer, obs.rules).map_err(|_| failed())?;
-        for (j, action) in obs.history.iter().enumerate() {
-            let action = match (action, discards[j]) {
-                (Some(a), _) => *a,
-                (None, Some(card)) => Action::Discard(card),
-                (None, None) => return Err(failed()),
-            };
-            state.apply(action).map_err(|_| failed())?;
-        }
-        // The safety net: the world must show the player exactly what they saw.
-        if state.observation(model.me, obs.score) != *obs {
-            return Err(failed());
-        }
-        Ok(state)
+        Ok(Draft {
+            deck: cards,
+            discards,
+        })
     }
 }
 
