@@ -4,6 +4,7 @@ decides the same, and to time the agents on the same observations.
     python benches/decision_set.py make PATH            # record this build's values
     python benches/decision_set.py check PATH [EVERY]   # compare this build with PATH
     python benches/decision_set.py time PATH SPEC...    # CPU seconds per decision
+    python benches/decision_set.py time PATH --deals 30 SPEC...  # of the first 30 deals
 
 The set is every decision of fixed deals: 70 deals played by the heuristic in both seats
 and 30 by the expert against PIMC(24) (both phases, forced moves included), each with a
@@ -12,9 +13,10 @@ fixed seed and 24 worlds. ``make`` records, for each, ``pimc_values`` and
 does not enter). The file is gzip'd JSON lines: one line per deal (its deck, dealer and
 actions) holding its decisions (the action index, the seed and both evaluators' values).
 
-``time`` replays the decisions and times ``make_agent(SPEC, 1)(observation, legal)`` on
-each, in CPU seconds of the process (run it with ``RAYON_NUM_THREADS=1`` for one core),
-and prints the mean, median, p90 and p99 by phase and over all.
+``time`` replays the decisions (those of the first N deals with ``--deals N``: the first
+70 are the heuristic's) and times ``make_agent(SPEC, 1)(observation, legal)`` on each, in
+CPU seconds of the process (run it with ``RAYON_NUM_THREADS=1`` for one core), and prints
+the mean, median, p90 and p99 by phase and over all.
 """
 
 from __future__ import annotations
@@ -102,11 +104,13 @@ def make(path: Path) -> None:
     print(f"{index} decisions written to {path}")
 
 
-def load(path: Path, every: int = 1) -> Iterator[Decision]:
-    """The recorded decisions, every `every`-th of them."""
+def load(path: Path, every: int = 1, deals: int | None = None) -> Iterator[Decision]:
+    """The recorded decisions, every `every`-th of them, of the first `deals` deals."""
     index = 0
     with gzip.open(path, "rt") as lines:
-        for line in lines:
+        for number, line in enumerate(lines):
+            if deals is not None and number >= deals:
+                return
             record = json.loads(line)
             deal = Deal.from_deck(record["deck"].split(), dealer=record["dealer"])
             wanted = {d["at"]: d for d in record["decisions"]}
@@ -150,8 +154,8 @@ def percentile(ordered: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def timing(path: Path, specs: list[str]) -> None:
-    decisions = list(load(path))
+def timing(path: Path, specs: list[str], deals: int | None = None) -> None:
+    decisions = list(load(path, deals=deals))
     for spec in specs:
         agent = make_agent(spec, 1)
         times: dict[str, list[float]] = {"exchange": [], "play": []}
@@ -178,5 +182,7 @@ if __name__ == "__main__":
         make(Path(file))
     elif command == "check":
         check(Path(file), int(rest[0]) if rest else 1)
+    elif rest[:1] == ["--deals"]:
+        timing(Path(file), rest[2:], int(rest[1]))
     else:
         timing(Path(file), rest)
