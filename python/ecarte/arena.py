@@ -36,6 +36,7 @@ from ecarte.duel import (
     Observation,
     Rules,
     is_native_agent,
+    native_threads,
     simulate,
     simulate_item_seconds,
 )
@@ -218,10 +219,6 @@ def summarize(
     )
 
 
-#: Seeds per chunk of a local native arena (for the progress bar).
-LOCAL_NATIVE_CHUNK = 16
-
-
 def _play_native(
     agent_a: str,
     agent_b: str,
@@ -235,11 +232,7 @@ def _play_native(
     in seat 0 and once with A in seat 1, over the same deals."""
     start = time.perf_counter()
     if ray is None:
-        parts: list[tuple[dict[str, Any], dict[str, Any]]] = []
-        with progress_bar("Seeds", matches, show) as advance:
-            for c in chunks(matches, LOCAL_NATIVE_CHUNK):
-                parts.append(_native_chunk(c.start, c.n, agent_a, agent_b, seed, rules))
-                advance(c.n)
+        parts = _local_native_seeds(agent_a, agent_b, matches, seed, rules, show)
     else:
         size = ray.chunk_size or chunk_size(
             matches, 2 * simulate_item_seconds((agent_a, agent_b), True), _cpus(ray)
@@ -270,12 +263,40 @@ def _play_native(
     return dataclasses.replace(result, native=True)
 
 
+def _local_native_seeds(
+    agent_a: str, agent_b: str, matches: int, seed: int, rules: Rules, show: bool
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Every seed natively, one seed to a task on a thread per core of the native pool
+    (each task's simulation on one thread, the GIL released): the bar moves with every
+    seed, and no core waits for the slowest match of a batch."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    with (
+        ThreadPoolExecutor(min(matches, native_threads())) as pool,
+        progress_bar("Seeds", matches, show) as advance,
+    ):
+        futures = [
+            pool.submit(_native_chunk, i, 1, agent_a, agent_b, seed, rules, 1)
+            for i in range(matches)
+        ]
+        for _ in as_completed(futures):
+            advance(1)
+    return [future.result() for future in futures]
+
+
 def _native_chunk(
-    start: int, n: int, agent_a: str, agent_b: str, seed: int, rules: Rules
+    start: int,
+    n: int,
+    agent_a: str,
+    agent_b: str,
+    seed: int,
+    rules: Rules,
+    threads: int | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Seeds ``start .. start + n - 1`` natively, with A in seat 0 and then in seat 1."""
+    """Seeds ``start .. start + n - 1`` natively, with A in seat 0 and then in seat 1, on
+    ``threads`` threads (``None``: the native pool)."""
     first, second = (
-        dict(simulate(n, seed, seats, rules, matches=True, start=start).columns)
+        dict(simulate(n, seed, seats, rules, matches=True, start=start, threads=threads).columns)
         for seats in ((agent_a, agent_b), (agent_b, agent_a))
     )
     return first, second

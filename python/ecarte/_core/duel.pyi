@@ -350,6 +350,10 @@ def simulate(
     """Plays ``n`` deals (or matches) natively between two built-in agents; returns
     columns of arrays. See ``ecarte.duel.simulate``."""
 
+def native_threads() -> int:
+    """The threads of the native pool that ``threads=None`` runs on (all cores unless
+    ``RAYON_NUM_THREADS`` says otherwise)."""
+
 def heuristic_action(
     observation: Observation, legal_actions: list[Action]
 ) -> Action:

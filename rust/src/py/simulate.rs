@@ -98,7 +98,15 @@ fn pairs<'py>(py: Python<'py>, rows: &[[u8; 2]]) -> PyResult<Bound<'py, PyAny>> 
         .into_any())
 }
 
+/// The threads of the native pool that `threads=None` runs on (all cores unless
+/// `RAYON_NUM_THREADS` says otherwise).
+#[pyfunction]
+fn native_threads() -> usize {
+    rayon::current_num_threads()
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(duel_simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(native_threads, m)?)?;
     Ok(())
 }

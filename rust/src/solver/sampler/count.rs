@@ -21,7 +21,8 @@ use crate::rng::GameRng;
 struct Index {
     places: Vec<(u64, u32)>,
     bits: u32,
-    len: usize,
+    /// The places taken, to free them for the next event without clearing the table.
+    taken: Vec<usize>,
 }
 
 impl Index {
@@ -30,13 +31,15 @@ impl Index {
         Index {
             places: vec![(0, 0); 1 << bits],
             bits,
-            len: 0,
+            taken: Vec::new(),
         }
     }
 
     fn clear(&mut self) {
-        self.places.fill((0, 0));
-        self.len = 0;
+        for &i in &self.taken {
+            self.places[i] = (0, 0);
+        }
+        self.taken.clear();
     }
 
     /// The place of `key`, or the free place where it would go.
@@ -52,12 +55,14 @@ impl Index {
     /// The index of `hand`, which becomes `next` if the hand is new.
     fn find_or_insert(&mut self, hand: &Hand, next: u32) -> u32 {
         let key = hand.key() | 1 << 63;
-        if 2 * (self.len + 1) > self.places.len() {
+        if 2 * (self.taken.len() + 1) > self.places.len() {
             self.bits += 1;
             let old = std::mem::replace(&mut self.places, vec![(0, 0); 1 << self.bits]);
+            self.taken.clear();
             for (k, n) in old.into_iter().filter(|&(k, _)| k != 0) {
                 let i = self.place(k);
                 self.places[i] = (k, n);
+                self.taken.push(i);
             }
         }
         let i = self.place(key);
@@ -65,7 +70,7 @@ impl Index {
             return self.places[i].1;
         }
         self.places[i] = (key, next);
-        self.len += 1;
+        self.taken.push(i);
         next
     }
 }
