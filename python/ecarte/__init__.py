@@ -39,17 +39,19 @@ from ecarte.errors import (
 )
 
 if TYPE_CHECKING:
-    from ecarte import agents, arena, bank, duel, expert, pimc
+    from ecarte import agents, arena, bank, duel, expert, master, pimc
     from ecarte.agents import HeuristicAgent, RandomAgent
     from ecarte.expert import ExpertAgent
+    from ecarte.master import MasterAgent
     from ecarte.pimc import PimcAgent
 
-_SUBMODULES = {"agents", "arena", "bank", "duel", "expert", "pimc", "stats", "errors"}
+_SUBMODULES = {"agents", "arena", "bank", "duel", "expert", "master", "pimc", "stats", "errors"}
 _LAZY_NAMES = {
     "HeuristicAgent": "ecarte.agents",
     "RandomAgent": "ecarte.agents",
     "PimcAgent": "ecarte.pimc",
     "ExpertAgent": "ecarte.expert",
+    "MasterAgent": "ecarte.master",
 }
 
 
@@ -78,6 +80,7 @@ __all__ = [
     "InvalidRulesError",
     "InvalidShoeError",
     "InvalidStakeError",
+    "MasterAgent",
     "PimcAgent",
     "RandomAgent",
     "Rank",
@@ -92,6 +95,7 @@ __all__ = [
     "duel_pack",
     "expert",
     "full_pack",
+    "master",
     "pimc",
     "shoe_pack",
     "shuffled",

@@ -59,10 +59,11 @@ class HeuristicAgent:
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
     """A built-in agent by spec (``ecarte.duel.AGENT_SPECS``): ``"random"``,
-    ``"heuristic"``, ``"pimc"``, ``"pimc:N"`` (N worlds per decision), ``"expert"`` or
-    ``"expert:N"``. The spec is read by the one native grammar that ``duel.simulate``, the
-    arena and the CLI use too."""
+    ``"heuristic"``, ``"pimc"``, ``"pimc:N"`` (N worlds per decision), ``"expert"``,
+    ``"expert:N"``, ``"master"`` or ``"master:N"``. The spec is read by the one native
+    grammar that ``duel.simulate``, the arena and the CLI use too."""
     from ecarte.expert import ExpertAgent
+    from ecarte.master import MasterAgent
     from ecarte.pimc import PimcAgent
 
     name, samples = parse_agent(spec)
@@ -70,7 +71,9 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         return RandomAgent(seed)
     if name == "heuristic":
         return HeuristicAgent(seed)
-    assert samples is not None  # the grammar gives pimc and expert their world count
+    assert samples is not None  # the grammar gives the search agents their world count
     if name == "expert":
         return ExpertAgent(samples=samples, seed=seed)
+    if name == "master":
+        return MasterAgent(samples=samples, seed=seed)
     return PimcAgent(samples=samples, seed=seed)

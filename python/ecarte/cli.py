@@ -298,7 +298,13 @@ def match_command(
 
 
 #: ``ecarte play --level``: the agent each level plays (see docs/agents.md).
-LEVELS = {"easy": "heuristic", "medium": "pimc:8", "hard": "pimc", "expert": "expert"}
+LEVELS = {
+    "easy": "heuristic",
+    "medium": "pimc:8",
+    "hard": "pimc",
+    "expert": "expert",
+    "master": "master",
+}
 #: The strongest level answering within about half a second per move on two cores.
 DEFAULT_LEVEL = "expert"
 
@@ -310,7 +316,8 @@ DEFAULT_LEVEL = "expert"
     default=DEFAULT_LEVEL,
     show_default=True,
     help="Opponent strength: easy (heuristic), medium (pimc:8), hard (pimc, 24 worlds), "
-    "expert (expert: PIMC with draws by seat and inference).",
+    "expert (expert: PIMC with draws by seat and inference), master (master: the expert's "
+    "search, inferring from the opponent's plays too).",
 )
 @click.option(
     "--opponent",

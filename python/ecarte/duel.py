@@ -18,6 +18,7 @@ from ecarte._core.duel import (
     AGENT_SPECS,
     COMPACT_OBSERVATION_SIZE,
     DEFAULT_EXPERT_SAMPLES,
+    DEFAULT_MASTER_SAMPLES,
     DEFAULT_PIMC_SAMPLES,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
@@ -35,6 +36,7 @@ from ecarte._core.duel import (
     action_values,
     expert_values,
     heuristic_action,
+    master_values,
     native_threads,
     parse_agent,
     pimc_values,
@@ -64,6 +66,7 @@ __all__ = [
     "AGENT_SPECS",
     "COMPACT_OBSERVATION_SIZE",
     "DEFAULT_EXPERT_SAMPLES",
+    "DEFAULT_MASTER_SAMPLES",
     "DEFAULT_PIMC_SAMPLES",
     "NUM_ACTIONS",
     "OBSERVATION_SIZE",
@@ -84,6 +87,7 @@ __all__ = [
     "expert_values",
     "heuristic_action",
     "is_native_agent",
+    "master_values",
     "native_threads",
     "parse_agent",
     "pimc_values",
@@ -141,7 +145,8 @@ def simulate(
 ) -> SimulationResult:
     """Plays ``n`` whole deals (or, with ``matches=True``, whole matches) natively between
     two built-in agents named by spec (:data:`AGENT_SPECS`: ``"random"``, ``"heuristic"``,
-    ``"pimc"``, ``"pimc:N"``, ``"expert"``, ``"expert:N"``), in parallel with the GIL
+    ``"pimc"``, ``"pimc:N"``, ``"expert"``, ``"expert:N"``, ``"master"``, ``"master:N"``), in
+    parallel with the GIL
     released. Each agent sees only its own player's information.
 
     Deal ``i`` is deal ``i`` of a :class:`Match` with seed ``seed`` and first dealer 0:
@@ -219,7 +224,8 @@ def _cpus(ray: RayBackend) -> int:
 
 
 #: Measured single-thread CPU seconds per deal of each agent (docs/scale.md, "Chunk
-#: sizing"); a PIMC agent costs about its samples times the per-sample figure.
+#: sizing"); a search agent (PIMC, the expert, the master) costs about its worlds times the
+#: per-world figure.
 AGENT_DEAL_SECONDS: Final = {"random": 1.5e-6, "heuristic": 4e-6}
 PIMC_SAMPLE_DEAL_SECONDS: Final = 0.015
 #: Deals per match at the default target (measured mean, heuristic v heuristic).
@@ -231,8 +237,8 @@ def simulate_item_seconds(agents: tuple[str, str], matches: bool) -> float:
     total = 0.0
     for spec in agents:
         kind, samples = parse_agent(spec)
-        if kind == "pimc":
-            total += PIMC_SAMPLE_DEAL_SECONDS * (samples or DEFAULT_PIMC_SAMPLES)
+        if samples is not None:
+            total += PIMC_SAMPLE_DEAL_SECONDS * samples
         else:
             total += AGENT_DEAL_SECONDS.get(kind, 1e-5)
     return total * (DEALS_PER_MATCH if matches else 1.0)

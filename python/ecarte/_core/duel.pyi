@@ -62,6 +62,7 @@ AGENT_SPECS: Final[str]
 DEFAULT_PIMC_SAMPLES: Final[int]
 """Worlds per decision of ``"pimc"``."""
 DEFAULT_EXPERT_SAMPLES: Final[int]
+DEFAULT_MASTER_SAMPLES: Final[int]
 """Worlds solved per decision of ``"expert"``."""
 
 def decode_compact_rows(
@@ -492,6 +493,13 @@ def expert_values(
     """Each legal action with the expert's value: mean double-dummy points, the talon drawn
     by seat, over ``samples`` worlds resampled by the likelihood of the opponent's exchange
     decisions."""
+
+def master_values(
+    observation: Observation, samples: int, seed: int
+) -> list[tuple[Action, float]]:
+    """Each legal action with the master's value: mean double-dummy points, the talon drawn
+    by seat, over ``samples`` worlds resampled by the likelihood of the opponent's plays and
+    exchange decisions."""
 
 @final
 class MatchResult:

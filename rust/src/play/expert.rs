@@ -98,7 +98,7 @@ pub fn opponent_log_likelihood(draft: &Draft, obs: &Observation) -> f64 {
 }
 
 /// Whether the opponent of the observing player made an exchange decision so far.
-fn opponent_decided(obs: &Observation) -> bool {
+pub(crate) fn opponent_decided(obs: &Observation) -> bool {
     let opponent_is_elder = obs.dealer == obs.player;
     obs.history.iter().flatten().any(|a| match a {
         Action::Propose | Action::Decline => opponent_is_elder,
@@ -156,7 +156,8 @@ pub fn expert_values(
     let world_seed = seed;
     let resampled = if opponent_decided(obs) {
         // A pool the sampler cannot fill falls back to plain PIMC's worlds.
-        resampled_worlds(obs, samples, seed).ok()
+        let pool = samples * CANDIDATES_PER_WORLD;
+        resampled_worlds(obs, samples, pool, seed, opponent_log_likelihood).ok()
     } else {
         None
     };
@@ -167,16 +168,17 @@ pub fn expert_values(
     Ok(weighted_values(&worlds, &counts, heuristic_rollout, Draws::BySeat).unwrap_or_default())
 }
 
-/// The worlds drawn at least once when `samples` are resampled from a pool of
-/// `CANDIDATES_PER_WORLD` times as many by the likelihood of the opponent's exchange
-/// decisions, with how many times each was drawn. Only the drawn worlds are replayed into
-/// deal states: the likelihood needs only the pool's decks and discards.
-fn resampled_worlds(
+/// The worlds drawn at least once when `samples` are resampled from a pool of `size`
+/// worlds by their `log_likelihood`, with how many times each was drawn. Only the drawn
+/// worlds are replayed into deal states: the likelihood reads the pool's drafts (decks and
+/// hidden discards).
+pub(crate) fn resampled_worlds(
     obs: &Observation,
     samples: usize,
+    size: usize,
     seed: u64,
+    log_likelihood: impl Fn(&Draft, &Observation) -> f64,
 ) -> Result<(Vec<DealState>, Vec<f64>), SampleError> {
-    let size = samples * CANDIDATES_PER_WORLD;
     if size > MAX_WORLDS {
         return Err(SampleError::TooMany {
             wanted: size,
@@ -189,7 +191,7 @@ fn resampled_worlds(
         .collect::<Result<Vec<Draft>, SampleError>>()?;
     let log_weights: Vec<f64> = pool
         .iter()
-        .map(|draft| opponent_log_likelihood(draft, obs))
+        .map(|draft| log_likelihood(draft, obs))
         .collect();
     let counts = systematic_counts(&log_weights, samples, &mut rng::decision_rng(seed));
     let mut drawn = (Vec::new(), Vec::new());

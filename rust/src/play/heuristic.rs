@@ -98,11 +98,11 @@ pub fn heuristic_action(view: &View) -> Action {
         Phase::Discard | Phase::Play => {
             let cost =
                 |c: Card| strength(view.order, c) + if c.suit() == view.trump { 10 } else { 0 };
-            let cards: Vec<Card> = cards_of(legal_cards(view)).collect();
+            let cards = legal_cards(view);
             let pick = if view.phase == Phase::Discard {
-                cards.iter().copied().min_by_key(|&c| cost(c))
+                cards_of(cards).min_by_key(|&c| cost(c))
             } else {
-                play_choice(view, &cards, cost)
+                play_choice(view, cards, cost)
             };
             match (view.phase, pick) {
                 (Phase::Discard, Some(c)) => Action::Discard(c),
@@ -119,21 +119,19 @@ fn legal_cards(view: &View) -> u32 {
     (view.legal as u32) | ((view.legal >> 32) as u32)
 }
 
-fn play_choice(view: &View, cards: &[Card], cost: impl Fn(Card) -> u8) -> Option<Card> {
+/// The play from the legal `cards` (a card set), without allocating: it runs in every
+/// rollout and in the master's model of the opponent.
+fn play_choice(view: &View, cards: u32, cost: impl Fn(Card) -> u8) -> Option<Card> {
     let trump = view.trump;
     let Some(lead) = view.lead else {
-        let trumps: Vec<Card> = cards
-            .iter()
-            .copied()
-            .filter(|c| c.suit() == trump)
-            .collect();
-        if trumps.len() >= 3 {
-            return trumps.into_iter().max_by_key(|&c| cost(c));
+        let trumps = || cards_of(cards).filter(|c| c.suit() == trump);
+        if trumps().count() >= 3 {
+            return trumps().max_by_key(|&c| cost(c));
         }
-        let side = cards.iter().copied().filter(|c| c.suit() != trump);
+        let side = cards_of(cards).filter(|c| c.suit() != trump);
         return side
             .max_by_key(|&c| cost(c))
-            .or_else(|| cards.iter().copied().min_by_key(|&c| cost(c)));
+            .or_else(|| cards_of(cards).min_by_key(|&c| cost(c)));
     };
     let beats = |c: Card| {
         if c.suit() == lead.suit() {
@@ -142,12 +140,10 @@ fn play_choice(view: &View, cards: &[Card], cost: impl Fn(Card) -> u8) -> Option
             c.suit() == trump
         }
     };
-    cards
-        .iter()
-        .copied()
+    cards_of(cards)
         .filter(|&c| beats(c))
         .min_by_key(|&c| cost(c))
-        .or_else(|| cards.iter().copied().min_by_key(|&c| cost(c)))
+        .or_else(|| cards_of(cards).min_by_key(|&c| cost(c)))
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 pub mod expert;
 pub mod heuristic;
+pub mod master;
 pub mod opponent;
 pub mod policy;
 pub mod random;

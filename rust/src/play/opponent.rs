@@ -113,7 +113,7 @@ impl OpponentVecEnv {
 
     fn min_len(&self) -> usize {
         match self.opponent {
-            Policy::Pimc(_) => 1,
+            Policy::Pimc(_) | Policy::Expert(_) | Policy::Master(_) => 1,
             _ => PARALLEL_MIN,
         }
     }

@@ -8,6 +8,7 @@ use crate::solver::pimc::pimc_values;
 
 use super::expert::{expert_values, DEFAULT_EXPERT_SAMPLES};
 use super::heuristic::{heuristic_action, heuristic_rollout, View};
+use super::master::{master_values, DEFAULT_MASTER_SAMPLES};
 use super::random::{nth_action, random_action};
 
 /// Worlds per decision of the PIMC policy unless a count is given.
@@ -23,14 +24,17 @@ pub enum Policy {
     /// PIMC over this many worlds, solved with the talon drawn by seat and resampled by the
     /// likelihood of the opponent's exchange decisions (see [`super::expert`]).
     Expert(u16),
+    /// The expert's search over this many worlds, resampled by a model of the opponent's
+    /// plays too (see [`super::master`]).
+    Master(u16),
 }
 
 impl Policy {
     /// The agent specs [`Policy::parse`] reads, for help and error texts.
-    pub const SPECS: &'static str = "'random', 'heuristic', 'pimc', 'pimc:N' (N worlds per decision, 1 to 65535), 'expert' or 'expert:N'";
+    pub const SPECS: &'static str = "'random', 'heuristic', 'pimc', 'pimc:N' (N worlds per decision, 1 to 65535), 'expert', 'expert:N', 'master' or 'master:N'";
 
-    /// `"random"`, `"heuristic"`, `"pimc"`, `"pimc:N"` (N worlds per decision), `"expert"`
-    /// or `"expert:N"`. This is
+    /// `"random"`, `"heuristic"`, `"pimc"`, `"pimc:N"` (N worlds per decision), `"expert"`,
+    /// `"expert:N"`, `"master"` or `"master:N"`. This is
     /// the one grammar of agent specs: Python's agents, the arena and the CLI read it here.
     pub fn parse(name: &str) -> Option<Policy> {
         match name.split_once(':') {
@@ -39,6 +43,7 @@ impl Policy {
                 "heuristic" => Some(Policy::Heuristic),
                 "pimc" => Some(Policy::Pimc(DEFAULT_PIMC_SAMPLES)),
                 "expert" => Some(Policy::Expert(DEFAULT_EXPERT_SAMPLES)),
+                "master" => Some(Policy::Master(DEFAULT_MASTER_SAMPLES)),
                 _ => None,
             },
             Some(("pimc", n)) if n.bytes().all(|b| b.is_ascii_digit()) => {
@@ -46,6 +51,9 @@ impl Policy {
             }
             Some(("expert", n)) if n.bytes().all(|b| b.is_ascii_digit()) => {
                 n.parse().ok().filter(|&n| n > 0).map(Policy::Expert)
+            }
+            Some(("master", n)) if n.bytes().all(|b| b.is_ascii_digit()) => {
+                n.parse().ok().filter(|&n| n > 0).map(Policy::Master)
             }
             Some(_) => None,
         }
@@ -61,16 +69,25 @@ impl Policy {
         match self {
             Policy::Random => random_action(state.legal_mask(), rng),
             Policy::Heuristic => heuristic_action(&View::of_state(state)),
-            Policy::Pimc(samples) => pimc_action(state, samples, rng, false),
-            Policy::Expert(samples) => pimc_action(state, samples, rng, true),
+            Policy::Pimc(samples) => pimc_action(state, samples, rng, Search::Pimc),
+            Policy::Expert(samples) => pimc_action(state, samples, rng, Search::Expert),
+            Policy::Master(samples) => pimc_action(state, samples, rng, Search::Master),
         }
     }
 }
 
+/// The search players' evaluators.
+#[derive(Clone, Copy)]
+enum Search {
+    Pimc,
+    Expert,
+    Master,
+}
+
 /// The PIMC choice: the best mean double-dummy value over sampled worlds, ties to the
 /// lowest action id (as `PimcAgent` does); the heuristic's if no world can be sampled.
-/// The expert's choice, by the same rule over its values (see [`super::expert`]).
-fn pimc_action(state: &DealState, samples: u16, rng: &mut GameRng, expert: bool) -> Action {
+/// The expert's and the master's choices, by the same rule over their values.
+fn pimc_action(state: &DealState, samples: u16, rng: &mut GameRng, search: Search) -> Action {
     use rand::Rng;
     let legal = state.legal_mask();
     if legal.is_power_of_two() {
@@ -79,10 +96,10 @@ fn pimc_action(state: &DealState, samples: u16, rng: &mut GameRng, expert: bool)
     let player = state.current_player().unwrap_or(0);
     let obs = state.observation(player, [0, 0]);
     let (samples, seed) = (usize::from(samples), rng.next_u64());
-    let values = if expert {
-        expert_values(&obs, samples, seed)
-    } else {
-        pimc_values(&obs, samples, seed, heuristic_rollout)
+    let values = match search {
+        Search::Pimc => pimc_values(&obs, samples, seed, heuristic_rollout),
+        Search::Expert => expert_values(&obs, samples, seed),
+        Search::Master => master_values(&obs, samples, seed),
     };
     match values {
         Ok(values) => values
@@ -128,8 +145,14 @@ mod tests {
             Some(Policy::Expert(DEFAULT_EXPERT_SAMPLES))
         );
         assert_eq!(Policy::parse("expert:12"), Some(Policy::Expert(12)));
+        assert_eq!(
+            Policy::parse("master"),
+            Some(Policy::Master(DEFAULT_MASTER_SAMPLES))
+        );
+        assert_eq!(Policy::parse("master:30"), Some(Policy::Master(30)));
         for bad in [
-            "pimc:0", "pimc:x", "oracle", "random:3", "", "expert:0", "expert:",
+            "pimc:0", "pimc:x", "oracle", "random:3", "", "expert:0", "expert:", "master:0",
+            "masters",
         ] {
             assert_eq!(Policy::parse(bad), None, "{bad}");
         }

@@ -34,6 +34,7 @@ fn parse_agent(spec: &Bound<'_, PyAny>) -> PyResult<(&'static str, Option<u32>)>
         Policy::Heuristic => ("heuristic", None),
         Policy::Pimc(n) => ("pimc", Some(u32::from(n))),
         Policy::Expert(n) => ("expert", Some(u32::from(n))),
+        Policy::Master(n) => ("master", Some(u32::from(n))),
     })
 }
 
@@ -77,6 +78,25 @@ fn expert_values(
     )
 }
 
+/// Each legal action with the master's value: mean double-dummy points, the talon drawn by
+/// seat, over `samples` worlds resampled by the likelihood of the opponent's plays and
+/// exchange decisions.
+#[pyfunction]
+fn master_values(
+    py: Python<'_>,
+    observation: PyRef<'_, PyObservation>,
+    samples: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+) -> PyResult<Vec<(PyAction, f64)>> {
+    sampled_values(
+        py,
+        &observation,
+        samples,
+        seed,
+        crate::play::master::master_values,
+    )
+}
+
 /// Each legal action with its mean double-dummy points over `samples` worlds sampled from
 /// `observation` (exchange options: rest of the exchange by a fixed rule of thumb).
 #[pyfunction]
@@ -112,11 +132,16 @@ pub fn sampled_values<E: std::fmt::Display + Send>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_agent, m)?)?;
     m.add_function(wrap_pyfunction!(expert_values, m)?)?;
+    m.add_function(wrap_pyfunction!(master_values, m)?)?;
     m.add_function(wrap_pyfunction!(pimc_values, m)?)?;
     m.add_function(wrap_pyfunction!(duel_heuristic_action, m)?)?;
     m.add(
         "DEFAULT_EXPERT_SAMPLES",
         crate::play::expert::DEFAULT_EXPERT_SAMPLES,
+    )?;
+    m.add(
+        "DEFAULT_MASTER_SAMPLES",
+        crate::play::master::DEFAULT_MASTER_SAMPLES,
     )?;
     m.add("AGENT_SPECS", Policy::SPECS)?;
     m.add(

@@ -7,7 +7,7 @@
 //! action's exact value (what a Monte Carlo player averages).
 
 mod endgame;
-mod packed;
+pub(crate) mod packed;
 pub mod pimc;
 pub mod sampler;
 mod search;

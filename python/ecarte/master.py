@@ -1,0 +1,35 @@
+"""The master player: the expert's search over worlds weighted by a model of the opponent's
+plays as well as its exchange decisions.
+
+It samples a pool of worlds consistent with its observation, weights each world by how
+likely the opponent's decisions were with the hand they held in it, resamples the pool down
+to ``samples`` worlds, and plays the action with the best mean double-dummy value over them,
+each world solved with each seat's talon draws fixed in advance (as the expert does). The
+native policy (``"master"`` in ``duel.simulate`` and the arena) runs the same code; see
+``rust/src/play/master.rs`` and ``docs/agents.md``.
+"""
+
+from __future__ import annotations
+
+from ecarte.duel import DEFAULT_MASTER_SAMPLES, master_values
+from ecarte.pimc import PimcAgent
+
+__all__ = ["DEFAULT_SAMPLES", "MasterAgent"]
+
+#: Worlds solved per decision by default (the native agent's, ``"master"``).
+DEFAULT_SAMPLES = DEFAULT_MASTER_SAMPLES
+
+
+class MasterAgent(PimcAgent):
+    """The expert's search over ``samples`` worlds resampled by the likelihood of the
+    opponent's plays and exchange decisions.
+
+    Deterministic for a seed: the worlds of a decision are drawn with a seed derived from
+    the agent's seed and the observation, so the same observation always gives the same
+    action, whatever deal it came from.
+    """
+
+    native_values = staticmethod(master_values)
+
+    def __init__(self, samples: int = DEFAULT_SAMPLES, seed: int | None = None) -> None:
+        super().__init__(samples, seed)
