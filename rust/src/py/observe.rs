@@ -122,7 +122,13 @@ impl PyObservation {
     /// The observation as JSON, for logging and tools.
     #[allow(clippy::wrong_self_convention)]
     fn to_json(&self) -> String {
-        serde_json::to_string(&self.0).unwrap_or_default()
+        self.0.to_json()
+    }
+    /// A stable 64-bit key of the observation (a hash of its JSON record): the same
+    /// observation has the same key on every platform and run.
+    #[getter]
+    fn key(&self) -> u64 {
+        self.0.key()
     }
     /// Reads what `to_json` wrote. The observation must be one that some deal gives
     /// (checked by drawing a consistent world and observing it again); anything else
