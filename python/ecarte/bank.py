@@ -41,15 +41,7 @@ from ecarte._core.bank import (
 )
 from ecarte._core.bank import odds as _native_odds
 from ecarte._core.bank import simulate as _native_simulate
-from ecarte.distributed import (
-    Backend,
-    chunk_size,
-    chunks,
-    cluster_cpus,
-    connect,
-    ray_backend,
-    run_chunks,
-)
+from ecarte.distributed import Backend, dispatch, ray_backend
 from ecarte.errors import (
     EcarteError,
     InvalidCardError,
@@ -134,27 +126,25 @@ def simulate(
     ``MAX_DEALS`` and ``progress`` shows a bar that advances as chunks complete.
     """
     seed = resolve_seed(seed)
-    ray = ray_backend(backend)
-    if ray is None:
-        counts, joint = _native_simulate(n, seed, shoe, start, threads)
-    else:
-        cards = None if shoe is None else list(shoe)
-        counts, joint = _native_simulate(0, seed, cards, start, threads)  # the same errors
-        cpus = max(1, cluster_cpus(connect(ray.address)) // ray.cpus_per_task)
-        size = ray.chunk_size or chunk_size(
-            n, SIMULATED_DEAL_SECONDS, cpus, align=CHUNK, limit=MAX_DEALS
-        )
-        parts = run_chunks(
-            ray,
-            _simulate_chunk,
-            chunks(n, size, align=CHUNK),
-            (start, seed, cards),
-            label="Deals",
-            progress=progress,
-            seed=seed,
-        )
-        for part_counts, part_joint in parts:  # integer counts: exact in any order
-            counts, joint = counts + part_counts, joint + part_joint
+    # Tasks are shipped the shoe as a list; a local run hands it over as given.
+    cards = shoe if shoe is None or ray_backend(backend) is None else list(shoe)
+    parts = dispatch(
+        backend,
+        _simulate_chunk,
+        n,
+        SIMULATED_DEAL_SECONDS,
+        (start, seed, cards),
+        local=lambda: _native_simulate(n, seed, cards, start, threads),
+        check=lambda: _native_simulate(0, seed, cards, start, threads),
+        align=CHUNK,
+        limit=MAX_DEALS,
+        label="Deals",
+        progress=progress,
+        seed=seed,
+    )
+    counts, joint = parts[0]
+    for part_counts, part_joint in parts[1:]:  # integer counts: exact in any order
+        counts, joint = counts + part_counts, joint + part_joint
     total = int(n)
     per_tableau = {
         t + 2: {name: int(counts[t, o]) for o, name in enumerate(OUTCOMES)} for t in range(3)
