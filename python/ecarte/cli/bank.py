@@ -139,7 +139,7 @@ def bank_command(
     from rich.console import Console
 
     from ecarte import bank
-    from ecarte.bank_session import play_session
+    from ecarte.bank.session import play_session
 
     if out is not None:
         check_output_path(out, "--out")
