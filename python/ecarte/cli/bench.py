@@ -16,7 +16,7 @@ def bench_command(ctx: click.Context, full: bool) -> None:
         return
     import platform
 
-    from ecarte.bench import format_table, run_benchmarks
+    from ecarte.bench.harness import format_table, run_benchmarks
 
     click.echo(
         f"python {platform.python_version()} on {platform.machine()}, "
@@ -48,14 +48,14 @@ def bench_solver_command(positions: int | None, threads: int) -> None:
     import sys
     import time
 
-    from ecarte.progress import progress_bar
-    from ecarte.solverbench import (
+    from ecarte.bench.positions import (
         POSITIONS_FILE,
         bench_table,
         load_positions,
         percentile,
         run_bench,
     )
+    from ecarte.progress import progress_bar
 
     total = len(load_positions(limit=positions))
     started = time.perf_counter()

@@ -216,8 +216,8 @@ def solve_batch(path: Path, out: Path | None, objective: str, threads: int | Non
     import json
     import sys
 
+    from ecarte.bench.positions import count_lines, solve_records
     from ecarte.progress import progress_bar
-    from ecarte.solverbench import count_lines, solve_records
 
     with progress_bar("Solving", count_lines(path)) as advance:
         results = solve_records(path, objective, threads, advance)
