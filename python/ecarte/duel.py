@@ -237,8 +237,9 @@ def solve_many(
     """Solves many play-phase positions in parallel (rayon, the GIL released); the results
     in input order. ``backend="ray"`` solves them in chunks on a Ray cluster (each task is
     shipped only its chunk's deals), with the same result."""
-    # Tasks are shipped slices of a list; a local run hands the deals over as given.
-    shipped = deals if ray_backend(backend) is None else list(deals)
+    # A Ray run ships each task a slice of a list; a local run (``local``) hands the native
+    # code the deals as given, so it makes no list.
+    shipped = [] if ray_backend(backend) is None else list(deals)
     parts = dispatch(
         backend,
         _solve_chunk,
