@@ -44,7 +44,7 @@ fn parse_agent(spec: &Bound<'_, PyAny>) -> PyResult<(&'static str, Option<u32>)>
 /// A built-in agent (see `ecarte.agents`): a policy named by an agent spec, with its own
 /// seed and stream. Calling it with `(observation, legal_actions)` gives its action; the
 /// engine's match runner calls it natively. Subclassed by the Python agent classes.
-#[pyclass(name = "Agent", module = "ecarte.duel", subclass)]
+#[pyclass(name = "BuiltinAgent", module = "ecarte.duel", subclass)]
 #[derive(Clone)]
 pub struct PyAgent(pub Agent);
 
@@ -143,11 +143,8 @@ impl PyAgent {
             ),
         ))
     }
-    fn __copy__(&self) -> PyAgent {
-        self.clone()
-    }
     fn __repr__(&self) -> String {
-        format!("Agent({:?}, seed={})", self.spec(), self.0.seed())
+        format!("BuiltinAgent({:?}, seed={})", self.spec(), self.0.seed())
     }
 }
 
