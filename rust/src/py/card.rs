@@ -3,9 +3,8 @@
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use super::errors::{extract_u64, InvalidCardError};
+use super::errors::InvalidCardError;
 use crate::card::{self, Card, Rank, Suit};
-use crate::rng;
 
 /// A playing card: frozen, hashable, ordered by suit (C, D, H, S) then rank (2 to A).
 #[pyclass(
@@ -290,25 +289,6 @@ fn shoe_pack() -> Vec<PyCard> {
     to_py(card::shoe_pack())
 }
 
-/// `cards` shuffled with `seed` (`ChaCha8Rng`, see the docs); a new list.
-#[pyfunction]
-fn shuffled(cards: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
-    let seed = extract_u64(seed, "seed")?;
-    let mut cards = extract_cards(cards)?;
-    rng::shuffle_with_seed(&mut cards, seed);
-    Ok(to_py(cards))
-}
-
-/// The seed of sub-game `index` under `seed` (`ChaCha8Rng` stream `index`, first output): how a
-/// match seeds its deals.
-#[pyfunction]
-fn derive_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult<u64> {
-    Ok(rng::derive_seed(
-        extract_u64(seed, "seed")?,
-        extract_u64(index, "index")?,
-    ))
-}
-
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCard>()?;
     m.add_class::<PySuit>()?;
@@ -316,7 +296,5 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(duel_pack, m)?)?;
     m.add_function(wrap_pyfunction!(full_pack, m)?)?;
     m.add_function(wrap_pyfunction!(shoe_pack, m)?)?;
-    m.add_function(wrap_pyfunction!(shuffled, m)?)?;
-    m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     Ok(())
 }
