@@ -165,6 +165,7 @@ def punter_shuffle_seed(table_seed: int, deals: int) -> int:
     """The seed of a punter's shuffle that names none, after ``deals`` deals at the bank
     table with seed ``table_seed``."""
 
+@final
 class Stream:
     """The engine's generator (``ChaCha8``, seeded as every ecarte stream is)."""
 
