@@ -385,9 +385,11 @@ def simulate(
     matches: bool = False,
     start: int | None = None,
     threads: int | None = None,
+    on_progress: Callable[[int], object] | None = None,
 ) -> list[tuple[str, np.ndarray]]:
     """Plays ``n`` deals (or matches) natively between two built-in agents; returns
-    columns of arrays. See ``ecarte.duel.simulate``."""
+    columns of arrays. ``on_progress(deals)`` is told the deals played so far while it
+    runs. Ctrl-C stops it at once (``KeyboardInterrupt``). See ``ecarte.duel.simulate``."""
 
 def heuristic_action(
     observation: Observation, legal_actions: list[Action]

@@ -8,8 +8,10 @@ use super::action::{extract_action_or_list_legal, PyAction, PyOutcome};
 use super::agents::PyAgent;
 use super::deal::{entropy_seed, PyDeal};
 use super::errors::{extract_u64, int_in, int_u8, EcarteError, IllegalActionError};
+use super::interrupt::interruptible;
 use super::observe::{seat, PyObservation};
 use super::rules::PyRules;
+use crate::control::Control;
 use crate::duel::{Action, Match, MatchRecord, Rules};
 use crate::play::runner::{self, Player, Stop};
 
@@ -109,7 +111,11 @@ impl Player for Seat<'_> {
                 let mut agent = agent.borrow_mut();
                 let (deal, score) = (game.deal, game.score.score);
                 let agent = &mut agent.0;
-                Ok(py.detach(|| agent.act(&deal, score)))
+                if agent.policy().samples().is_some() {
+                    interruptible(py, None, |control| agent.act(&deal, score, control))
+                } else {
+                    Ok(agent.act(&deal, score, Control::NONE))
+                }
             }
             Seat::Callback(agent) => {
                 let seat = game.current_player().unwrap_or(0);
@@ -149,6 +155,8 @@ impl PyMatch {
             stop_at_deal_end,
             |game, seat, action| {
                 slf.borrow_mut().game = game.clone();
+                // Between moves, Ctrl-C ends a match of quick agents too.
+                slf.py().check_signals()?;
                 match on_action {
                     Some(callback) => callback.call1((seat, PyAction(action))).map(|_| ()),
                     None => Ok(()),

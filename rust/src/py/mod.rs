@@ -14,6 +14,7 @@ mod bank;
 mod card;
 mod deal;
 pub mod errors;
+mod interrupt;
 mod matches;
 mod observe;
 mod rng;

@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use super::action::PyAction;
 use super::deal::PyDeal;
 use super::errors::{extract_u64, int_usize, text, EcarteError, MAX_SAMPLES};
+use super::interrupt::interruptible;
 use super::observe::PyObservation;
 use super::threads::with_threads;
 use crate::duel::DealState;
@@ -109,7 +110,9 @@ fn solve_many(
 ) -> PyResult<Vec<PySolution>> {
     let objective = self::objective(objective)?;
     let states: Vec<DealState> = deals.iter().map(|d| *d.state()).collect();
-    let results = py.detach(move || solver::solve_many(&states, objective));
+    let results = interruptible(py, None, |control| {
+        solver::solve_many(&states, objective, control)
+    })?;
     results
         .into_iter()
         .map(|r| r.map(PySolution).map_err(|e| solve_error(&e)))
@@ -129,8 +132,11 @@ fn solve_many_timed(
     let objective = self::objective(objective)?;
     let threads = super::threads::threads_arg(threads)?;
     let states: Vec<DealState> = deals.iter().map(|d| *d.state()).collect();
-    let results =
-        py.detach(move || with_threads(threads, || solver::solve_many_timed(&states, objective)))?;
+    let results = interruptible(py, None, |control| {
+        with_threads(threads, || {
+            solver::solve_many_timed(&states, objective, control)
+        })
+    })??;
     results
         .into_iter()
         .map(|(r, time)| {
