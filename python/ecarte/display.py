@@ -7,7 +7,15 @@ from collections.abc import Iterable, Sequence
 from ecarte._core import Card
 from ecarte.duel import Deal, Outcome
 
-__all__ = ["cards_text", "deal_report", "outcome_reason"]
+__all__ = ["cards_text", "counted", "deal_report", "outcome_reason"]
+
+#: Plurals that do not just add an s.
+PLURALS = {"match": "matches"}
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and the noun, singular or plural: ``1 deal``, ``2 deals``, ``3 matches``."""
+    return f"{n} {noun if n == 1 else PLURALS.get(noun, noun + 's')}"
 
 
 def cards_text(cards: Iterable[Card]) -> str:

@@ -27,6 +27,7 @@ from ecarte.errors import EcarteError
 __all__ = [
     "Backend",
     "Chunk",
+    "Interrupted",
     "RayBackend",
     "chunk_size",
     "chunks",
@@ -79,6 +80,16 @@ class RayBackend:
             raise EcarteError(
                 f"cpus_per_task must be a whole number >= 1, got {self.cpus_per_task!r}"
             )
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run of chunks (:func:`dispatch`): a ``KeyboardInterrupt`` that keeps
+    the results of the chunks that had finished (``finished``, in chunk order), so that a
+    caller can report what was done."""
+
+    def __init__(self, finished: Sequence[Any]) -> None:
+        super().__init__()
+        self.finished = list(finished)
 
 
 #: What ``backend=`` takes: ``"local"`` (the default), ``"ray"`` or a :class:`RayBackend`.
@@ -210,7 +221,9 @@ def run_chunks(
     a Ray task; the results in chunk order. ``fn`` must be importable on the workers (a
     module-level function of ecarte). The progress bar advances by a chunk's items as it
     completes. A chunk that raises stops the run: the other tasks are cancelled and an
-    :class:`EcarteError` names the chunk (and ``seed``); no partial result is returned."""
+    :class:`EcarteError` names the chunk (and ``seed``); no partial result is returned.
+    Ctrl-C cancels the other tasks too, and raises :class:`Interrupted` with the chunks that
+    had finished."""
     ray = connect(backend.address)
     from ray.exceptions import RayError, RayTaskError
 
@@ -232,6 +245,7 @@ def run_chunks(
     ]
     order = {ref: i for i, ref in enumerate(refs)}
     results: list[Any] = [None] * len(refs)
+    finished: list[int] = []
     pending = list(refs)
     total = sum(c.n for c in pieces)
     try:
@@ -247,10 +261,13 @@ def run_chunks(
                         results[i] = ray.get(ref)
                     except RayError as e:
                         raise _chunk_error(pieces[i], seed, e, RayTaskError) from None
+                    finished.append(i)
                     advance(pieces[i].n)
-    except BaseException:
+    except BaseException as exc:
         for ref in pending:
             ray.cancel(ref, force=True)
+        if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, Interrupted):
+            raise Interrupted([results[i] for i in sorted(finished)]) from exc
         raise
     return results
 
@@ -282,6 +299,7 @@ def dispatch(
     *,
     local: Callable[[], T] | None = None,
     local_chunk: int | None = None,
+    live: bool = False,
     check: Callable[[], T] | None = None,
     align: int = 1,
     limit: int = MAX_BATCH,
@@ -297,7 +315,9 @@ def dispatch(
     A local run (``backend="local"``) stays in this process: ``local()``, one call on every
     item with what only a local run takes (a thread count, the arguments as given), or
     without it ``fn`` on chunks of ``local_chunk`` items (default: all) under a progress
-    bar.
+    bar (with ``live``, ``fn`` is also given the bar, ``bar=``, to show how far a chunk has
+    got). Ctrl-C between or during those chunks raises :class:`Interrupted` with the results
+    of the chunks that had finished, as it does on Ray.
 
     A Ray run first calls ``check()``, when given: the same work on no items, in this
     process, so that bad arguments raise what a local run raises before any task starts;
@@ -315,10 +335,16 @@ def dispatch(
         from ecarte.progress import progress_bar
 
         results = []
-        with progress_bar(label, total, progress) as advance:
-            for c in chunks(total, local_chunk or max(total, 1)):
-                results.append(fn(c.start, c.n, *shared, *extra(c)))
-                advance(c.n)
+        with progress_bar(label, total, progress) as bar:
+            try:
+                for c in chunks(total, local_chunk or max(total, 1)):
+                    args = (c.start, c.n, *shared, *extra(c))
+                    results.append(fn(*args, bar=bar) if live else fn(*args))
+                    bar(c.n)
+            except Interrupted:
+                raise
+            except KeyboardInterrupt as exc:
+                raise Interrupted(results) from exc
         return results
     checked = [] if check is None else [check()]
     size = ray.chunk_size or chunk_size(

@@ -9,6 +9,7 @@ from typing import Any
 import click
 from rich.table import Table
 
+from ecarte.bank import MAX_DEALS
 from ecarte.cli.common import (
     MAX_BANK_DEALS,
     SEED,
@@ -111,7 +112,7 @@ def odds_command(trump: str, seen: str) -> None:
 @click.option(
     "--simulate",
     "simulated",
-    type=click.IntRange(1),
+    type=click.IntRange(1, MAX_DEALS),
     default=None,
     help="Instead: the outcomes of this many simulated deals (Monte Carlo).",
 )
@@ -207,8 +208,13 @@ def plot_bankrolls(history: list[Any], names: list[str], path: Path) -> None:
 def simulated_outcomes(n: int, seed: int, address: str | None) -> str:
     """``ecarte bank --simulate N [--ray]``: the outcome frequencies of ``n`` deals."""
     from ecarte.bank import simulate
+    from ecarte.progress import progress_bar
 
-    result = simulate(n, seed, backend=backend_of(address), progress=None)
+    if address is not None:
+        result = simulate(n, seed, backend=backend_of(address), progress=None)
+    else:
+        with progress_bar("Deals", n) as bar:
+            result = simulate(n, seed, on_progress=bar.running)
     lines = [f"{n} simulated deals, seed {seed}: outcome rates with 95% intervals"]
     for tableau, counts in result.summary["intervals"].items():
         rates = result.summary["probabilities"][tableau]

@@ -52,10 +52,9 @@ SEED = click.IntRange(0, 2**64 - 1)
 USER_ERRORS = (EcarteError, ValueError, OSError, UnicodeError, OverflowError, RecursionError)
 
 #: Upper bounds of the CLI's sizes, so that a typo cannot start a machine-filling run: worker
-#: threads (the engine's own ``MAX_THREADS``), worker processes (``arena --workers``) and
-#: worlds per PIMC decision (``arena --samples``).
+#: threads (the engine's own ``MAX_THREADS``), worker processes (``arena --workers``);
+#: worlds per search decision are the engine's one limit, ``ecarte.MAX_SAMPLES``.
 MAX_WORKERS = 64
-MAX_SAMPLES = 10_000
 #: ... and of the run lengths: deals of ``simulate``, seeds of ``arena``, deals of ``bank``.
 MAX_SIMULATED = 10**9
 MAX_ARENA_MATCHES = 10**6
@@ -68,6 +67,16 @@ RECORD_KINDS = {
     MATCH_FORMAT: "a duel match record",
     "ecarte.bank.session": "a banking session record",
 }
+
+
+class CommandInterrupted(Exception):
+    """Ctrl-C during a command: the console script says ``interrupted`` and exits with
+    status 130 (click would print ``Aborted!`` and exit with 1)."""
+
+
+class OutputClosed(Exception):
+    """The reader of the output went away (``ecarte match | head -1``): the console script
+    ends quietly (click would exit with status 1)."""
 
 
 class OneLineError(click.ClickException):
@@ -90,21 +99,26 @@ def _usage_error(exc: click.UsageError) -> OneLineError:
 
 class EcarteGroup(click.Group):
     """Reports every bad input, click's own usage errors included, in one line with status
-    2, never with a traceback."""
+    2, never with a traceback; turns Ctrl-C and a closed output into the console script's
+    own exits (:class:`CommandInterrupted`, :class:`OutputClosed`)."""
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:
             return super().make_context(*args, **kwargs)
         except click.UsageError as exc:
             raise _usage_error(exc) from None
+        except KeyboardInterrupt:
+            raise CommandInterrupted from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except click.UsageError as exc:
             raise _usage_error(exc) from None
+        except KeyboardInterrupt:
+            raise CommandInterrupted from None
         except BrokenPipeError:
-            raise
+            raise OutputClosed from None
         except UnicodeEncodeError as exc:
             # A command-line argument that was not UTF-8 reaches Python as lone surrogates.
             raise OneLineError(

@@ -56,7 +56,7 @@ impl Simulation {
 /// [`CHUNK`]). Each deal shuffles `shoe` (the cards left; the full 104-card shoe when
 /// `None`) afresh and deals from the top. Runs on the current rayon pool; the result does
 /// not depend on its size. Each deal counts one on `control`; once it is cancelled, the
-/// chunks not yet begun are left out of the counts.
+/// counts are empty.
 pub fn simulate(
     n: u64,
     seed: u64,
@@ -87,24 +87,25 @@ pub fn simulate(
 
 fn run_chunks(n: u64, seed: u64, first: u64, cards: &[Card], control: Control<'_>) -> Simulation {
     // Counts add up in any order, so a parallel reduce needs no buffer of chunk results.
-    let mut total = (0..n.div_ceil(CHUNK))
+    let total = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|k| {
-            if control.cancelled() {
-                return Simulation::empty(0, seed);
-            }
-            let deals = CHUNK.min(n - k * CHUNK);
-            let counts = run_chunk(seed, first + k, deals, cards);
-            control.advance(deals);
-            counts
+            // `None` ends the other chunks' jobs too.
+            (!control.cancelled()).then(|| {
+                let deals = CHUNK.min(n - k * CHUNK);
+                let counts = run_chunk(seed, first + k, deals, cards);
+                control.advance(deals);
+                counts
+            })
         })
-        .reduce(
+        .try_reduce(
             || Simulation::empty(0, seed),
             |mut a, b| {
                 a.add(&b);
-                a
+                Some(a)
             },
         );
+    let mut total = total.unwrap_or_else(|| Simulation::empty(0, seed));
     total.n = n;
     total
 }

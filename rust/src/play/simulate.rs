@@ -110,10 +110,13 @@ pub fn simulate_deals(
     let policy_key = rng::policy_key(seed);
     let seeds = batch_agent_seeds(seed);
     let mut deals = vec![DealSummary::default(); n];
-    deals
+    let played = deals
         .par_chunks_mut(GROUP)
         .enumerate()
         .try_for_each(|(g, group)| {
+            if control.cancelled() {
+                return Err(None); // ends the other groups' jobs too
+            }
             let first = start.wrapping_add((g * GROUP) as u64);
             play_group(
                 first,
@@ -124,7 +127,11 @@ pub fn simulate_deals(
                 (policies, seeds),
                 control,
             )
-        })?;
+            .map_err(Some)
+        });
+    if let Err(Some(error)) = played {
+        return Err(error);
+    }
     Ok(deals)
 }
 
@@ -168,9 +175,6 @@ fn play_group(
         GameRng::first_blocks(&shuffle_keys[j], 0)
     }));
     for (j, summary) in out.iter_mut().enumerate() {
-        if control.cancelled() {
-            break;
-        }
         let mut shuffle_rng = GameRng::at_start(shuffle_keys[j], 0, &second_pass[j]);
         let policy_rng = GameRng::at_start(*policy_key, index(j), &first_pass[GROUP / 2 + j]);
         let state = match_deal_shuffled_by(&mut shuffle_rng, 0, index(j), rules)?;
@@ -215,8 +219,8 @@ pub fn play_match(
 }
 
 /// Matches `start .. start + n`; match `i` has seed `derive_seed(seed, i)` and first
-/// dealer `i % 2`. Each deal played counts one on `control`; once it is cancelled, the
-/// matches not yet begun are left as `MatchSummary::default()`.
+/// dealer `i % 2`. Each deal played counts one on `control`; once it is cancelled, no
+/// further match begins and the result is empty.
 pub fn simulate_matches(
     start: u64,
     n: usize,
@@ -227,15 +231,20 @@ pub fn simulate_matches(
 ) -> Result<Vec<MatchSummary>, DuelError> {
     rules.validate().map_err(DuelError::InvalidRules)?;
     let deriver = SeedDeriver::new(seed);
-    (start..start + n as u64)
+    let played = (start..start + n as u64)
         .into_par_iter()
         .map(|i| {
             if control.cancelled() {
-                return Ok(MatchSummary::default());
+                return Err(None); // ends the other matches' jobs too
             }
-            play_match(deriver.derive(i), (i % 2) as u8, rules, policies, control)
+            play_match(deriver.derive(i), (i % 2) as u8, rules, policies, control).map_err(Some)
         })
-        .collect()
+        .collect();
+    match played {
+        Ok(matches) => Ok(matches),
+        Err(Some(error)) => Err(error),
+        Err(None) => Ok(Vec::new()),
+    }
 }
 
 #[cfg(test)]
@@ -311,7 +320,7 @@ mod tests {
         let deals = simulate_deals(0, 64, 1, Rules::default(), p, run.control()).unwrap();
         assert!(deals.iter().all(|d| *d == DealSummary::default()));
         let matches = simulate_matches(0, 8, 1, Rules::default(), p, run.control()).unwrap();
-        assert!(matches.iter().all(|m| *m == MatchSummary::default()));
+        assert!(matches.is_empty());
     }
 
     #[test]
