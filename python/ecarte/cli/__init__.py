@@ -63,7 +63,7 @@ def run() -> None:
     A reader that closes the output early (``| head``): a quiet end, status 0."""
     status: int | str | None = 0
     try:
-        main()
+        main(prog_name="ecarte")
     except SystemExit as end:
         status = end.code
     except EcarteError as exc:

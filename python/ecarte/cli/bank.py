@@ -15,6 +15,7 @@ from ecarte.cli.common import (
     SEED,
     backend_of,
     check_output_path,
+    console,
     fail,
     ray_option,
     write_output,
@@ -48,7 +49,6 @@ PLOT_SUFFIXES = (
 def odds_command(trump: str, seen: str) -> None:
     """Exact odds of one punter tableau against the banker's, from the 104-card shoe minus
     the turn-up (when --trump is a card) and the seen cards."""
-    from rich.console import Console
 
     from ecarte import bank
 
@@ -73,9 +73,9 @@ def odds_command(trump: str, seen: str) -> None:
     scores.add_column("probability", justify="right")
     for (b, p), prob in sorted(odds.scores.items()):
         scores.add_row(f"{b}-{p}", f"{prob:.4%}")
-    console = Console(highlight=False)
-    console.print(table)
-    console.print(scores)
+    screen = console()
+    screen.print(table)
+    screen.print(scores)
 
 
 @click.command("bank")
@@ -137,7 +137,6 @@ def bank_command(
             raise click.UsageError("--ray runs the Monte Carlo of --simulate N")
         click.echo(simulated_outcomes(simulated, seed, ray_address))
         return
-    from rich.console import Console
 
     from ecarte import bank
     from ecarte.bank.session import play_session
@@ -165,7 +164,7 @@ def bank_command(
             *(str(entry.chips[p]) for p in names),
             entry.event,
         )
-    Console(highlight=False).print(ledger)
+    console().print(ledger)
     click.echo(f"Chips + bank: {table.total_chips} (start {players * chips})")
     if out is not None:
         write_output(out, table.to_json(), "--out")

@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+from rich.console import Console
 
 from ecarte.distributed import Backend, RayBackend
-from ecarte.duel import AGENT_SPECS, Deal, Match, parse_agent
+from ecarte.duel import Deal, Match, parse_agent
 from ecarte.errors import EcarteError
 
 
@@ -22,8 +23,8 @@ class AgentSpec(click.ParamType):  # type: ignore[type-arg]  # generic only in c
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         try:
             parse_agent(value)
-        except ValueError:
-            self.fail(f"unknown agent {value!r}: choose {AGENT_SPECS}", param, ctx)
+        except ValueError as exc:  # an unknown name, or a world count out of range
+            self.fail(str(exc), param, ctx)
         return str(value)
 
 
@@ -77,6 +78,17 @@ class CommandInterrupted(Exception):
 class OutputClosed(Exception):
     """The reader of the output went away (``ecarte match | head -1``): the console script
     ends quietly (click would exit with status 1)."""
+
+
+def console() -> Console:
+    """The console a command prints through (rich, no highlighting); a reader that goes
+    away ends the command quietly (:class:`OutputClosed`), not with rich's status 1."""
+    return _Console(highlight=False)
+
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        raise OutputClosed
 
 
 class OneLineError(click.ClickException):

@@ -19,6 +19,7 @@ from ecarte.cli.common import (
     SEED,
     TARGET_OPTION,
     backend_of,
+    console,
     fail,
     ray_option,
 )
@@ -64,7 +65,6 @@ def simulate_command(
     ray_address: str | None,
 ) -> None:
     """Simulate many deals or matches natively and summarise them."""
-    from rich.console import Console
 
     from ecarte.distributed import chunks
     from ecarte.progress import progress_bar
@@ -97,7 +97,7 @@ def simulate_command(
                     )
                 )
                 bar(piece.n)
-    Console(highlight=False).print(simulation_table(tally, agents))
+    console().print(simulation_table(tally, agents))
 
 
 #: Deals (or matches) per native call of a local ``simulate``: their columns are summed

@@ -14,6 +14,7 @@ from ecarte.cli.common import (
     MATCH_FORMAT,
     SEED,
     backend_of,
+    console,
     fail,
     parse_deal,
     parse_match,
@@ -100,8 +101,6 @@ def solve_command(
     """
     import time
 
-    from rich.console import Console
-
     from ecarte.duel import action_values, solve
 
     if batch is not None:
@@ -118,7 +117,7 @@ def solve_command(
             raise click.UsageError("--positions N (with --seed) solves many deals; --ray needs it")
         click.echo(solve_positions(seed, positions, dealer, objective, ray_address))
         return
-    console = Console(highlight=False)
+    screen = console()
     if file is not None:
         text, kind = read_record(file, "solve", (DEAL_FORMAT, MATCH_FORMAT))
         if kind == MATCH_FORMAT:
@@ -136,7 +135,7 @@ def solve_command(
             deal = parse_deal(file, text)
         if deal.phase == "over":
             deal = first_lead(deal)
-            console.print("The deal is over: solving it from its first lead.")
+            screen.print("The deal is over: solving it from its first lead.")
     else:
         if deal_number is not None:
             raise click.UsageError("--deal goes with a match record FILE, not with --seed")
@@ -150,16 +149,16 @@ def solve_command(
     solution = solve(deal, objective)
     elapsed = time.perf_counter() - started
     values = action_values(deal, objective)
-    console.print(
+    screen.print(
         f"Trump {deal.trump.symbol}, talon {deal.talon_size} "
         f"({' '.join(c.pretty() for c in deal.talon)}), seat {player} to play"
     )
     for seat in (0, 1):
-        console.print(f"  seat {seat}: {' '.join(c.pretty() for c in deal.hand(seat))}")
+        screen.print(f"  seat {seat}: {' '.join(c.pretty() for c in deal.hand(seat))}")
     if deal.lead is not None:
-        console.print(f"  led: {deal.lead.pretty()}")
+        screen.print(f"  led: {deal.lead.pretty()}")
     unit = "deal points" if objective == "points" else "cards"
-    console.print(
+    screen.print(
         f"Value for seat {player}: {solution.value:+d} {unit} "
         f"({solution.nodes} nodes, {elapsed * 1000:.2f} ms)"
     )
@@ -170,7 +169,7 @@ def solve_command(
     best = set(solution.best_actions)
     for action, value in values:
         table.add_row(str(action), f"{value:+d}", "*" if action in best else "")
-    console.print(table)
+    screen.print(table)
 
 
 def first_lead(deal: Deal) -> Deal:
