@@ -215,7 +215,7 @@ def test_record_messages_say_what_the_file_is(files: dict[str, Path]) -> None:
     assert "a banking session record" in result.stderr
     result = invoke(["solve", str(files["good_match"]), "--deal", "2"])
     assert result.exit_code == 0 and "Value for seat" in result.stdout
-    assert "solving it from its first lead" in result.stdout
+    assert "solved from its first lead" in result.stdout
 
 
 # -- output paths --------------------------------------------------------------------------

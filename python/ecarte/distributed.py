@@ -42,6 +42,12 @@ T = TypeVar("T")
 #: The one-line error when Ray is missing.
 MISSING_RAY: Final = "backend='ray' needs Ray: pip install 'ecarte[ray]'"
 
+#: Ray's own advice when no cluster answers names flags of the ``ray`` command; ecarte's.
+NO_CLUSTER: Final = (
+    "no Ray cluster is running here; start one with `ray start --head`, or give no "
+    "address (--ray alone, or backend='ray') for a local one"
+)
+
 #: Measured cost of one Ray task on a local instance, amortized over 1,000 trivial tasks
 #: submitted at once: 1.4 and 2.6 ms in two runs on a loaded 2-core machine (a lone task's
 #: round trip: 3.9 to 5.5 ms); docs/scale.md, "Chunk sizing". A chunk is sized so that
@@ -167,6 +173,8 @@ def connect(address: str | None = None) -> Any:
         except Exception as e:  # Ray raises several kinds; the CLI shows one line
             where = address or "a local instance"
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            if address == "auto" or "--address" in first:  # Ray's advice names its own CLI
+                first = NO_CLUSTER
             raise EcarteError(f"cannot connect to Ray at {where}: {first}") from None
     return ray
 

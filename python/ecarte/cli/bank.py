@@ -12,7 +12,9 @@ from rich.table import Table
 from ecarte.bank import MAX_DEALS
 from ecarte.cli.common import (
     MAX_BANK_DEALS,
+    OUTPUT,
     SEED,
+    Whole,
     backend_of,
     check_output_path,
     console,
@@ -50,10 +52,8 @@ def odds_command(trump: str, seen: str) -> None:
     """Exact odds of one punter tableau against the banker's, from the 104-card shoe minus
     the turn-up (when --trump is a card) and the seen cards."""
 
-    from ecarte import bank
-
     removed = [c.strip() for c in seen.split(",") if c.strip()]
-    odds = bank.odds(trump, removed=removed)
+    odds = odds_of(trump, removed)
     # A bare suit removes no turn-up, a state play never meets: say which shoe was used.
     turn_up = len(trump.strip()) > 1
     shoe = (
@@ -78,41 +78,81 @@ def odds_command(trump: str, seen: str) -> None:
     screen.print(scores)
 
 
+def odds_of(trump: str, removed: list[str]) -> Any:
+    """``bank.odds`` for ``--trump`` and ``--seen``, its errors naming the option at fault."""
+    from ecarte import bank
+    from ecarte.errors import EcarteError
+
+    try:
+        return bank.odds(trump, removed=removed)
+    except EcarteError as exc:
+        if not trump.isprintable():  # not Unicode text: the engine's own message says so
+            raise
+        try:
+            bank.odds(trump)
+        except EcarteError:
+            fail(
+                f"--trump {trump}: give the turned-up card (e.g. 7H) or the trump suit "
+                "(C, D, H, S or ♣ ♦ ♥ ♠)"
+            )
+        fail(f"--seen: {exc}")
+
+
 @click.command("bank")
-@click.option("--players", type=click.IntRange(2, 20), default=4, show_default=True)
-@click.option("--bank", "bank_size", type=click.IntRange(1), default=100, show_default=True)
+@click.option(
+    "--players", type=Whole(2, 20), default=4, show_default=True, help="Players at the table."
+)
+@click.option(
+    "--bank",
+    "bank_size",
+    type=Whole(1),
+    default=100,
+    show_default=True,
+    help="The bank the banker stakes (banking mode), at most --chips.",
+)
 @click.option(
     "--stake",
-    type=click.IntRange(1),
+    type=Whole(1),
     default=10,
     show_default=True,
     help="The fixed stake on T2 and T3.",
 )
 @click.option(
     "--chips",
-    type=click.IntRange(1),
+    type=Whole(1),
     default=1000,
     show_default=True,
     help="Each player's chips at the start.",
 )
-@click.option("--deals", type=click.IntRange(1, MAX_BANK_DEALS), default=50, show_default=True)
 @click.option(
-    "--mode", type=click.Choice(["banking", "open"]), default="banking", show_default=True
+    "--deals",
+    type=Whole(1, MAX_BANK_DEALS),
+    default=50,
+    show_default=True,
+    help="Deals of the session (fewer if nobody can hold the bank).",
 )
-@click.option("--seed", type=SEED, default=1, show_default=True)
+@click.option(
+    "--mode",
+    type=click.Choice(["banking", "open"]),
+    default="banking",
+    show_default=True,
+    help="banking: fixed stakes on T2 and T3, a bank that can break; open: any stakes, "
+    "paid by the banker without limit.",
+)
+@click.option(
+    "--seed", type=SEED, default=1, show_default=True, help="Seed of the shoe and the stakes."
+)
 @click.option(
     "--plot",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OUTPUT,
     help="Draw each player's chips over the deals to a chart: .png, .pdf, .svg and "
     "more by the file name (needs matplotlib).",
 )
-@click.option(
-    "--out", type=click.Path(dir_okay=False, path_type=Path), help="Save the session record (JSON)."
-)
+@click.option("--out", type=OUTPUT, help="Save the session record (JSON) to this file.")
 @click.option(
     "--simulate",
     "simulated",
-    type=click.IntRange(1, MAX_DEALS),
+    type=Whole(1, MAX_DEALS),
     default=None,
     help="Instead: the outcomes of this many simulated deals (Monte Carlo).",
 )
@@ -141,6 +181,8 @@ def bank_command(
     from ecarte import bank
     from ecarte.bank.session import play_session
 
+    if mode == "banking" and bank_size > chips:
+        fail(f"--bank {bank_size} is more than --chips {chips}: the banker funds the bank")
     if out is not None:
         check_output_path(out, "--out")
     if plot is not None:

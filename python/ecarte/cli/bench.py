@@ -5,6 +5,12 @@ from __future__ import annotations
 
 import click
 
+from ecarte import MAX_THREADS
+from ecarte.cli.common import Whole
+
+#: Positions in the shipped set (solver_positions_v2: 100 for each of 0 to 11 exchanges).
+POSITIONS_IN_SET = 1_200
+
 
 @click.group("bench", invoke_without_command=True)
 @click.option("--full", is_flag=True, help="Longer runs, steadier figures.")
@@ -28,13 +34,13 @@ def bench_command(ctx: click.Context, full: bool) -> None:
 @bench_command.command("solver")
 @click.option(
     "--positions",
-    type=click.IntRange(1),
+    type=Whole(1, POSITIONS_IN_SET),
     default=None,
     help="Solve the first N positions of the set (default: all 1,200).",
 )
 @click.option(
     "--threads",
-    type=click.IntRange(1),
+    type=Whole(1, MAX_THREADS),
     default=1,
     show_default=True,
     help="Positions solved at once; each time is that of one solve on one thread.",

@@ -30,6 +30,52 @@ class AgentSpec(click.ParamType):  # type: ignore[type-arg]  # generic only in c
 
 AGENT = AgentSpec()
 
+
+def number_text(n: int) -> str:
+    """A bound as a person writes it: ``2**64 - 1``, ``1,000,000``, ``20``."""
+    if n == 2**64 - 1:
+        return "2**64 - 1"
+    return f"{n:,}" if n >= 10_000 else str(n)
+
+
+class Whole(click.IntRange):
+    """A whole number from ``low`` to ``high`` (no bound above when ``high`` is None). Help
+    shows the range it accepts ("1 to 1,000,000,000"); a bad value is refused as
+    ``--option must be a whole number from 1 to 1,000,000,000, got 0``."""
+
+    def __init__(self, low: int, high: int | None = None) -> None:
+        super().__init__(low, high)
+
+    def _describe_range(self) -> str:
+        low = number_text(int(self.min or 0))
+        return f"at least {low}" if self.max is None else f"{low} to {number_text(int(self.max))}"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        number = value if isinstance(value, int) and not isinstance(value, bool) else None
+        if number is None and isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+            number = int(value)
+        low, high = int(self.min or 0), self.max
+        if number is None or number < low or (high is not None and number > high):
+            which = f"from {self._describe_range()}" if high is not None else "at least " + str(low)
+            shown = value if isinstance(value, int) or str(value).isdigit() else repr(value)
+            self.fail(f"must be a whole number {which}, got {shown}", param, ctx)
+        return number
+
+
+class OutputFile(click.Path):
+    """A file to write (``--out``, ``--save``, ``--plot``): a path, not empty."""
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail("the path is empty: give a file name", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+OUTPUT = OutputFile()
+
 #: Options several commands share, defined once.
 ORDER_OPTION = click.option(
     "--order",
@@ -40,14 +86,14 @@ ORDER_OPTION = click.option(
 )
 TARGET_OPTION = click.option(
     "--target",
-    type=click.IntRange(1, 100),
+    type=Whole(1, 100),
     default=7,
     show_default=True,
     help="Points that win the match.",
 )
 
 #: Every ``--seed``: a whole number from 0 to 2**64 - 1, checked before any work.
-SEED = click.IntRange(0, 2**64 - 1)
+SEED = Whole(0, 2**64 - 1)
 
 #: What a bad input raises; the command reports it in one line and exits with status 2.
 USER_ERRORS = (EcarteError, ValueError, OSError, UnicodeError, OverflowError, RecursionError)
@@ -105,8 +151,16 @@ def one_line(text: object) -> str:
 
 
 def _usage_error(exc: click.UsageError) -> OneLineError:
+    """One line that names the option: ``--deals must be a whole number from ...``."""
     hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
-    return OneLineError(one_line(exc.format_message()) + hint)
+    message = exc.format_message()
+    param = getattr(exc, "param", None)
+    if isinstance(exc, click.BadParameter) and not isinstance(exc, click.MissingParameter):
+        if param is not None:
+            name = param.opts[0] if isinstance(param, click.Option) else param.human_readable_name
+            joint = " " if exc.message.startswith("must ") else ": "
+            message = f"{name}{joint}{exc.message}"
+    return OneLineError(one_line(message) + hint)
 
 
 class EcarteGroup(click.Group):
@@ -208,15 +262,15 @@ def read_record(file: Path, command: str, accepted: tuple[str, ...]) -> tuple[st
 def parse_deal(file: Path, text: str) -> Deal:
     try:
         return Deal.from_json(text)
-    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
-        fail(f"{file}: not a valid deal record: {one_line(exc)}")
+    except ValueError as exc:  # "invalid deal record: what is wrong"
+        fail(f"{file}: {one_line(exc)}")
 
 
 def parse_match(file: Path, text: str) -> Match:
     try:
         return Match.from_json(text)
-    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
-        fail(f"{file}: not a valid match record: {one_line(exc)}")
+    except ValueError as exc:  # "invalid match record: what is wrong"
+        fail(f"{file}: {one_line(exc)}")
 
 
 def ray_option(f: Any) -> Any:

@@ -10,8 +10,10 @@ from ecarte.agents import make_agent
 from ecarte.cli.common import (
     AGENT,
     ORDER_OPTION,
+    OUTPUT,
     SEED,
     TARGET_OPTION,
+    Whole,
     check_output_path,
     write_output,
 )
@@ -26,7 +28,7 @@ from ecarte.seeding import agent_seed
     type=SEED,
     default=1,
     show_default=True,
-    help="Seed of the match's deals (0 to 2**64 - 1).",
+    help="Seed of the match's deals.",
 )
 @click.option(
     "--agents",
@@ -38,10 +40,16 @@ from ecarte.seeding import agent_seed
 )
 @TARGET_OPTION
 @ORDER_OPTION
-@click.option("--first-dealer", type=click.IntRange(0, 1), default=0, show_default=True)
+@click.option(
+    "--first-dealer",
+    type=Whole(0, 1),
+    default=0,
+    show_default=True,
+    help="The seat that deals the first deal.",
+)
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OUTPUT,
     help="Save the match record (JSON) to this file.",
 )
 @click.option("--quiet", is_flag=True, help="Print only the result.")

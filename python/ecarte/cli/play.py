@@ -8,7 +8,16 @@ from pathlib import Path
 import click
 
 from ecarte.agents import make_agent
-from ecarte.cli.common import AGENT, ORDER_OPTION, SEED, TARGET_OPTION, check_output_path, console
+from ecarte.cli.common import (
+    AGENT,
+    ORDER_OPTION,
+    OUTPUT,
+    SEED,
+    TARGET_OPTION,
+    Whole,
+    check_output_path,
+    console,
+)
 from ecarte.duel import Match, Rules
 from ecarte.seeding import agent_seed
 
@@ -33,14 +42,12 @@ DEFAULT_LEVEL = "expert"
     default=None,
     help="A built-in agent to play against instead of a level.",
 )
-@click.option(
-    "--seed", type=SEED, default=None, help="Seed of the match, 0 to 2**64 - 1 (random if omitted)."
-)
+@click.option("--seed", type=SEED, default=None, help="Seed of the match (random if omitted).")
 @ORDER_OPTION
 @TARGET_OPTION
 @click.option(
     "--seat",
-    type=click.IntRange(0, 1),
+    type=Whole(0, 1),
     default=0,
     show_default=True,
     help="Your seat; seat 0 deals first.",
@@ -48,7 +55,7 @@ DEFAULT_LEVEL = "expert"
 @click.option(
     "--save",
     "save_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OUTPUT,
     help="Save the match record here at the end without asking.",
 )
 def play_command(

@@ -18,6 +18,7 @@ from ecarte.cli.common import (
     ORDER_OPTION,
     SEED,
     TARGET_OPTION,
+    Whole,
     backend_of,
     console,
     fail,
@@ -32,12 +33,12 @@ from ecarte.stats import wilson_interval
 @click.option(
     "--deals",
     "n",
-    type=click.IntRange(1, MAX_SIMULATED),
+    type=Whole(1, MAX_SIMULATED),
     default=10_000,
     show_default=True,
     help="Number of deals (or matches with --matches).",
 )
-@click.option("--seed", type=SEED, default=1, show_default=True)
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed of the run's deals.")
 @click.option(
     "--agents",
     nargs=2,
@@ -49,7 +50,7 @@ from ecarte.stats import wilson_interval
 @click.option("--matches", is_flag=True, help="Play whole matches instead of deals.")
 @click.option(
     "--threads",
-    type=click.IntRange(1, MAX_THREADS),
+    type=Whole(1, MAX_THREADS),
     default=None,
     help="Worker threads (default: all cores); results do not depend on it.",
 )
@@ -158,7 +159,7 @@ def rate_text(hits: int, n: int) -> str:
 @click.argument("agent_b", type=AGENT)
 @click.option(
     "--matches",
-    type=click.IntRange(1, MAX_ARENA_MATCHES),
+    type=Whole(1, MAX_ARENA_MATCHES),
     default=100,
     show_default=True,
     help="Seeds; each is played twice with seats and cards swapped.",
@@ -166,14 +167,14 @@ def rate_text(hits: int, n: int) -> str:
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the run's deals.")
 @click.option(
     "--workers",
-    type=click.IntRange(1, MAX_WORKERS),
+    type=Whole(1, MAX_WORKERS),
     default=1,
     show_default=True,
     help="Processes playing seeds in parallel (agents that are not built in).",
 )
 @click.option(
     "--samples",
-    type=click.IntRange(1, MAX_SAMPLES),
+    type=Whole(1, MAX_SAMPLES),
     default=None,
     help="Worlds per decision of each search agent named without a count (pimc, expert).",
 )

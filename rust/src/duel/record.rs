@@ -41,49 +41,129 @@ impl DealRecord {
 
     /// Parses and checks a record; every step of the replay must be legal.
     pub fn from_json(text: &str) -> Result<DealRecord, DuelError> {
-        let record: DealRecord = parse(text)?;
+        let bad = |why: String| DuelError::InvalidRecord(format!("invalid deal record: {why}"));
+        let record: DealRecord = parse(text).map_err(bad)?;
         check_header(
             &record.format,
             record.version,
             RECORD_FORMAT,
             RECORD_VERSION,
-        )?;
+        )
+        .map_err(bad)?;
         Ok(record)
     }
 
     /// The state after every action, each checked (its log is the record's actions).
     pub fn replay(&self) -> Result<DealState, DuelError> {
-        let wrap = |e: DuelError| DuelError::InvalidRecord(e.to_string());
-        let mut state = DealState::from_deck(&self.deck, self.dealer, self.rules).map_err(wrap)?;
+        let bad = |why: String| DuelError::InvalidRecord(format!("invalid deal record: {why}"));
+        let mut state = DealState::from_deck(&self.deck, self.dealer, self.rules)
+            .map_err(|e| bad(e.to_string()))?;
         for (i, &action) in self.actions.iter().enumerate() {
             state
                 .apply(action)
-                .map_err(|e| DuelError::InvalidRecord(format!("action {i}: {e}")))?;
+                .map_err(|e| bad(format!("action {}: {e}", i + 1)))?;
         }
         Ok(state)
     }
 }
 
-/// Parses JSON into a record type: exact field types, no unknown fields.
-fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, DuelError> {
-    serde_json::from_str(text).map_err(|e| DuelError::InvalidRecord(e.to_string()))
+/// Parses JSON into a record type: exact field types, no unknown fields; the error in
+/// words ([`json_error`]).
+fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    serde_json::from_str(text).map_err(|e| json_error(text, &e))
 }
 
-fn check_header(
-    format: &str,
-    version: u32,
-    expected: &str,
-    supported: u32,
-) -> Result<(), DuelError> {
+/// What is wrong with the JSON `text` of a record, for a person: the field it is in, what
+/// was expected in words, what was found, and neither the parser's position in the text
+/// nor Rust's type names (`u8`, `u64`) or number kinds ("floating point").
+pub fn json_error(text: &str, error: &serde_json::Error) -> String {
+    let full = error.to_string();
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    let message = full
+        .strip_suffix(&position)
+        .unwrap_or(&full)
+        .replace('`', "\"");
+    let Some((found, expected)) = message
+        .strip_prefix("invalid type: ")
+        .or_else(|| message.strip_prefix("invalid value: "))
+        .and_then(|rest| rest.split_once(", expected "))
+    else {
+        return message;
+    };
+    let field = field_before(text, error.line(), error.column())
+        .map_or_else(String::new, |name| format!("{name}: "));
+    format!(
+        "{field}expected {}, got {}",
+        in_words(expected),
+        found_in_words(found)
+    )
+}
+
+/// Serde's names of what a record field holds, in words.
+fn in_words(expected: &str) -> String {
+    let words = match expected {
+        "u8" => "a whole number from 0 to 255",
+        "u16" => "a whole number from 0 to 65535",
+        "u32" => "a whole number from 0 to 4294967295",
+        "u64" | "usize" => "a whole number from 0 to 2**64 - 1",
+        "i64" => "a whole number",
+        "a sequence" => "a list",
+        "a map" => "an object",
+        "a boolean" => "true or false",
+        other if other.starts_with("struct ") => "an object",
+        other => other,
+    };
+    words.to_string()
+}
+
+/// Serde's description of a value found, in words: `floating point "1e+30"` is `1e30, a
+/// number too large` when it is whole, else `1.5, not a whole number`.
+fn found_in_words(found: &str) -> String {
+    let quoted = |kind: &str| {
+        found
+            .strip_prefix(kind)
+            .map(|v| v.trim_matches('"').to_string())
+    };
+    if let Some(number) = quoted("floating point ") {
+        let value: f64 = number.parse().unwrap_or(f64::NAN);
+        return if value.fract() == 0.0 {
+            format!("{value:e}, a number too large")
+        } else {
+            format!("{number}, not a whole number")
+        };
+    }
+    if let Some(number) = quoted("integer ") {
+        return number;
+    }
+    if let Some(flag) = quoted("boolean ") {
+        return flag;
+    }
+    match found {
+        "sequence" => "a list".into(),
+        "map" => "an object".into(),
+        "unit value" => "null".into(),
+        _ => found.replacen("string ", "the text ", 1),
+    }
+}
+
+/// The name of the field whose value ends at `line`, `column` (1-based) of `text`: the
+/// last `"name":` before it.
+fn field_before(text: &str, line: usize, column: usize) -> Option<&str> {
+    let row = text.lines().nth(line.checked_sub(1)?)?;
+    let upto = row.get(..column.min(row.len()))?;
+    let end = upto.rfind("\":")?;
+    let start = upto[..end].rfind('"')? + 1;
+    Some(&upto[start..end])
+}
+
+fn check_header(format: &str, version: u32, expected: &str, supported: u32) -> Result<(), String> {
     if format != expected {
-        return Err(DuelError::InvalidRecord(format!(
-            "format is {format:?}, expected {expected:?}"
-        )));
+        return Err(format!("format is {format:?}, expected {expected:?}"));
     }
     if version != supported {
-        return Err(DuelError::InvalidRecord(format!(
+        return Err(format!(
             "version {version} is not supported (this build reads version {supported})"
-        )));
+        ));
     }
     Ok(())
 }
@@ -122,15 +202,16 @@ impl MatchRecord {
     }
 
     pub fn from_json(text: &str) -> Result<MatchRecord, DuelError> {
-        let record: MatchRecord = parse(text)?;
-        check_header(&record.format, record.version, MATCH_FORMAT, MATCH_VERSION)?;
+        let bad = |why: String| DuelError::InvalidRecord(format!("invalid match record: {why}"));
+        let record: MatchRecord = parse(text).map_err(bad)?;
+        check_header(&record.format, record.version, MATCH_FORMAT, MATCH_VERSION).map_err(bad)?;
         Ok(record)
     }
 
     /// Replays the record: every deal must be the match's seeded deal under the match's
     /// rules, every action legal, and only the last deal unfinished.
     pub fn replay(&self) -> Result<Match, DuelError> {
-        let bad = |text: String| DuelError::InvalidRecord(text);
+        let bad = |why: String| DuelError::InvalidRecord(format!("invalid match record: {why}"));
         let mut game =
             Match::new(self.seed, self.first_dealer, self.rules).map_err(|e| bad(e.to_string()))?;
         if self.deals.is_empty() {
@@ -138,7 +219,8 @@ impl MatchRecord {
         }
         for (i, deal) in self.deals.iter().enumerate() {
             let number = i + 1;
-            check_header(&deal.format, deal.version, RECORD_FORMAT, RECORD_VERSION)?;
+            check_header(&deal.format, deal.version, RECORD_FORMAT, RECORD_VERSION)
+                .map_err(|why| bad(format!("deal {number}: {why}")))?;
             if i > 0 && game.is_over() {
                 return Err(bad(format!("deal {number} comes after the match ended")));
             }
@@ -174,5 +256,54 @@ impl MatchRecord {
             }
         }
         Ok(game)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error_of(text: &str) -> String {
+        match DealRecord::from_json(text).and_then(|r| r.replay()) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("{text} is accepted"),
+        }
+    }
+
+    #[test]
+    fn record_errors_name_the_field_in_words() {
+        let good = DealRecord::of(&DealState::from_seed(1, 0, Rules::default()).unwrap());
+        let text = good.to_json();
+        let with = |field: &str, value: &str| {
+            let start = text.find(&format!("\"{field}\":")).unwrap() + field.len() + 3;
+            let end = start + text[start..].find([',', '}']).unwrap();
+            format!("{}{value}{}", &text[..start], &text[end..])
+        };
+        assert_eq!(
+            error_of(&with("dealer", "300")),
+            "invalid deal record: dealer: expected a whole number from 0 to 255, got 300"
+        );
+        assert_eq!(
+            error_of(&with("version", "1000000000000000000000000000000")),
+            "invalid deal record: version: expected a whole number from 0 to 4294967295, \
+             got 1e30, a number too large"
+        );
+        assert_eq!(
+            error_of(&with("dealer", "1.5")),
+            "invalid deal record: dealer: expected a whole number from 0 to 255, got 1.5, \
+             not a whole number"
+        );
+        assert_eq!(
+            error_of(&with("dealer", "2")),
+            "invalid deal record: invalid dealer 2: must be 0 or 1"
+        );
+        let missing = error_of("{}");
+        assert!(missing.starts_with("invalid deal record: missing field \"format\""));
+        for message in [missing, error_of(&with("dealer", "\"x\""))] {
+            assert!(
+                !message.contains(" at line ") && !message.contains('`'),
+                "{message}"
+            );
+        }
     }
 }

@@ -9,7 +9,7 @@ use super::action::{
     PyAction, PyOutcome, PyTrick,
 };
 use super::card::{extract_cards, to_py, PyCard};
-use super::errors::{extract_u64, int_in, int_u8, text, EcarteError, InvalidDeckError};
+use super::errors::{extract_u64, int_in, int_u8, EcarteError, InvalidDeckError};
 use super::observe::{score_pair, seat, PyObservation};
 use super::rules::{rules_or_default, PyRules};
 use crate::card::Suit;
@@ -88,10 +88,11 @@ impl PyDeal {
     }
 
     /// Replays a record made by `to_json`; a malformed or tampered record raises
-    /// `InvalidRecordError`.
+    /// `InvalidRecordError`, anything but text `TypeError`.
     #[staticmethod]
     fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyDeal> {
-        let state = DealRecord::from_json(&text(record, "a deal record")?)?.replay()?;
+        let record = super::errors::record_text(record, "deal")?;
+        let state = DealRecord::from_json(&record)?.replay()?;
         Ok(PyDeal::from_state(&state, None))
     }
 

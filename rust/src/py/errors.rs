@@ -1,9 +1,10 @@
 //! The exception hierarchy: `EcarteError(ValueError)` and one subclass per kind of bad input.
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
+use crate::duel::record::json_error;
 use crate::duel::DuelError;
 
 create_exception!(
@@ -196,11 +197,29 @@ pub fn pair<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<[Bound<'py, Py
     }
 }
 
+/// The text of a record passed to a `from_json`: `TypeError` for anything but a `str`,
+/// `InvalidRecordError` for a `str` that is not valid Unicode (a lone surrogate).
+pub fn record_text(record: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    let text = record.cast::<pyo3::types::PyString>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "a {what} record is JSON text (a str), got {}",
+            describe(record)
+        ))
+    })?;
+    text.to_str().map(str::to_owned).map_err(|_| {
+        InvalidRecordError::new_err(format!(
+            "invalid {what} record: the text is not valid Unicode (it holds a lone surrogate)"
+        ))
+    })
+}
+
 /// Parses a JSON record of a value; `InvalidRecordError` if it is not one.
 pub fn parse_record<T: serde::de::DeserializeOwned>(
     record: &Bound<'_, PyAny>,
     what: &str,
 ) -> PyResult<T> {
-    serde_json::from_str(&text(record, "a record")?)
-        .map_err(|e| InvalidRecordError::new_err(format!("invalid {what} record: {e}")))
+    let text = record_text(record, what)?;
+    serde_json::from_str(&text).map_err(|e| {
+        InvalidRecordError::new_err(format!("invalid {what} record: {}", json_error(&text, &e)))
+    })
 }

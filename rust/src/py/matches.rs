@@ -366,10 +366,11 @@ impl PyMatch {
     }
     /// Replays a record made by `to_json`. Every deal must be the seeded deal with the
     /// alternating dealer and the match's rules, every action legal, and only the last
-    /// deal unfinished; anything else raises `InvalidRecordError`.
+    /// deal unfinished; anything else raises `InvalidRecordError` (anything but text,
+    /// `TypeError`).
     #[staticmethod]
     fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyMatch> {
-        let record = super::errors::text(text, "a match record")?;
+        let record = super::errors::record_text(text, "match")?;
         let game = MatchRecord::from_json(&record)?.replay()?;
         Ok(PyMatch { game })
     }
