@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from ecarte.duel import Deal
 
 ECARTE = [sys.executable, "-c", "from ecarte.cli import run; run()"]
 
@@ -66,3 +67,53 @@ def test_head_takes_the_first_line_of_a_match() -> None:
     )
     assert proc.returncode == 0 and proc.stderr == ""
     assert proc.stdout.startswith("Match to 7, seed 1")
+
+
+def test_progress_bars_stay_off_a_redirected_stderr(tmp_path: Path) -> None:
+    batch = tmp_path / "batch.jsonl"
+    deal = Deal(seed=1)
+    deal.apply("decline")
+    batch.write_text(deal.to_json() + "\n")
+    for args in (
+        ["arena", "heuristic", "random", "--matches", "50"],
+        ["simulate", "--deals", "100000"],
+        ["bank", "--simulate", "100000"],
+        ["bench", "solver", "--positions", "24"],
+        ["solve", "--batch", str(batch)],
+    ):
+        proc = ecarte(*args)
+        assert proc.returncode == 0, (args, proc.stderr)
+        assert proc.stderr == "", args
+
+
+def test_the_arena_bar_moves_within_a_second_on_a_terminal() -> None:
+    import re
+    import time
+
+    import pexpect
+
+    child = pexpect.spawn(
+        sys.executable,
+        [*ECARTE[1:], "arena", "pimc", "heuristic", "--matches", "200"],
+        dimensions=(24, 160),
+        encoding="utf-8",
+        timeout=60,
+    )
+    child.expect("Seeds")
+    seen: list[tuple[float, int]] = []
+    started = time.perf_counter()
+    while time.perf_counter() - started < 4.0:
+        try:
+            child.expect(r"(\d+) deals", timeout=4.0)
+        except pexpect.TIMEOUT:
+            break
+        seen.append((time.perf_counter() - started, int(child.match.group(1))))
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    counts = sorted({count for _, count in seen})
+    assert len(counts) >= 3, seen  # the bar counts the deals of the matches under way
+    first_move = min(t for t, count in seen if count > 0)
+    assert first_move < 1.5, seen
+    assert child.exitstatus == 130
+    assert re.search(r"interrupted", child.before or "")
