@@ -620,7 +620,14 @@ class Match:
     def result(self) -> MatchResult:
         """The result; ``EcarteError`` while the match goes on."""
     def to_json(self) -> str:
-        """The versioned match record: seed, first dealer, rules and every deal's record."""
+        """The versioned match record: seed, first dealer, rules, every deal's record and
+        the players' names, if set."""
+    @property
+    def players(self) -> tuple[str, str] | None:
+        """The names of the players in seat 0 and seat 1, for the record and its replay
+        (``None`` until set): each 1 to 40 characters on one line."""
+    @players.setter
+    def players(self, names: tuple[str, str] | None) -> None: ...
     @staticmethod
     def from_json(text: str) -> Match:
         """Replays a record made by ``to_json``. Every deal must be the seeded deal with

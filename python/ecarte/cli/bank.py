@@ -9,8 +9,10 @@ from typing import Any
 import click
 from rich.table import Table
 
+from ecarte._core import Card, Suit
 from ecarte.bank import MAX_DEALS
 from ecarte.cli.common import (
+    ASCII_OPTION,
     MAX_BANK_DEALS,
     OUTPUT,
     SEED,
@@ -22,6 +24,7 @@ from ecarte.cli.common import (
     ray_option,
     write_output,
 )
+from ecarte.display import card_str, counted, suit_str
 
 #: The chart formats ``--plot`` writes (by file name extension).
 PLOT_SUFFIXES = (
@@ -48,6 +51,7 @@ PLOT_SUFFIXES = (
     ),
 )
 @click.option("--seen", default="", help="Cards already seen, comma-separated, e.g. 5H,KS.")
+@ASCII_OPTION
 def odds_command(trump: str, seen: str) -> None:
     """Exact odds of one punter tableau against the banker's, from the 104-card shoe minus
     the turn-up (when --trump is a card) and the seen cards."""
@@ -56,18 +60,20 @@ def odds_command(trump: str, seen: str) -> None:
     odds = odds_of(trump, removed)
     # A bare suit removes no turn-up, a state play never meets: say which shoe was used.
     turn_up = len(trump.strip()) > 1
+    shown = card_str(Card(trump.strip())) if turn_up else suit_str(Suit.parse(trump.strip()))
     shoe = (
-        f"the 104-card shoe less the turn-up {trump.strip()}"
+        f"the 104-card shoe less the turn-up {shown}"
         if turn_up
         else "the 104-card shoe with no turn-up removed (give the turned-up card, e.g. --trump 7H)"
     )
-    click.echo(f"Shoe: {shoe}" + (f", less {len(removed)} seen card(s)" if removed else ""))
-    table = Table(title=f"Bank odds, trump {trump.strip()}, {odds.cards_left} cards left")
+    seen_cards = f", less {counted(len(removed), 'seen card')}" if removed else ""
+    click.echo(f"Shoe: {shoe}{seen_cards}")
+    table = Table(title=f"Bank odds, trump {shown}, {odds.cards_left} cards left")
     table.add_column("outcome")
     table.add_column("probability", justify="right")
     table.add_column("exact", justify="right")
     for name in ("banker", "en_carte", "punter"):
-        table.add_row(name.replace("_", " "), f"{getattr(odds, name):.4%}", str(odds.exact[name]))
+        table.add_row(outcome_text(name), f"{getattr(odds, name):.4%}", str(odds.exact[name]))
     scores = Table(title="Trick scores (banker-punter)")
     scores.add_column("score")
     scores.add_column("probability", justify="right")
@@ -191,22 +197,26 @@ def bank_command(
     names = [f"P{i + 1}" for i in range(players)]
     table = bank.Table(names, bank=bank_size, fixed_stake=stake, chips=chips, mode=mode, seed=seed)  # type: ignore[arg-type]
     history = play_session(table, deals, seed)
-    ledger = Table(title=f"Banking session, seed {seed}")
+    ledger = Table(title=f"Banking session, seed {seed}: chips after each deal")
     ledger.add_column("deal", justify="right")
     ledger.add_column("banker")
+    for tableau in ("T2", "T3", "T4"):
+        ledger.add_column(tableau, no_wrap=True)
     ledger.add_column("bank", justify="right")
     for name in names:
         ledger.add_column(name, justify="right")
-    ledger.add_column("event")
     for entry in history:
         ledger.add_row(
-            str(entry.deal),
+            f"{entry.deal}{'*' if entry.event else ''}",
             entry.banker,
+            *(outcome_text(o) for o in entry.outcomes),
             str(entry.bank),
             *(str(entry.chips[p]) for p in names),
-            entry.event,
         )
     console().print(ledger)
+    for entry in history:  # below the table, which they would make too wide
+        if entry.event:
+            click.echo(f"* deal {entry.deal}: {entry.event}")
     click.echo(f"Chips + bank: {table.total_chips} (start {players * chips})")
     if out is not None:
         write_output(out, table.to_json(), "--out")
@@ -214,6 +224,11 @@ def bank_command(
     if plot is not None:
         plot_bankrolls(history, names, plot)
         click.echo(f"Chart saved to {plot}")
+
+
+def outcome_text(outcome: str) -> str:
+    """A tableau's outcome as the command line spells it: banker, en carte, punter."""
+    return outcome.replace("_", " ")
 
 
 def _pyplot() -> Any:
@@ -233,9 +248,10 @@ def plot_bankrolls(history: list[Any], names: list[str], path: Path) -> None:
     deals = [e.deal for e in history]
     for name in names:
         ax.plot(deals, [e.chips[name] for e in history], label=name)
+    ax.plot(deals, [e.bank for e in history], label="bank", linestyle="--", color="black")
     ax.set_xlabel("deal")
     ax.set_ylabel("chips")
-    ax.set_title("Bankrolls over the session")
+    ax.set_title("Chips of each player and the bank over the session")
     ax.legend()
     fig.tight_layout()
     try:
@@ -260,7 +276,7 @@ def simulated_outcomes(n: int, seed: int, address: str | None) -> str:
     for tableau, counts in result.summary["intervals"].items():
         rates = result.summary["probabilities"][tableau]
         cells = ", ".join(
-            f"{name} {rates[name]:.4f} [{low:.4f}, {high:.4f}]"
+            f"{outcome_text(name)} {rates[name]:.4f} [{low:.4f}, {high:.4f}]"
             for name, (low, high) in counts.items()
         )
         lines.append(f"T{tableau}: {cells}")

@@ -21,14 +21,16 @@ def bench_command(ctx: click.Context, full: bool) -> None:
     if ctx.invoked_subcommand is not None:
         return
     import platform
+    import textwrap
 
-    from ecarte.bench.harness import format_table, run_benchmarks
+    from ecarte.bench.harness import NOTES, format_table, run_benchmarks
 
     click.echo(
         f"python {platform.python_version()} on {platform.machine()}, "
         f"{'full' if full else 'quick'} run"
     )
     click.echo(format_table(run_benchmarks(full=full)))
+    click.echo("\n" + textwrap.fill(NOTES, 88))
 
 
 @bench_command.command("solver")

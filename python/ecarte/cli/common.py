@@ -92,6 +92,22 @@ TARGET_OPTION = click.option(
     help="Points that win the match.",
 )
 
+
+def _ascii(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    from ecarte.display import use_ascii
+
+    use_ascii(value)
+
+
+#: ``--ascii``: cards as QH rather than Q♥, for terminals without the suit symbols.
+ASCII_OPTION = click.option(
+    "--ascii",
+    is_flag=True,
+    expose_value=False,
+    callback=_ascii,
+    help="Show cards in ASCII (QH) instead of with suit symbols (Q♥).",
+)
+
 #: Every ``--seed``: a whole number from 0 to 2**64 - 1, checked before any work.
 SEED = Whole(0, 2**64 - 1)
 

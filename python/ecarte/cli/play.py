@@ -10,6 +10,7 @@ import click
 from ecarte.agents import make_agent
 from ecarte.cli.common import (
     AGENT,
+    ASCII_OPTION,
     ORDER_OPTION,
     OUTPUT,
     SEED,
@@ -52,6 +53,7 @@ DEFAULT_LEVEL = "expert"
     show_default=True,
     help="Your seat; seat 0 deals first.",
 )
+@ASCII_OPTION
 @click.option(
     "--save",
     "save_path",

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from ecarte import MAX_BATCH, MAX_THREADS
 from ecarte.cli.common import (
+    ASCII_OPTION,
     DEAL_FORMAT,
     MATCH_FORMAT,
     OUTPUT,
@@ -27,7 +28,7 @@ from ecarte.cli.common import (
     read_record,
     write_output,
 )
-from ecarte.display import counted
+from ecarte.display import action_str, card_str, cards_text, counted, suit_str
 from ecarte.duel import Deal
 from ecarte.errors import EcarteError
 
@@ -91,6 +92,7 @@ from ecarte.errors import EcarteError
     default=None,
     help="With --seed: solve this many deals (from derive_seed(SEED, i)) and summarise.",
 )
+@ASCII_OPTION
 @ray_option
 def solve_command(
     file: Path | None,
@@ -163,17 +165,18 @@ def solve_command(
     elapsed = time.perf_counter() - started
     values = action_values(deal, objective)
     screen.print(
-        f"Trump {deal.trump.symbol}, talon {deal.talon_size} "
-        f"({' '.join(c.pretty() for c in deal.talon)}), seat {player} to play"
+        f"Trump {suit_str(deal.trump)}, talon {deal.talon_size} ({cards_text(deal.talon)}), "
+        f"seat {player} to play"
     )
     for seat in (0, 1):
-        screen.print(f"  seat {seat}: {' '.join(c.pretty() for c in deal.hand(seat))}")
+        screen.print(f"  seat {seat}: {cards_text(deal.hand(seat))}")
     if deal.lead is not None:
-        screen.print(f"  led: {deal.lead.pretty()}")
-    unit = "deal points" if objective == "points" else "cards"
+        screen.print(f"  led: {card_str(deal.lead)}")
+    # Points are won or lost (signed); cards are a count.
+    unit, shown = ("deal points", "{:+d}") if objective == "points" else ("cards", "{:d}")
     screen.print(
-        f"Value for seat {player}: {solution.value:+d} {unit} "
-        f"({solution.nodes} nodes, {elapsed * 1000:.2f} ms)"
+        f"Value for seat {player}: {shown.format(solution.value)} {unit} "
+        f"({counted(solution.nodes, 'node')}, {elapsed * 1000:.2f} ms)"
     )
     table = Table(title="Every legal action")
     table.add_column("action")
@@ -181,7 +184,7 @@ def solve_command(
     table.add_column("best", justify="center")
     best = set(solution.best_actions)
     for action, value in values:
-        table.add_row(str(action), f"{value:+d}", "*" if action in best else "")
+        table.add_row(action_str(action), shown.format(value), "*" if action in best else "")
     screen.print(table)
 
 

@@ -156,6 +156,21 @@ fn field_before(text: &str, line: usize, column: usize) -> Option<&str> {
     Some(&upto[start..end])
 }
 
+/// The longest player name a match record holds.
+pub const MAX_PLAYER_NAME: usize = 40;
+
+/// A player's name for a match record: 1 to [`MAX_PLAYER_NAME`] characters, none of them a
+/// control character (a name is shown on one line).
+pub fn check_player_name(name: &str) -> Result<(), String> {
+    let length = name.chars().count();
+    if !(1..=MAX_PLAYER_NAME).contains(&length) || name.chars().any(char::is_control) {
+        return Err(format!(
+            "a player's name is 1 to {MAX_PLAYER_NAME} characters on one line, got {name:?}"
+        ));
+    }
+    Ok(())
+}
+
 fn check_header(format: &str, version: u32, expected: &str, supported: u32) -> Result<(), String> {
     if format != expected {
         return Err(format!("format is {format:?}, expected {expected:?}"));
@@ -182,6 +197,10 @@ pub struct MatchRecord {
     pub first_dealer: u8,
     pub rules: Rules,
     pub deals: Vec<DealRecord>,
+    /// The names of the players in seat 0 and seat 1, when the record has them (`replay`
+    /// shows them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<[String; 2]>,
 }
 
 impl MatchRecord {
@@ -194,6 +213,7 @@ impl MatchRecord {
             first_dealer: game.score.first_dealer,
             rules: game.rules,
             deals: game.deals().map(DealRecord::of).collect(),
+            players: None,
         }
     }
 
@@ -205,6 +225,12 @@ impl MatchRecord {
         let bad = |why: String| DuelError::InvalidRecord(format!("invalid match record: {why}"));
         let record: MatchRecord = parse(text).map_err(bad)?;
         check_header(&record.format, record.version, MATCH_FORMAT, MATCH_VERSION).map_err(bad)?;
+        if let Some(names) = &record.players {
+            names
+                .iter()
+                .try_for_each(|name| check_player_name(name))
+                .map_err(bad)?;
+        }
         Ok(record)
     }
 

@@ -12,6 +12,7 @@ use super::interrupt::interruptible;
 use super::observe::{seat, PyObservation};
 use super::rules::PyRules;
 use crate::control::Control;
+use crate::duel::record::check_player_name;
 use crate::duel::{Action, Match, MatchRecord, Rules};
 use crate::play::runner::{self, Player, Stop};
 
@@ -72,6 +73,8 @@ impl PyMatchResult {
 #[derive(Clone, PartialEq, Eq)]
 pub struct PyMatch {
     game: Match,
+    /// The names of the players in seat 0 and seat 1, kept in the record.
+    players: Option<[String; 2]>,
 }
 
 /// An agent as the match runner calls it: a built-in agent, called natively, or any
@@ -192,6 +195,7 @@ impl PyMatch {
         };
         Ok(PyMatch {
             game: Match::new(seed, first_dealer, rules)?,
+            players: None,
         })
     }
 
@@ -360,9 +364,35 @@ impl PyMatch {
             outcomes: self.outcomes(),
         })
     }
-    /// The versioned match record: seed, first dealer, rules and every deal's record.
+    /// The versioned match record: seed, first dealer, rules, every deal's record and the
+    /// players' names, if set.
     fn to_json(&self) -> String {
-        MatchRecord::of(&self.game).to_json()
+        MatchRecord {
+            players: self.players.clone(),
+            ..MatchRecord::of(&self.game)
+        }
+        .to_json()
+    }
+    /// The names of the players in seat 0 and seat 1, for the record and its replay
+    /// (`None` until set): each 1 to 40 characters on one line.
+    #[getter]
+    fn players(&self) -> Option<(String, String)> {
+        self.players.clone().map(|[a, b]| (a, b))
+    }
+    #[setter]
+    fn set_players(&mut self, names: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let Some(names) = names.filter(|n| !n.is_none()) else {
+            self.players = None;
+            return Ok(());
+        };
+        let [a, b] = super::errors::pair(names, "players (the names of seat 0 and seat 1)")?;
+        let name = |n: Bound<'_, PyAny>| super::errors::text(&n, "a player's name");
+        let names = [name(a)?, name(b)?];
+        for name in &names {
+            check_player_name(name).map_err(EcarteError::new_err)?;
+        }
+        self.players = Some(names);
+        Ok(())
     }
     /// Replays a record made by `to_json`. Every deal must be the seeded deal with the
     /// alternating dealer and the match's rules, every action legal, and only the last
@@ -371,8 +401,11 @@ impl PyMatch {
     #[staticmethod]
     fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyMatch> {
         let record = super::errors::record_text(text, "match")?;
-        let game = MatchRecord::from_json(&record)?.replay()?;
-        Ok(PyMatch { game })
+        let record = MatchRecord::from_json(&record)?;
+        Ok(PyMatch {
+            game: record.replay()?,
+            players: record.players,
+        })
     }
     fn copy(&self) -> PyMatch {
         self.clone()
