@@ -11,7 +11,7 @@
 use rayon::prelude::*;
 
 use super::policy::Policy;
-use super::vecenv::check_batch_len;
+use super::vecenv::{check_batch_len, illegal_action_in_env};
 use crate::duel::action::{write_mask, Action, NUM_ACTIONS};
 use crate::duel::matches::match_deal;
 use crate::duel::observe::OBSERVATION_SIZE;
@@ -160,10 +160,7 @@ impl OpponentVecEnv {
             }
             let action = usize::try_from(id).ok().and_then(Action::from_id);
             if !action.is_some_and(|a| game.state.is_legal(a)) {
-                return Err(DuelError::IllegalAction {
-                    action: format!("id {id} in env {i}"),
-                    legal: game.state.legal_actions(),
-                });
+                return Err(illegal_action_in_env(id, i, &game.state));
             }
         }
         let (seed, rules) = (self.seed, self.rules);
