@@ -20,16 +20,7 @@ import numpy as np
 
 from ecarte._core import derive_seed
 from ecarte.agents import Agent, make_agent
-from ecarte.distributed import (
-    Backend,
-    RayBackend,
-    chunk_size,
-    chunks,
-    cluster_cpus,
-    connect,
-    ray_backend,
-    run_chunks,
-)
+from ecarte.distributed import Backend, dispatch, ray_backend
 from ecarte.duel import (
     Action,
     Match,
@@ -41,7 +32,7 @@ from ecarte.duel import (
 )
 from ecarte.errors import EcarteError
 from ecarte.progress import progress_bar
-from ecarte.seeding import agent_seed
+from ecarte.seeding import agent_seed, resolve_seed
 from ecarte.stats import RATE_BOUNDS, mean_interval, ratio_interval, wilson_interval
 
 __all__ = ["AgentSpec", "ArenaResult", "Estimate", "build_agent", "play"]
@@ -102,6 +93,8 @@ class ArenaResult:
     seconds: float
     #: Played by native simulation (no per-decision timing).
     native: bool = False
+    #: The run's seed: the same seed plays the same matches on either path.
+    seed: int | None = None
 
     def table(self) -> str:
         rows = [
@@ -149,10 +142,14 @@ def play_pair(
     decisions = [0, 0]
     seconds = [0.0, 0.0]
     for a_seat in (0, 1):
-        # Each agent keeps its seed when the seats swap, as its cards do.
-        a = _Timed(build_agent(agent_a, agent_seed(match_seed, 0)))
-        b = _Timed(build_agent(agent_b, agent_seed(match_seed, 1)))
-        seats = (a, b) if a_seat == 0 else (b, a)
+        # A seat's seed goes with the seat, as its cards do: in the rematch each agent
+        # draws what the other drew in that seat (docs/api.md, "Seeds"), as natively.
+        specs = (agent_a, agent_b) if a_seat == 0 else (agent_b, agent_a)
+        first, second = (
+            _Timed(build_agent(spec, agent_seed(match_seed, s))) for s, spec in enumerate(specs)
+        )
+        a, b = (first, second) if a_seat == 0 else (second, first)
+        seats = (first, second)
         # The first dealer alternates by seed, as in `duel.simulate`'s matches.
         result = Match(seed=match_seed, first_dealer=index % 2, rules=rules).play(*seats)
         won += result.winner == a_seat
@@ -193,7 +190,11 @@ def _ratio_ci(
 
 
 def summarize(
-    agent_a: AgentSpec, agent_b: AgentSpec, pairs: list[PairResult], seconds: float
+    agent_a: AgentSpec,
+    agent_b: AgentSpec,
+    pairs: list[PairResult],
+    seconds: float,
+    seed: int | None = None,
 ) -> ArenaResult:
     decisions = [sum(p.decisions[i] for p in pairs) for i in (0, 1)]
     spent = [sum(p.seconds[i] for p in pairs) for i in (0, 1)]
@@ -215,6 +216,7 @@ def summarize(
             spent[1] / max(decisions[1], 1),
         ),
         seconds=seconds,
+        seed=seed,
     )
 
 
@@ -229,30 +231,22 @@ def _play_native(
     seed: int,
     rules: Rules,
     show: bool,
-    ray: RayBackend | None = None,
+    backend: Backend = "local",
 ) -> ArenaResult:
     """The duplicate matches through native simulation: match `i` is played once with A
     in seat 0 and once with A in seat 1, over the same deals."""
     start = time.perf_counter()
-    if ray is None:
-        parts: list[tuple[dict[str, Any], dict[str, Any]]] = []
-        with progress_bar("Seeds", matches, show) as advance:
-            for c in chunks(matches, LOCAL_NATIVE_CHUNK):
-                parts.append(_native_chunk(c.start, c.n, agent_a, agent_b, seed, rules))
-                advance(c.n)
-    else:
-        size = ray.chunk_size or chunk_size(
-            matches, 2 * simulate_item_seconds((agent_a, agent_b), True), _cpus(ray)
-        )
-        parts = run_chunks(
-            ray,
-            _native_chunk,
-            chunks(matches, size),
-            (agent_a, agent_b, seed, rules),
-            label="Seeds",
-            progress=show,
-            seed=seed,
-        )
+    parts = dispatch(
+        backend,
+        _native_chunk,
+        matches,
+        lambda: 2 * simulate_item_seconds((agent_a, agent_b), True),
+        (agent_a, agent_b, seed, rules),
+        local_chunk=LOCAL_NATIVE_CHUNK,
+        label="Seeds",
+        progress=show,
+        seed=seed,
+    )
     a_first, a_second = (
         {k: np.concatenate([p[a_seat][k] for p in parts]) for k in parts[0][a_seat]}
         for a_seat in (0, 1)
@@ -266,7 +260,7 @@ def _play_native(
             deals_won += int(run["deals_won"][i, a_seat])
             net += int(run["score"][i, a_seat]) - int(run["score"][i, 1 - a_seat])
         pairs.append(PairResult(won, deals, deals_won, net, (0, 0), (0.0, 0.0)))
-    result = summarize(agent_a, agent_b, pairs, time.perf_counter() - start)
+    result = summarize(agent_a, agent_b, pairs, time.perf_counter() - start, seed)
     return dataclasses.replace(result, native=True)
 
 
@@ -292,10 +286,6 @@ def _pairs_chunk(
 PYTHON_PAIR_SECONDS = 0.05
 
 
-def _cpus(ray: RayBackend) -> int:
-    return max(1, cluster_cpus(connect(ray.address)) // ray.cpus_per_task)
-
-
 def _single_thread_worker() -> None:
     # Each worker process is one of `workers` cores: keep the solver's pool to one thread.
     os.environ.setdefault("RAYON_NUM_THREADS", "1")
@@ -305,7 +295,7 @@ def play(
     agent_a: AgentSpec,
     agent_b: AgentSpec,
     matches: int = 100,
-    seed: int = 0,
+    seed: int | None = None,
     workers: int = 1,
     rules: Rules | None = None,
     progress: bool | None = None,
@@ -318,7 +308,7 @@ def play(
     `workers` > 1 plays seeds in that many processes; agents are built in the workers
     from their names or factories. When both agents are built-in names and `native` is
     true, the matches are played by `duel.simulate` in Rust instead (all cores, the same
-    duplicate format, its own seeding; no per-decision timing). The progress bar shows on
+    matches and the same figures; no per-decision timing). The progress bar shows on
     stderr when it is a
     terminal (or when `progress` is True).
 
@@ -329,44 +319,56 @@ def play(
     """
     if matches < 1:
         raise EcarteError(f"matches must be at least 1, got {matches}")
+    seed = resolve_seed(seed)
     rules = rules or Rules()
     show = sys.stderr.isatty() if progress is None else progress
     ray = ray_backend(backend)
     if native and isinstance(agent_a, str) and isinstance(agent_b, str):
         if is_native_agent(agent_a) and is_native_agent(agent_b):
-            return _play_native(agent_a, agent_b, matches, seed, rules, show, ray)
+            return _play_native(agent_a, agent_b, matches, seed, rules, show, backend)
     start = time.perf_counter()
-    results: list[PairResult] = []
-    if ray is not None:
-        size = ray.chunk_size or chunk_size(matches, PYTHON_PAIR_SECONDS, _cpus(ray))
-        parts = run_chunks(
-            ray,
+    if workers > 1 and ray is None:
+        results = _play_in_processes(agent_a, agent_b, matches, seed, rules, show, workers)
+    else:
+        parts = dispatch(
+            backend,
             _pairs_chunk,
-            chunks(matches, size),
+            matches,
+            PYTHON_PAIR_SECONDS,
             (agent_a, agent_b, seed, rules),
+            local_chunk=1,
             label="Seeds",
             progress=show,
             seed=seed,
         )
         results = [pair for part in parts for pair in part]
-        return summarize(agent_a, agent_b, results, time.perf_counter() - start)
-    with progress_bar("Seeds", matches, show) as advance:
-        if workers <= 1:
-            for i in range(matches):
-                results.append(play_pair(agent_a, agent_b, seed, i, rules))
-                advance(1)
-        else:
-            from concurrent.futures import ProcessPoolExecutor, as_completed
-            from multiprocessing import get_context
+    return summarize(agent_a, agent_b, results, time.perf_counter() - start, seed)
 
-            ctx = get_context("spawn")
-            with ProcessPoolExecutor(
-                workers, mp_context=ctx, initializer=_single_thread_worker
-            ) as pool:
-                futures = [
-                    pool.submit(play_pair, agent_a, agent_b, seed, i, rules) for i in range(matches)
-                ]
-                for future in as_completed(futures):
-                    results.append(future.result())
-                    advance(1)
-    return summarize(agent_a, agent_b, results, time.perf_counter() - start)
+
+def _play_in_processes(
+    agent_a: AgentSpec,
+    agent_b: AgentSpec,
+    matches: int,
+    seed: int,
+    rules: Rules,
+    show: bool,
+    workers: int,
+) -> list[PairResult]:
+    """Every seed (:func:`play_pair`) in a pool of `workers` processes, in the order they
+    finish."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from multiprocessing import get_context
+
+    results: list[PairResult] = []
+    with progress_bar("Seeds", matches, show) as advance:
+        ctx = get_context("spawn")
+        with ProcessPoolExecutor(
+            workers, mp_context=ctx, initializer=_single_thread_worker
+        ) as pool:
+            futures = [
+                pool.submit(play_pair, agent_a, agent_b, seed, i, rules) for i in range(matches)
+            ]
+            for future in as_completed(futures):
+                results.append(future.result())
+                advance(1)
+    return results
