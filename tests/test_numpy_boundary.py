@@ -120,6 +120,8 @@ def test_a_pending_signal_cannot_make_the_first_array_call_panic() -> None:
     proc = run_child(
         """
         import ctypes, functools, operator, signal
+        # Python's own handler, even if this process was started with SIGINT ignored.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         import ecarte._core as core
         libc = ctypes.CDLL(None)
         raise_sigint = functools.partial(getattr(libc, "raise"), signal.SIGINT)

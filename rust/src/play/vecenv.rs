@@ -275,7 +275,8 @@ impl VecEnv {
 }
 
 /// The error for the action id `id` (as the caller gave it) in env `env`, whose deal is
-/// `state`.
+/// `state`. Cold: out of the loops that check every env's action.
+#[cold]
 pub fn illegal_action_in_env(
     id: impl std::fmt::Display,
     env: usize,

@@ -39,7 +39,10 @@ pub fn load_numpy_api(py: Python<'_>) -> PyResult<()> {
     // failure would still be a panic in rust-numpy, made an `ImportError` here.
     let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let probe = PyArray1::<u8>::zeros(py, 1, false);
-        probe.try_readwrite().is_ok()
+        // An array over a Rust `Vec` makes rust-numpy's owner type, which it also panics
+        // on failing to make.
+        let owned = PyArray1::from_vec(py, vec![0u8]);
+        probe.try_readwrite().is_ok() && owned.try_readonly().is_ok()
     }));
     match loaded {
         Ok(true) => Ok(()),
@@ -49,12 +52,18 @@ pub fn load_numpy_api(py: Python<'_>) -> PyResult<()> {
     }
 }
 
-/// Element types of memory that Python may write: every bit pattern is a valid value, so
-/// whatever a caller stores there (through any view) the engine may hold a slice of it.
-pub trait Plain: Element + Copy + Default + Send + Sync + 'static {}
-impl Plain for f32 {}
-impl Plain for u8 {}
-impl Plain for i64 {}
+/// Element types of memory that Python may write, so that whatever a caller stores there
+/// (through any view) the engine may hold a slice of it.
+///
+/// # Safety
+/// Every bit pattern must be a valid value of the type (not so for `bool`).
+pub unsafe trait Plain: Element + Copy + Default + Send + Sync + 'static {}
+// SAFETY: every bit pattern is an `f32` (a NaN at worst), a `u8`, an `i64`.
+unsafe impl Plain for f32 {}
+// SAFETY: as above.
+unsafe impl Plain for u8 {}
+// SAFETY: as above.
+unsafe impl Plain for i64 {}
 
 /// `len` values of `T`, zeroed, at an address that never changes, freed on drop. The
 /// allocation is reached only through `start`: `NumPy`'s arrays over it and the engine's
@@ -165,10 +174,15 @@ impl OutputArray {
         view_dtype: Option<Bound<'_, PyArrayDescr>>,
         name: &'static str,
     ) -> PyResult<OutputArray> {
-        debug_assert_eq!(shape.iter().product::<usize>(), memory.len);
-        // SAFETY: `memory` holds `product(shape)` values of `T` from `start`, aligned and
-        // initialised, and lives as long as `owner`, which the array takes as its base; the
-        // memory is never moved or resized.
+        if shape.iter().product::<usize>() != memory.len {
+            return Err(EcarteError::new_err(format!(
+                "internal error: an array of shape {shape:?} over {} values",
+                memory.len
+            )));
+        }
+        // SAFETY: `memory` holds `product(shape)` values of `T` from `start` (checked just
+        // above), aligned and initialised, and lives as long as `owner`, which the array
+        // takes as its base; the memory is never moved or resized.
         let inner = unsafe {
             let view = ArrayViewD::from_shape_ptr(IxDyn(shape), memory.start.as_ptr().cast_const());
             PyArrayDyn::<T>::borrow_from_array(&view, owner.clone().into_any())
