@@ -8,6 +8,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 
 import pytest
@@ -58,10 +59,19 @@ API_CALLS = {
     "sample_worlds, over and over": "while True: duel.sample_worlds(obs, 10_000, 1)",
     "bank.simulate": "bank.simulate(10**9, seed=1)",
     "bank.odds, over and over": "while True: bank.odds(trump_card='7H', removed=['5H'])",
+    "a big VecEnv, step after step": "while True: env.step(env.random_actions())",
+    "an OpponentVecEnv step, pimc": (
+        "env = duel.OpponentVecEnv(256, 1, 'pimc:50')\n"
+        "env.step([int(m.nonzero()[0][0]) for m in env.reset()[1]])"
+    ),
     "arena, Python agents": (
         "arena.play(lambda seed: duel.BuiltinAgent('pimc', seed), 'heuristic', matches=50)"
     ),
 }
+
+
+#: What a call needs made before it starts.
+SETUP = {"a big VecEnv, step after step": "env = duel.VecEnv(2**18, seed=1)\n"}
 
 
 @pytest.mark.parametrize("name", sorted(API_CALLS))
@@ -69,9 +79,11 @@ def test_ctrl_c_raises_keyboard_interrupt_at_once(name: str) -> None:
     code = (
         "from ecarte import arena, bank, duel\n"
         + PLAY_PHASE
+        + SETUP.get(name, "")
         + "print('ready', flush=True)\n"
         + "try:\n"
-        + f"    {API_CALLS[name]}\n"
+        + textwrap.indent(API_CALLS[name], "    ")
+        + "\n"
         + "except KeyboardInterrupt as e:\n"
         + "    print('KeyboardInterrupt', type(e).__name__, flush=True)\n"
     )

@@ -34,7 +34,7 @@ impl Player for Agent {
 /// A built-in agent in a run that its caller may cancel: once `control` is cancelled, its
 /// searches give way to the heuristic ([`Agent::act`]), so the match ends in moments.
 pub struct Controlled<'a> {
-    pub agent: Agent,
+    pub agent: &'a mut Agent,
     pub control: Control<'a>,
 }
 

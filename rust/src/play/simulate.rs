@@ -197,10 +197,17 @@ pub fn play_match(
     control: Control<'_>,
 ) -> Result<MatchSummary, DuelError> {
     let mut game = Match::new(match_seed, first_dealer, rules)?.without_history();
-    let [mut a, mut b] = [0, 1].map(|seat| Controlled {
-        agent: Agent::new(policies[seat], rng::agent_seed(match_seed, seat as u64)),
+    let mut agents =
+        [0, 1].map(|seat| Agent::new(policies[seat], rng::agent_seed(match_seed, seat as u64)));
+    let [first, second] = &mut agents;
+    let mut a = Controlled {
+        agent: first,
         control,
-    });
+    };
+    let mut b = Controlled {
+        agent: second,
+        control,
+    };
     let mut deals_won = [0u32; 2];
     runner::play_match(&mut game, [&mut a, &mut b], |_, outcome| {
         deals_won[outcome.winner as usize] += 1;

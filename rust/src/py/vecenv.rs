@@ -8,7 +8,9 @@ use super::agents::policy;
 use super::arrays::VecEnvOutputs;
 use super::deal::PyDeal;
 use super::errors::{describe, extract_u64, int_usize, EcarteError, MAX_ENVS};
+use super::interrupt::interruptible;
 use super::rules::PyRules;
+use crate::control::Control;
 use crate::duel::{
     compact_in_range, expand_compact, Compact, DealState, DuelError, Rules,
     COMPACT_OBSERVATION_SIZE, NUM_ACTIONS, OBSERVATION_SIZE,
@@ -279,11 +281,18 @@ type OpponentResult<'py> = (
 );
 
 impl PyOpponentVecEnv {
-    /// Runs `f` on the env and the buffers without the GIL (a PIMC opponent searches).
+    /// Runs `f` on the env and the buffers without the GIL; Ctrl-C cancels a search
+    /// opponent's step (its searches give way to the heuristic, and `KeyboardInterrupt`
+    /// is raised: reset the env before using it again).
     fn run(
         &mut self,
         py: Python<'_>,
-        f: impl FnOnce(&mut OpponentVecEnv, &mut OpponentBuffers<'_>) -> Result<(), DuelError> + Send,
+        f: impl FnOnce(
+                &mut OpponentVecEnv,
+                &mut OpponentBuffers<'_>,
+                Control<'_>,
+            ) -> Result<(), DuelError>
+            + Send,
     ) -> PyResult<()> {
         let PyOpponentVecEnv {
             env,
@@ -292,18 +301,22 @@ impl PyOpponentVecEnv {
             rewards,
             terminated,
         } = self;
-        py.detach(|| {
-            f(
-                env,
-                &mut OpponentBuffers {
-                    obs,
-                    mask,
-                    rewards,
-                    terminated,
-                },
-            )
-        })
-        .map_err(PyErr::from)
+        let searches = env.opponent().samples().is_some();
+        let work = |control: Control<'_>| {
+            let mut out = OpponentBuffers {
+                obs,
+                mask,
+                rewards,
+                terminated,
+            };
+            f(env, &mut out, control)
+        };
+        let done = if searches {
+            interruptible(py, None, work)?
+        } else {
+            py.detach(|| work(Control::NONE))
+        };
+        done.map_err(PyErr::from)
     }
 
     /// Fresh arrays holding the buffers, so that results kept by the caller stay valid.
@@ -343,7 +356,7 @@ impl PyOpponentVecEnv {
             rewards: vec![0.0; n],
             terminated: vec![false; n],
         };
-        this.run(py, |env, out| env.reset(None, out))?;
+        this.run(py, |env, out, control| env.reset(None, out, control))?;
         Ok(this)
     }
 
@@ -370,7 +383,7 @@ impl PyOpponentVecEnv {
             .filter(|s| !s.is_none())
             .map(|s| extract_u64(s, "seed"))
             .transpose()?;
-        self.run(py, |env, out| env.reset(seed, out))?;
+        self.run(py, |env, out, control| env.reset(seed, out, control))?;
         let (obs, mask, _, _) = self.outputs(py)?;
         Ok((obs.into_any(), mask.into_any()))
     }
@@ -386,7 +399,7 @@ impl PyOpponentVecEnv {
         let actions = ActionIds::extract(actions, self.env.len())?;
         // An env whose deal is over ignores its action (it starts the next deal).
         actions.refuse_wide(|state| !state.is_over(), |i| self.env.state(i))?;
-        self.run(py, |env, out| env.step(&actions.ids, out))?;
+        self.run(py, |env, out, control| env.step(&actions.ids, out, control))?;
         self.outputs(py)
     }
 
