@@ -443,8 +443,8 @@ def test_the_punter_view_hides_the_tableaux_until_the_reveal() -> None:
 
 
 def test_a_punter_may_shuffle_after_a_restake() -> None:
-    # RULES.md, "The shoe across deals": the restake spares the banker a reshuffle; it does
-    # not take away the punter's right to shuffle after the deal.
+    # docs/rules.md, "Bank": the restake spares the banker a reshuffle; it does not take away
+    # the punter's right to shuffle after the deal.
     win = (BANKER, PUNTER_WINS, BANKER_WINS, BANKER_WINS)
     t = table([win, win], bank=10)
     _break(t)

@@ -144,7 +144,7 @@ def test_record_errors_count_from_one_and_say_it_once(tmp_path: Path) -> None:
         (["match", "--seed", str(10**30)], "--seed must be a whole number from 0 to 2**64 - 1"),
         (["simulate", "--deals", "x"], "--deals must be a whole number from 1 to"),
         (["match", "--out", ""], "--out: the path is empty"),
-        (["arena", "pimc:0", "random"], "AGENT_A: pimc:N takes N worlds per decision from 1 to"),
+        (["arena", "pimc:0", "random"], "AGENT_A: pimc:0 is out of range: pimc:N takes 1 to"),
         (["arena", "oracle", "random"], 'AGENT_A: unknown agent "oracle"'),
         (["arena", "pimc:8", "random", "--samples", "5"], "--samples 5 and pimc:8 both give"),
         (["arena", "heuristic", "random", "--samples", "5"], "--samples 5: neither heuristic"),

@@ -8,8 +8,8 @@
 ``backend="local"`` whatever the number of workers or chunks. :func:`dispatch` is the one
 place that chooses between the two: every batch function hands it its chunk function.
 
-Ray is an optional dependency (``pip install 'ecarte[ray]'``); it is imported only when a
-Ray backend runs, never by ``import ecarte``. See docs/scale.md.
+Ray is an optional dependency (the ``ray`` extra, ``pip install '.[ray]'``); it is imported
+only when a Ray backend runs, never by ``import ecarte``. See docs/scale.md.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ __all__ = [
 T = TypeVar("T")
 
 #: The one-line error when Ray is missing.
-MISSING_RAY: Final = "backend='ray' needs Ray: pip install 'ecarte[ray]'"
+MISSING_RAY: Final = "backend='ray' needs Ray: pip install ray (the [ray] extra)"
 
 #: Ray's own advice when no cluster answers names flags of the ``ray`` command; ecarte's.
 NO_CLUSTER: Final = (

@@ -58,9 +58,10 @@ _Phase = Literal["proposal", "response", "discard", "play", "over"]
 _ActionKind = Literal["play", "discard", "propose", "decline", "accept", "refuse"]
 _Objective = Literal["points", "cards"]
 
-AGENT_SPECS: Final[str]
-"""The agent specs the one grammar reads: ``random``, ``heuristic``, ``pimc``, ``pimc:N``,
-``expert``, ``expert:N``."""
+AGENT_SPECS: Final[tuple[str, ...]]
+"""The forms of the agent specs the one grammar reads: ``("random", "heuristic", "pimc",
+"pimc:N", "expert", "expert:N")``, ``N`` the worlds per decision (1 to ``MAX_SAMPLES``);
+what each agent is: docs/agents.md."""
 DEFAULT_PIMC_SAMPLES: Final[int]
 """Worlds per decision of ``"pimc"``."""
 DEFAULT_EXPERT_SAMPLES: Final[int]

@@ -238,7 +238,7 @@ def _pyplot() -> Any:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        fail("--plot needs matplotlib: pip install 'ecarte[plot]'")
+        fail("--plot needs matplotlib: pip install matplotlib (the [plot] extra)")
     return plt
 
 

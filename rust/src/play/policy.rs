@@ -45,11 +45,25 @@ impl std::fmt::Display for SpecError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SpecError::Unknown(spec) => {
-                write!(f, "unknown agent {spec:?}: choose {}", Policy::SPECS)
+                let [forms @ .., last] = Policy::SPECS;
+                write!(
+                    f,
+                    "unknown agent {spec:?}: choose {} or {last} (N worlds per decision, 1 to \
+                     {MAX_SAMPLES})",
+                    forms.join(", ")
+                )
+            }
+            SpecError::Samples { name, given } if given.bytes().all(|b| b.is_ascii_digit()) => {
+                write!(
+                    f,
+                    "{name}:{given} is out of range: {name}:N takes 1 to {MAX_SAMPLES} worlds \
+                     per decision"
+                )
             }
             SpecError::Samples { name, given } => write!(
                 f,
-                "{name}:N takes N worlds per decision from 1 to {MAX_SAMPLES}, got {given:?}"
+                "{name}:{given:?}: in {name}:N, N is a whole number of worlds per decision, 1 \
+                 to {MAX_SAMPLES}"
             ),
         }
     }
@@ -58,8 +72,16 @@ impl std::fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 impl Policy {
-    /// The agent specs [`Policy::parse`] reads, for help and error texts.
-    pub const SPECS: &'static str = "'random', 'heuristic', 'pimc', 'pimc:N' (N worlds per decision, 1 to 10000), 'expert' or 'expert:N'";
+    /// The forms of the agent specs [`Policy::parse`] reads (`N`: worlds per decision, 1
+    /// to [`MAX_SAMPLES`]), for lists, help and error texts.
+    pub const SPECS: [&'static str; 6] = [
+        "random",
+        "heuristic",
+        "pimc",
+        "pimc:N",
+        "expert",
+        "expert:N",
+    ];
 
     /// `"random"`, `"heuristic"`, `"pimc"`, `"pimc:N"` (N worlds per decision), `"expert"`
     /// or `"expert:N"`. This is the one grammar of agent specs: Python's agents, the arena

@@ -2,6 +2,7 @@
 //! the search agents' values.
 
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
 use super::action::PyAction;
 use super::deal::entropy_seed;
@@ -23,7 +24,7 @@ pub fn policy(spec: &Bound<'_, PyAny>) -> PyResult<Policy> {
         EcarteError::new_err(format!(
             "an agent spec is text, got {}: choose {}",
             super::errors::describe(spec),
-            Policy::SPECS
+            Policy::SPECS.join(", ")
         ))
     })?;
     Policy::parse(&text).map_err(|e| EcarteError::new_err(e.to_string()))
@@ -256,7 +257,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "DEFAULT_EXPERT_SAMPLES",
         crate::play::expert::DEFAULT_EXPERT_SAMPLES,
     )?;
-    m.add("AGENT_SPECS", Policy::SPECS)?;
+    m.add("AGENT_SPECS", PyTuple::new(m.py(), Policy::SPECS)?)?;
     m.add(
         "DEFAULT_PIMC_SAMPLES",
         crate::play::policy::DEFAULT_PIMC_SAMPLES,
