@@ -164,8 +164,24 @@ def test_errors_name_the_option_in_plain_words(args: list[str], message: str) ->
 
 def test_ray_auto_without_a_cluster_gives_ecartes_hint() -> None:
     pytest.importorskip("ray")
-    proc = ecarte("simulate", "--deals", "10", "--ray", "auto")
+    # Ray's own answer when no cluster runs here (another may run on a shared machine).
+    no_cluster = (
+        "import ray\n"
+        "def init(*args, **kwargs):\n"
+        "    raise ConnectionError('Could not find any running Ray instance. Please specify "
+        "the one to connect to by setting `--address` flag or `RAY_ADDRESS` environment "
+        "variable.')\n"
+        "ray.init, ray.is_initialized = init, lambda: False\n"
+        "from ecarte.cli import run; run()\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", no_cluster, "simulate", "--deals", "10", "--ray", "auto"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 2
+    assert proc.stderr.startswith("error: cannot connect to Ray at auto: no Ray cluster")
     assert "ray start --head" in proc.stderr and "--address" not in proc.stderr
 
 

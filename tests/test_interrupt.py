@@ -111,6 +111,9 @@ def test_an_interrupted_arena_keeps_the_seeds_that_finished() -> None:
     assert seconds < BOUND
 
 
+#: The command line, once it has loaded (a signal during the imports is the interpreter's).
+CLI = [sys.executable, "-c", "from ecarte.cli import run; print('ready', flush=True); run()"]
+
 CLI_RUNS = [
     ["arena", "pimc", "heuristic", "--matches", "200"],
     ["simulate", "--deals", "200000", "--agents", "pimc", "heuristic"],
@@ -125,18 +128,16 @@ CLI_RUNS = [
 
 @pytest.mark.parametrize("args", CLI_RUNS, ids=" ".join)
 def test_ctrl_c_ends_a_command_in_one_line(args: list[str]) -> None:
-    argv = [sys.executable, "-c", "from ecarte.cli import run; run()", *args]
-    seconds, status, _out, err = interrupt(argv, ready=False)
+    seconds, status, _out, err = interrupt([*CLI, *args], ready=True)
     assert status == 130, (status, err)
     assert err == "interrupted\n"
     assert seconds < BOUND, f"{args}: {seconds:.2f} s"
 
 
 def test_an_interrupted_arena_command_prints_its_partial_result() -> None:
-    argv = [sys.executable, "-c", "from ecarte.cli import run; run()"]
     args = ["arena", "heuristic", "random", "--matches", "1000000"]
-    # Long enough to start the command and finish its first chunk of seeds.
-    seconds, status, out, err = interrupt([*argv, *args], ready=False, delay=4.0)
+    # Long enough to finish the first chunk of seeds.
+    seconds, status, out, err = interrupt([*CLI, *args], ready=True, delay=3.0)
     assert status == 130 and err == "interrupted\n"
     assert "partial: interrupted" in out and "match win rate of heuristic" in out
     assert out.strip().splitlines()[-1].endswith("of 1000000 seeds finished before Ctrl-C")
