@@ -2,8 +2,10 @@
 
 One module per command group: :mod:`~ecarte.cli.match`, :mod:`~ecarte.cli.play`,
 :mod:`~ecarte.cli.replay`, :mod:`~ecarte.cli.solve`, :mod:`~ecarte.cli.simulate` (``simulate``
-and ``arena``), :mod:`~ecarte.cli.bank` (``odds`` and ``bank``), :mod:`~ecarte.cli.bench`, :mod:`~ecarte.cli.engine` (the engine
-protocol on stdio) and :mod:`~ecarte.cli.serve` (the web app); what they share (options, one-line errors, records) is in :mod:`~ecarte.cli.common`.
+and ``arena``), :mod:`~ecarte.cli.bank` (``odds`` and ``bank``), :mod:`~ecarte.cli.bench`,
+:mod:`~ecarte.cli.engine` (the engine protocol on stdio) and :mod:`~ecarte.cli.serve` (the
+web app); what they share (options, one-line errors, records) is in
+:mod:`~ecarte.cli.common`.
 """
 
 from __future__ import annotations

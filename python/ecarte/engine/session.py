@@ -418,7 +418,7 @@ class Session:
             return self._state(game, holder, seat)
 
     def _cmd_legal(self, client: Client, request: Request) -> dict[str, Any]:
-        game, holder, seat = self._holder(client, request)
+        _, holder, seat = self._holder(client, request)
         with holder.lock:
             legal = holder.legal(seat)
         return {"legal": [a if isinstance(a, str) else str(a) for a in legal]}
