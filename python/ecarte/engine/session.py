@@ -232,7 +232,8 @@ class Session:
         view = holder.view(seat)
         view["game"] = game
         if isinstance(holder, BankTable):
-            view["seated"] = sorted(self._seated.get(game, {}))
+            view["seated"] = sorted(self._tokens.get(game, {}))
+            view["connected"] = sorted(self._seated.get(game, {}))
         return view
 
     def _broadcast(self, game: str, holder: Holder, source: Client) -> None:
@@ -391,9 +392,15 @@ class Session:
                 if not found:
                     raise AccessError("that seat token opens no seat of this game")
                 seat = found[0]
+            elif not isinstance(holder, BankTable):
+                raise AccessError("a game against an agent is rejoined with its seat token")
+            elif not request.has("player"):  # the lobby: who sits where
+                return {
+                    "game": game,
+                    "players": holder.table.players,
+                    "seated": sorted(tokens),
+                }
             else:
-                if not isinstance(holder, BankTable):
-                    raise AccessError("a game against an agent is rejoined with its seat token")
                 player = request.text("player", limit=24)
                 if player not in holder.table.players:
                     raise TableError(f"no player {player!r}: {holder.table.players}")
