@@ -128,6 +128,7 @@ export function tableScreen(main, engine, game) {
     const view = tableBoard(state, { onStake, onAct });
     if (state.trump_card) view.querySelector("#table-actions").append(el("button", { id: "odds", onclick: odds }, "Odds"));
     board.replaceChildren(view);
+    board.dataset.version = String(Number(board.dataset.version || 0) + 1);
   }
 
   function joinForm(state) {

@@ -78,6 +78,7 @@ export function duelScreen(main, engine) {
 
   function show(state) {
     view = state;
+    board.dataset.version = String(Number(board.dataset.version || 0) + 1);
     const obs = state.observation;
     const me = state.seat;
     const legal = new Set(state.legal);
@@ -176,7 +177,7 @@ export function watchScreen(main, engine) {
       const r = await engine.request("advance", { game });
       frames = r.frames; index = 0;
       info.replaceChildren(el("span", {}, `Deal ${r.deal_number}`), el("span", {}, `Score: ${names[0]} ${r.score[0]} – ${names[1]} ${r.score[1]} (to ${r.target})`),
-        r.over ? el("b", {}, `${names[r.winner]} wins the match.`) : null);
+        el("b", {}, r.over ? `${names[r.winner]} wins the match.` : ""));
       play();
     } catch (error) { fail(error); }
   }
