@@ -151,6 +151,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
         sock.bind((host, port))
     except OSError as exc:
         raise EcarteError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.listen(2048)  # before the URL is printed: a client may connect at once
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     url = f"http://{shown}:{bound}/"
