@@ -52,7 +52,9 @@ async def play(url: str, target: int, max_moves: int, latencies: list[float]) ->
         return moves
 
 
-async def run(url: str, games: int, target: int, max_moves: int, seconds: float) -> dict[str, object]:
+async def run(
+    url: str, games: int, target: int, max_moves: int, seconds: float
+) -> dict[str, object]:
     latencies: list[float] = []
     began = time.perf_counter()
     tasks = [asyncio.create_task(play(url, target, max_moves, latencies)) for _ in range(games)]

@@ -10,12 +10,11 @@ from typing import Any
 import pytest
 
 pytest.importorskip("starlette")
-from ecarte import Card  # noqa: E402
-from ecarte.engine import Session  # noqa: E402
-from ecarte.engine.games import BankTable, PlayDuel  # noqa: E402
-from websockets.sync.client import ClientConnection, connect  # noqa: E402
-
-from webserver import running_server  # noqa: E402
+from ecarte import Card
+from ecarte.engine import Session
+from ecarte.engine.games import BankTable, PlayDuel
+from webserver import running_server
+from websockets.sync.client import ClientConnection, connect
 
 #: Fields that hold ids and tokens (random text), not game text.
 OPAQUE = {"game", "seat_token"}
@@ -97,9 +96,7 @@ def own_cards(holder: PlayDuel) -> set[Card]:
 
 
 @pytest.mark.parametrize("seed_seat", [0, 1, 2, 3])
-def test_no_hidden_card_reaches_a_duel_client(
-    server: tuple[str, Session], seed_seat: int
-) -> None:
+def test_no_hidden_card_reaches_a_duel_client(server: tuple[str, Session], seed_seat: int) -> None:
     url, session = server
     seat_no = seed_seat % 2
     player = Seat(url)

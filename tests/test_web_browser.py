@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from webserver import running_server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -28,7 +27,7 @@ from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
 @pytest.fixture(scope="module")
 def app() -> Iterator[tuple[str, Any]]:
-    with running_server() as (url, session), sync_playwright() as playwright:
+    with running_server() as (url, _), sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
             yield url, browser
@@ -145,9 +144,7 @@ def test_two_browsers_play_a_bank_deal_through_staking_reveal_and_settlement(
     bob_ctx.close()
 
 
-def test_watch_a_match_and_step_through_saved_records(
-    app: tuple[str, Any], tmp_path: Path
-) -> None:
+def test_watch_a_match_and_step_through_saved_records(app: tuple[str, Any], tmp_path: Path) -> None:
     from ecarte import bank, duel
 
     url, browser = app

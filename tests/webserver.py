@@ -16,7 +16,6 @@ from ecarte.web.app import create_app, web_session
 def running_server(session: Session | None = None) -> Iterator[tuple[str, Session]]:
     """``(base URL, session)`` of a server that stops when the block ends."""
     import uvicorn
-
     from ecarte.engine.protocol import MAX_MESSAGE_BYTES
 
     held = session if session is not None else web_session()

@@ -51,7 +51,8 @@ class Request:
 
     def __init__(self, message: Mapping[str, Any]) -> None:
         self.id = message.get("id")
-        self.cmd = message.get("cmd")
+        cmd = message.get("cmd")
+        self.cmd: str = cmd if isinstance(cmd, str) else ""
         self.fields = {k: v for k, v in message.items() if k not in ("id", "cmd")}
 
     def check_fields(self, allowed: frozenset[str]) -> None:
@@ -158,7 +159,7 @@ def parse_message(line: str | bytes) -> Request:
         raise ProtocolError(
             f"id must be a string of at most {MAX_ID_LENGTH} characters or a whole number"
         )
-    if not isinstance(request.cmd, str):
+    if not isinstance(message.get("cmd"), str):
         raise ProtocolError("cmd must be a string naming a command", ident)
     return request
 

@@ -136,7 +136,7 @@ class Session:
             else:
                 request = parse_message(message)
             ident = request.id
-            allowed = COMMANDS.get(request.cmd)  # type: ignore[call-overload]
+            allowed = COMMANDS.get(request.cmd)
             if allowed is None:
                 raise ProtocolError(
                     f"unknown command {str(request.cmd)[:40]!r}; commands: {', '.join(COMMANDS)}"
@@ -276,6 +276,7 @@ class Session:
 
     def _cmd_new(self, client: Client, request: Request) -> dict[str, Any]:
         kind = request.text("kind", limit=8)
+        holder: Holder
         grant: set[int] | None
         if kind == "table":
             # On a shared table the creator holds no seat: the players join by its id.

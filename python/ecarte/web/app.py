@@ -47,9 +47,7 @@ def _need_web() -> None:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        raise EcarteError(
-            "ecarte serve needs the web extra: pip install 'ecarte[web]'"
-        ) from None
+        raise EcarteError("ecarte serve needs the web extra: pip install 'ecarte[web]'") from None
 
 
 def web_session() -> Session:
@@ -156,9 +154,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     url = f"http://{shown}:{bound}/"
     click.echo(f"ecarte: the web app is at {url} (Ctrl-C stops it)", err=False)
-    config = uvicorn.Config(
-        app, ws_max_size=MAX_MESSAGE_BYTES, log_level="warning", lifespan="off"
-    )
+    config = uvicorn.Config(app, ws_max_size=MAX_MESSAGE_BYTES, log_level="warning", lifespan="off")
     server = uvicorn.Server(config)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
