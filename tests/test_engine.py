@@ -259,3 +259,17 @@ def test_an_over_long_line_is_refused_and_the_next_is_answered(size: int) -> Non
     serve_stdio(BytesIO(data), out)
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [a["ok"] for a in answers] == [False, True] and answers[1]["id"] == 2
+
+
+def test_docs_protocol_specifies_every_command_and_error() -> None:
+    from pathlib import Path
+
+    from ecarte.engine.session import LEVELS
+
+    text = (Path(__file__).parents[1] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    commands = text.split("## Commands", 1)[1].split("\n## ", 1)[0]
+    headings = [line[4:] for line in commands.splitlines() if line.startswith("### ")]
+    assert headings == list(COMMANDS)
+    for error in ("ProtocolError", "AccessError", "IllegalActionError", "InvalidRecordError"):
+        assert f"`{error}`" in text
+    assert all(f"`{level}`" in text for level in LEVELS)

@@ -4,6 +4,7 @@ of whole games inspected), hostile messages change nothing, a seat can be rejoin
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -217,3 +218,35 @@ def test_a_client_that_disconnects_rejoins_its_seat(server: tuple[str, Session])
     assert rejoined["result"]["state"]["observation"] == state["observation"]
     wrong = second("join", game=started["game"], seat_token="x" * 32)
     assert wrong["error"]["type"] == "AccessError"
+
+
+def test_ecarte_serve_prints_its_url_and_answers_with_the_app() -> None:
+    import subprocess
+    import sys
+    import urllib.request
+
+    server = subprocess.Popen(
+        [sys.executable, "-c", "from ecarte.cli import run; run()", "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        url = line.split(" at ", 1)[1].split()[0]
+        assert url.startswith("http://127.0.0.1:")  # loopback unless told otherwise
+        with urllib.request.urlopen(url, timeout=10) as page:
+            html = page.read().decode()
+            assert "default-src 'self'" in page.headers["content-security-policy"]
+        assert '<script type="module" src="/static/app.js">' in html
+        assert "http" not in html  # nothing loads from the network: it works offline
+        for asset in ("app.js", "engine.js", "cards.js", "duel.js", "bank.js", "replay.js"):
+            with urllib.request.urlopen(f"{url}static/{asset}", timeout=10) as script:
+                imports = re.findall(r'from "([^"]+)"', script.read().decode())
+                assert all(i.startswith("./") for i in imports)  # only its own modules
+        with connect(url.replace("http", "ws") + "ws") as ws:
+            ws.send('{"id": 1, "cmd": "hello"}')
+            assert json.loads(ws.recv(timeout=10))["result"]["open_games"] is False
+    finally:
+        server.terminate()
+        server.wait(10)
