@@ -237,7 +237,8 @@ class Session:
         return view
 
     def _broadcast(self, game: str, holder: Holder, source: Client) -> None:
-        """Tells every other seated client of a shared table its new view."""
+        """Tells every other seated client of a shared table its new view (under the
+        game's lock, so that the views are of one state)."""
         with self._lock:
             others = [(s, c) for s, c in self._seated.get(game, {}).items() if c is not source]
         for seat, other in others:
@@ -412,7 +413,8 @@ class Session:
                     raise AccessError("one seat per client at a table")
             token = self._seat(client, game, holder, seat)
             self._used[game] = time.monotonic()
-        self._broadcast(game, holder, client)
+        with holder.lock:
+            self._broadcast(game, holder, client)
         return {
             "game": game,
             "seat": seat,
@@ -438,7 +440,7 @@ class Session:
         with holder.lock:
             holder.apply(seat, request.fields["action"])
             state = self._state(game, holder, seat)
-        self._broadcast(game, holder, client)
+            self._broadcast(game, holder, client)
         return state
 
     def _cmd_undo(self, client: Client, request: Request) -> dict[str, Any]:
@@ -446,7 +448,7 @@ class Session:
         with holder.lock:
             undone = holder.undo(seat)
             state = self._state(game, holder, seat)
-        self._broadcast(game, holder, client)
+            self._broadcast(game, holder, client)
         return {"undone": undone, "state": state}
 
     def _cmd_go(self, client: Client, request: Request) -> dict[str, Any]:
