@@ -120,7 +120,13 @@ class DuelEnv(gymnasium.Env[Obs, np.int64]):
 
     def _observe(self, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_]) -> Obs:
         self._obs = {"observation": obs[0].copy(), "action_mask": mask[0].astype(np.int8)}
-        return self._obs
+        return self._last_obs()
+
+    def _last_obs(self) -> Obs:
+        """A copy of the last observation: the env keeps its own, to check the next action
+        against, whatever the caller does to the arrays it gets."""
+        assert self._obs is not None
+        return {key: value.copy() for key, value in self._obs.items()}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -148,8 +154,7 @@ class DuelEnv(gymnasium.Env[Obs, np.int64]):
         a = int(action)
         if not (0 <= a < NUM_ACTIONS and self._obs["action_mask"][a]):
             self._ended = self._forfeit = True
-            last = {key: value.copy() for key, value in self._obs.items()}
-            return last, ILLEGAL_ACTION_REWARD, True, False, {"illegal_action": True}
+            return self._last_obs(), ILLEGAL_ACTION_REWARD, True, False, {"illegal_action": True}
         obs, mask, rewards, terminated = self._native.step([a])
         self._ended = bool(terminated[0])
         if self.render_mode == "human":
