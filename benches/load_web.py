@@ -17,11 +17,14 @@ import argparse
 import asyncio
 import json
 import statistics
-import subprocess
 import sys
 import time
+from pathlib import Path
 
 from websockets.asyncio.client import connect
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+from webserver import serve_process  # the tests' own way to start the server
 
 
 async def play(url: str, target: int, max_moves: int, latencies: list[float]) -> int:
@@ -92,19 +95,9 @@ def main() -> None:
     parser.add_argument("--max-moves", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=300.0)
     args = parser.parse_args()
-    server = subprocess.Popen(
-        [sys.executable, "-c", "from ecarte.cli import run; run()", "serve", "--port", "0"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert server.stdout is not None
-        line = server.stdout.readline()
-        url = line.split(" at ", 1)[1].split()[0].replace("http", "ws") + "ws"
-        result = asyncio.run(run(url, args.games, args.deals, args.max_moves, args.seconds))
-    finally:
-        server.terminate()
-        server.wait(10)
+    with serve_process() as url:
+        socket = url.replace("http", "ws") + "ws"
+        result = asyncio.run(run(socket, args.games, args.deals, args.max_moves, args.seconds))
     print(json.dumps(result))
 
 

@@ -221,19 +221,11 @@ def test_a_client_that_disconnects_rejoins_its_seat(server: tuple[str, Session])
 
 
 def test_ecarte_serve_prints_its_url_and_answers_with_the_app() -> None:
-    import subprocess
-    import sys
     import urllib.request
 
-    server = subprocess.Popen(
-        [sys.executable, "-c", "from ecarte.cli import run; run()", "serve", "--port", "0"],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert server.stdout is not None
-        line = server.stdout.readline()
-        url = line.split(" at ", 1)[1].split()[0]
+    from webserver import serve_process
+
+    with serve_process() as url:
         assert url.startswith("http://127.0.0.1:")  # loopback unless told otherwise
         with urllib.request.urlopen(url, timeout=10) as page:
             html = page.read().decode()
@@ -247,6 +239,3 @@ def test_ecarte_serve_prints_its_url_and_answers_with_the_app() -> None:
         with connect(url.replace("http", "ws") + "ws") as ws:
             ws.send('{"id": 1, "cmd": "hello"}')
             assert json.loads(ws.recv(timeout=10))["result"]["open_games"] is False
-    finally:
-        server.terminate()
-        server.wait(10)

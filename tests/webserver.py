@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -38,3 +40,20 @@ def running_server(session: Session | None = None) -> Iterator[tuple[str, Sessio
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+@contextmanager
+def serve_process() -> Iterator[str]:
+    """``ecarte serve --port 0`` in a child process, as a user starts it: the URL it
+    prints. The process is stopped when the block ends."""
+    server = subprocess.Popen(
+        [sys.executable, "-c", "from ecarte.cli import run; run()", "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        yield server.stdout.readline().split(" at ", 1)[1].split()[0]
+    finally:
+        server.terminate()
+        server.wait(10)
