@@ -181,6 +181,10 @@ def test_watch_a_match_and_step_through_saved_records(app: tuple[str, Any], tmp_
         assert page.inner_text("#replay-step") == f"step {steps} of {steps}"
         if name == "match":
             assert page.locator("#frame-result").count() == 1
+            page.click("#replay-first")
+            for _ in range(14):  # into the play of the first deal, for the screenshot
+                page.click("#replay-next")
+            assert page.inner_text("#replay-step") == f"step 14 of {steps}"
         else:
             assert page.locator(".tableau .badge").count() == 3
         shot(page, f"web-replay-{name}", tmp_path)

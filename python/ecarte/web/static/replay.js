@@ -13,10 +13,10 @@ export function replayScreen(main, engine) {
     el("p", {}, "Open a record saved by ecarte (ecarte play --save, ecarte match --out, a bank session's to_json())."),
     el("div", { class: "row" },
       el("input", { type: "file", id: "record-file", accept: ".json,application/json", onchange: load }),
-      el("button", { id: "replay-first", onclick: () => go(0) }, "⏮"),
+      el("button", { id: "replay-first", onclick: () => go(0) }, "First"),
       el("button", { id: "replay-prev", onclick: () => go(index - 1) }, "◀"),
       el("button", { id: "replay-next", onclick: () => go(index + 1) }, "▶"),
-      el("button", { id: "replay-last", onclick: () => go(frames.length - 1) }, "⏭"),
+      el("button", { id: "replay-last", onclick: () => go(frames.length - 1) }, "Last"),
       slider, position)), board);
   slider.addEventListener("input", () => go(Number(slider.value)));
   document.addEventListener("keydown", (e) => {
