@@ -20,6 +20,7 @@ card and the stakes), which :meth:`Table.deal` returns.
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
@@ -46,7 +47,13 @@ from ecarte.bank.ledger import (
 from ecarte.errors import InvalidRecordError, InvalidRulesError, InvalidStakeError, TableError
 from ecarte.seeding import fresh_seed
 
-__all__ = ["Table"]
+__all__ = ["ACTIONS", "Table"]
+
+#: The table's actions, as a record names them (:meth:`Table.apply`).
+ACTIONS = (
+    "deal", "stake", "reveal", "settle", "shuffle_rest", "restake_bank",
+    "declare_responsible", "pass_bank",
+)  # fmt: skip
 
 
 class Table:
@@ -473,7 +480,7 @@ class Table:
         try:
             table = cls(**config)
             for action in actions:
-                table._apply(action)
+                table.apply(action)
             again = json.loads(table.to_json())
         except InvalidRecordError:
             raise
@@ -498,25 +505,19 @@ class Table:
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return (Table.from_json, (self.to_json(),))
 
-    # ------------------------------------------------------------ internals
-    def _apply(self, action: object) -> None:
-        if not isinstance(action, list) or not action or not isinstance(action[0], str):
-            raise InvalidRecordError(f"malformed action {action!r}")
-        name, args = action[0], action[1:]
-        methods: dict[str, Callable[..., object]] = {
-            "deal": self.deal,
-            "stake": self.stake,
-            "reveal": self.reveal,
-            "settle": self.settle,
-            "shuffle_rest": self.shuffle_rest,
-            "restake_bank": self.restake_bank,
-            "declare_responsible": self.declare_responsible,
-            "pass_bank": self.pass_bank,
-        }
-        if name not in methods:
-            raise InvalidRecordError(f"unknown action {name!r}")
-        methods[name](*args)
+    def apply(self, action: object) -> object:
+        """Takes one action in the record's form, e.g. ``["stake", "bob", 2, 10]``: a method
+        name above and its arguments. ``TableError`` for one that names none."""
+        if not isinstance(action, list) or not action or action[0] not in ACTIONS:
+            raise TableError(f"an action is [name, *arguments], name one of {ACTIONS}: {action!r}")
+        method: Callable[..., object] = getattr(self, action[0])
+        try:
+            inspect.signature(method).bind(*action[1:])
+        except TypeError as e:
+            raise TableError(f"{action[0]}: {e}") from None
+        return method(*action[1:])
 
+    # ------------------------------------------------------------ internals
     def _require(self, phase: Phase, action: str) -> None:
         if self._phase == phase:
             return
