@@ -1,7 +1,7 @@
 //! ecarte: a fast, faithful engine for the card game écarté.
 //!
-//! Layers, each using only those above it: the random streams (`rng`); the rules (`card`,
-//! `duel`, `bank`); the search
+//! Layers, each using only those above it: the random streams (`rng`) and what every JSON
+//! record shares (`record`); the rules (`card`, `duel`, `bank`); the search
 //! (`solver`); agents and batch play (`play`). The engine knows nothing of Python; the
 //! bindings live in `py` behind the `python` feature, which maturin turns on.
 
@@ -11,5 +11,6 @@ pub mod duel;
 pub mod play;
 #[cfg(feature = "python")]
 mod py;
+pub mod record;
 pub mod rng;
 pub mod solver;
