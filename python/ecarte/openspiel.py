@@ -252,6 +252,17 @@ def _state_of(game: EcarteGame, deal: Deal) -> EcarteState:
     return state
 
 
+def _buffer_layout(array: np.ndarray[Any, Any]) -> tuple[object, ...]:
+    """What an array is over its memory: dtype, shape, strides, address, writeability."""
+    return (
+        array.dtype,
+        array.shape,
+        array.strides,
+        array.__array_interface__["data"][0],
+        array.flags.writeable,
+    )
+
+
 class EcarteObserver:
     """OpenSpiel's observer for the game (``make_py_observer``). With perfect recall it
     gives the information state: tensor = the 214-float observation tensor, the dealt
@@ -285,8 +296,16 @@ class EcarteObserver:
         for name, size, shape in pieces:
             self.dict[name] = self.tensor[offset : offset + size].reshape(shape)
             offset += size
+        self._layout = _buffer_layout(self.tensor)
 
     def set_from(self, state: EcarteState, player: int) -> None:
+        # The views in `dict` stay valid only while `tensor` is the array they were cut
+        # from: resized in place (``refcheck=False``), it has moved, and they dangle.
+        if _buffer_layout(self.tensor) != self._layout:
+            raise EcarteError(
+                "the observer's tensor was changed in place (its dtype, shape, memory or "
+                "flags): undo the change, or make a new observer"
+            )
         self.tensor.fill(0.0)
         if state.deal is None:
             return

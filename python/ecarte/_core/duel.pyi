@@ -70,7 +70,7 @@ def decode_compact_rows(
     rows: npt.NDArray[np.uint8],
 ) -> npt.NDArray[np.float32]:
     """The float32 tensors of ``n`` compact rows, shape ``(n, COMPACT_OBSERVATION_SIZE)``
-    (use ``ecarte.duel.decode_observations``)."""
+    (use ``ecarte.duel.decode_observations``); ``EcarteError`` for anything else."""
 
 def parse_agent(spec: str) -> tuple[str, int | None]:
     """Parses an agent spec: ``(name, worlds per decision or None)``; ``EcarteError`` for a
@@ -362,8 +362,9 @@ class Deal:
         out: npt.NDArray[np.float32] | None = None,
     ) -> npt.NDArray[np.float32]:
         """``player``'s observation as a float32 vector of length 214 (layout in the
-        docs). With ``out`` (a contiguous float32 array of that length) it is written there
-        and ``out`` is returned, with no allocation."""
+        docs). With ``out`` (a writeable, contiguous float32 array of that length) it is
+        written there and ``out`` is returned, with no allocation; any other ``out`` raises
+        ``EcarteError``."""
     def perft(self, depth: int | None = None) -> int:
         """Leaf count of the game tree below this state, ``depth`` actions deep (to the end
         when ``None``). Runs without the GIL."""
@@ -401,7 +402,11 @@ class VecEnv:
     ``observation`` picks the layout of the observation rows: ``"float32"`` (the default,
     ``OBSERVATION_SIZE`` entries) or ``"compact"`` (``uint8``, ``COMPACT_OBSERVATION_SIZE`` bytes, card
     planes bit-packed; ``ecarte.duel.decode_observations`` turns it into the float32
-    rows). The layouts are in docs/api.md."""
+    rows). The layouts are in docs/api.md.
+
+    ``reset`` and ``step`` return the same arrays every time, over memory the env owns:
+    their values may be changed, but a change of dtype, shape, strides or writeability
+    makes the next call raise ``EcarteError`` (docs/api.md, "VecEnv arrays")."""
 
     def __new__(
         cls,
@@ -429,7 +434,9 @@ class VecEnv:
         npt.NDArray[np.int64],
     ]:
         """Applies one action id per env; returns ``(observations, masks, rewards,
-        terminated, current_players)``. The arrays are reused by the next call."""
+        terminated, current_players)``. The arrays are reused by the next call. Every
+        action is checked first: an illegal one raises ``IllegalActionError`` (naming the
+        id as given) and no env advances."""
     def random_actions(self) -> npt.NDArray[np.int64]:
         """One uniformly random legal action id per env (for baselines and benchmarks),
         from a generator seeded with the env's seed."""

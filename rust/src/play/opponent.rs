@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use super::agent::Agent;
 use super::policy::Policy;
 use super::runner::{self, Stop};
-use super::vecenv::check_batch_len;
+use super::vecenv::{check_batch_len, illegal_action_in_env};
 use crate::duel::action::{write_mask, Action, NUM_ACTIONS};
 use crate::duel::matches::Match;
 use crate::duel::observe::OBSERVATION_SIZE;
@@ -175,10 +175,7 @@ impl OpponentVecEnv {
             }
             let action = usize::try_from(id).ok().and_then(Action::from_id);
             if !action.is_some_and(|a| game.play.deal.is_legal(a)) {
-                return Err(DuelError::IllegalAction {
-                    action: format!("id {id} in env {i}"),
-                    legal: game.play.deal.legal_actions(),
-                });
+                return Err(illegal_action_in_env(id, i, &game.play.deal));
             }
         }
         let next_matches: Vec<Option<Game>> = self

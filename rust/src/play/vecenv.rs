@@ -36,7 +36,7 @@ fn advance(
     deals: &mut u64,
     id: i64,
     rewards: &mut [f32],
-    terminated: &mut bool,
+    terminated: &mut u8,
     env_seed: u64,
     rules: Rules,
 ) {
@@ -44,7 +44,7 @@ fn advance(
         state.apply_unchecked(action);
     }
     rewards.fill(0.0);
-    *terminated = false;
+    *terminated = 0;
     if !state.is_over() {
         return;
     }
@@ -52,7 +52,7 @@ fn advance(
         let points = f32::from(outcome.points);
         rewards[outcome.winner as usize] = points;
         rewards[1 - outcome.winner as usize] = -points;
-        *terminated = true;
+        *terminated = 1;
         *deals += 1;
         if let Ok(next) = match_deal(env_seed, 0, *deals, rules) {
             *state = next;
@@ -68,12 +68,14 @@ pub enum ObsBuffer<'a> {
     Compact(&'a mut [u8]),
 }
 
-/// Output buffers of one step; every slice holds one row per env.
+/// Output buffers of one step; every slice holds one row per env. The flags (`mask`,
+/// `terminated`) are bytes 0 and 1: Python's `bool` arrays view them, and Python may store
+/// any byte there, which a `u8` can hold and a `bool` cannot.
 pub struct StepBuffers<'a> {
     pub obs: ObsBuffer<'a>,
-    pub mask: &'a mut [bool],
+    pub mask: &'a mut [u8],
     pub rewards: &'a mut [f32],
-    pub terminated: &'a mut [bool],
+    pub terminated: &'a mut [u8],
     pub players: &'a mut [i64],
 }
 
@@ -89,9 +91,9 @@ pub struct OwnedBuffers {
     layout: ObsLayout,
     obs: Vec<f32>,
     compact: Vec<u8>,
-    pub mask: Vec<bool>,
+    pub mask: Vec<u8>,
     pub rewards: Vec<f32>,
-    pub terminated: Vec<bool>,
+    pub terminated: Vec<u8>,
     pub players: Vec<i64>,
 }
 
@@ -106,9 +108,9 @@ impl OwnedBuffers {
             layout,
             obs: vec![0.0; floats],
             compact: vec![0; bytes],
-            mask: vec![false; n * NUM_ACTIONS],
+            mask: vec![0; n * NUM_ACTIONS],
             rewards: vec![0.0; n * 2],
-            terminated: vec![false; n],
+            terminated: vec![0; n],
             players: vec![0; n],
         }
     }
@@ -196,7 +198,7 @@ impl VecEnv {
             self.states[i] = self.deal(i, 0)?;
         }
         out.rewards.fill(0.0);
-        out.terminated.fill(false);
+        out.terminated.fill(0);
         self.write(None, out);
         Ok(())
     }
@@ -208,11 +210,7 @@ impl VecEnv {
         for (i, (&id, &legal)) in actions.iter().zip(&self.legal).enumerate() {
             let is_legal = u32::try_from(id).is_ok_and(|id| id < 128 && legal >> id & 1 == 1);
             if !is_legal {
-                let state = &self.states[i];
-                return Err(DuelError::IllegalAction {
-                    action: format!("id {id} in env {i}"),
-                    legal: state.legal_actions(),
-                });
+                return Err(illegal_action_in_env(id, i, &self.states[i]));
             }
         }
         self.write(Some(actions), out);
@@ -273,6 +271,20 @@ impl VecEnv {
             )
             .collect();
         run_blocks(blocks, rules);
+    }
+}
+
+/// The error for the action id `id` (as the caller gave it) in env `env`, whose deal is
+/// `state`. Cold: out of the loops that check every env's action.
+#[cold]
+pub fn illegal_action_in_env(
+    id: impl std::fmt::Display,
+    env: usize,
+    state: &DealState,
+) -> DuelError {
+    DuelError::IllegalAction {
+        action: format!("id {id} in env {env}"),
+        legal: state.legal_actions(),
     }
 }
 
@@ -372,8 +384,8 @@ struct Block<'a> {
     env_seeds: &'a [u64],
     legal: &'a mut [u128],
     rewards: &'a mut [f32],
-    terminated: &'a mut [bool],
-    mask: &'a mut [bool],
+    terminated: &'a mut [u8],
+    mask: &'a mut [u8],
     players: &'a mut [i64],
     obs: ObsRows<'a>,
 }
@@ -461,7 +473,11 @@ mod tests {
                 expand_compact(&packed, &mut expanded);
                 assert_eq!(row, &expanded[..], "step {step}");
             }
-            finished += full.terminated.iter().filter(|&&t| t).count();
+            finished += full
+                .terminated
+                .iter()
+                .map(|&t| usize::from(t))
+                .sum::<usize>();
             envs[0].random_actions(&mut actions);
             for env in &mut envs[1..] {
                 env.random_actions(&mut vec![0; n]);
@@ -498,7 +514,7 @@ mod tests {
             };
             assert_eq!(envs[0].states(), envs[1].states(), "step {step}");
             for (i, (after, mut expected)) in envs[0].states().iter().zip(before).enumerate() {
-                if step > 0 && !one.terminated[i] {
+                if step > 0 && one.terminated[i] == 0 {
                     expected.apply_unchecked(Action::from_id(actions[i] as usize).unwrap());
                     assert_eq!(after, &expected, "env {i} at step {step}");
                 }
