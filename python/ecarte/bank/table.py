@@ -30,8 +30,6 @@ from ecarte._core import Card, punter_shuffle_seed
 from ecarte._core.bank import Deal, Resolution, Shoe
 from ecarte.bank.ledger import (
     PUNTER_TABLEAUX,
-    RECORD_FORMAT,
-    RECORD_VERSION,
     SEED_MASK,
     Mode,
     Phase,
@@ -39,8 +37,11 @@ from ecarte.bank.ledger import (
     Settlement,
     SettlementResult,
     Stake,
+    check_replay,
     deal_record,
-    read_record,
+    read_session,
+    session_record,
+    session_text,
     table_config,
     whole_number,
 )
@@ -452,55 +453,38 @@ class Table:
         return self.banker
 
     # ------------------------------------------------------------- records
-    def record(self) -> dict[str, Any]:
-        """The session as a small versioned JSON-ready record: the configuration, every
-        action in order and, per deal, the cards, stakes, settlements and ledger."""
-        record: dict[str, Any] = json.loads(
-            json.dumps(
-                {
-                    "format": RECORD_FORMAT,
-                    "version": RECORD_VERSION,
-                    "config": self._config,
-                    "actions": self._actions,
-                    "deals": self._deal_records,
-                }
-            )
-        )
-        return record
-
     def to_json(self) -> str:
-        return json.dumps(self.record(), separators=(",", ":"))
+        """The session as a small versioned JSON record: the configuration, every action
+        in order and, per deal, the cards, stakes, settlements and ledger."""
+        return session_record(self._config, self._actions, self._deal_records)
 
     @classmethod
     def from_json(cls, text: str) -> Table:
         """Rebuilds a session from :meth:`to_json`, replaying every action and checking
         every deal. The record must be exactly what ``to_json`` writes: anything else
         (bad JSON, other types, unknown or altered fields) raises ``InvalidRecordError``."""
-        data, config, actions = read_record(text)
+        record = read_session(text)
         try:
-            table = cls(**config)
-            for action in actions:
+            table = cls(**record["config"])
+            for action in record["actions"]:
                 table.apply(action)
-            again = json.loads(table.to_json())
         except InvalidRecordError:
             raise
         except Exception as e:  # any failure to replay is a bad record
             raise InvalidRecordError(f"the record does not replay: {e}") from None
-        if table._deal_records != data.get("deals"):
-            raise InvalidRecordError("the replayed deals differ from the recorded ones")
-        if again != data:
-            raise InvalidRecordError("the record holds unknown or altered fields")
+        check_replay(record, json.loads(table.to_json()))
         return table
+
+    def record(self) -> dict[str, Any]:
+        """The record of :meth:`to_json` as a dict (an alias kept for earlier code)."""
+        record: dict[str, Any] = json.loads(self.to_json())
+        return record
 
     @classmethod
     def replay(cls, record: str | Mapping[str, Any]) -> Table:
-        """:meth:`from_json`, also taking the record as a mapping (:meth:`record`)."""
-        if isinstance(record, Mapping):
-            try:
-                record = json.dumps(dict(record))
-            except (TypeError, ValueError) as e:
-                raise InvalidRecordError(f"not a JSON record: {e}") from None
-        return cls.from_json(record)
+        """:meth:`from_json` (an alias kept for earlier code), also taking the record as a
+        mapping (:meth:`record`)."""
+        return cls.from_json(record if isinstance(record, str) else session_text(record))
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return (Table.from_json, (self.to_json(),))
