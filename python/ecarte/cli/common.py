@@ -13,10 +13,12 @@ from rich.console import Console
 from ecarte.distributed import Backend, RayBackend
 from ecarte.duel import Deal, Match, parse_agent
 from ecarte.errors import EcarteError
+from ecarte.records import no_constant
 
 
-class AgentSpec(click.ParamType):  # type: ignore[type-arg]  # generic only in click >= 8.2
-    """An agent spec, read by the one native grammar (``ecarte.duel.AGENT_SPECS``)."""
+class AgentSpecType(click.ParamType):  # type: ignore[type-arg]  # generic only in click >= 8.2
+    """The click type of an agent spec, read by the one native grammar
+    (``ecarte.duel.AGENT_SPECS``)."""
 
     name = "agent"
 
@@ -28,7 +30,7 @@ class AgentSpec(click.ParamType):  # type: ignore[type-arg]  # generic only in c
         return str(value)
 
 
-AGENT = AgentSpec()
+AGENT = AgentSpecType()
 
 
 def number_text(n: int) -> str:
@@ -243,10 +245,6 @@ def write_output(path: Path, text: str, option: str) -> None:
         fail(f"{option} {path}: cannot write there ({exc.strerror or type(exc).__name__})")
 
 
-def _no_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not a number a record holds")
-
-
 def read_record(file: Path, command: str, accepted: tuple[str, ...]) -> tuple[str, str]:
     """The text of the ecarte record in ``file`` and its format, which must be one of
     ``accepted``; anything else (unreadable, not UTF-8 text, not JSON, not a record, another
@@ -261,7 +259,7 @@ def read_record(file: Path, command: str, accepted: tuple[str, ...]) -> tuple[st
     except UnicodeDecodeError:
         fail(f"{file} is not a text file (not UTF-8); {command} reads {wanted}")
     try:
-        record = json.loads(text, parse_constant=_no_constant)
+        record = json.loads(text, parse_constant=no_constant)
     except (ValueError, RecursionError):
         fail(f"{file} is not a JSON record; {command} reads {wanted}")
     kind = record.get("format") if isinstance(record, dict) else None

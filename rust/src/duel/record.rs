@@ -42,8 +42,8 @@ impl DealRecord {
     /// Parses and checks a record; every step of the replay must be legal.
     pub fn from_json(text: &str) -> Result<DealRecord, DuelError> {
         let bad = |why: String| DuelError::InvalidRecord(format!("invalid deal record: {why}"));
-        let record: DealRecord = parse(text).map_err(bad)?;
-        check_header(
+        let record: DealRecord = crate::record::parse(text).map_err(bad)?;
+        crate::record::check_header(
             &record.format,
             record.version,
             RECORD_FORMAT,
@@ -67,93 +67,22 @@ impl DealRecord {
     }
 }
 
-/// Parses JSON into a record type: exact field types, no unknown fields; the error in
-/// words ([`json_error`]).
-fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
-    serde_json::from_str(text).map_err(|e| json_error(text, &e))
+/// Parses JSON into a record type (exact field types, no unknown fields), for the records
+/// that have no kind of their own to name.
+pub(crate) fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, DuelError> {
+    crate::record::parse(text)
+        .map_err(|why| DuelError::InvalidRecord(format!("invalid record: {why}")))
 }
 
-/// What is wrong with the JSON `text` of a record, for a person: the field it is in, what
-/// was expected in words, what was found, and neither the parser's position in the text
-/// nor Rust's type names (`u8`, `u64`) or number kinds ("floating point").
-pub fn json_error(text: &str, error: &serde_json::Error) -> String {
-    let full = error.to_string();
-    let position = format!(" at line {} column {}", error.line(), error.column());
-    let message = full
-        .strip_suffix(&position)
-        .unwrap_or(&full)
-        .replace('`', "\"");
-    let Some((found, expected)) = message
-        .strip_prefix("invalid type: ")
-        .or_else(|| message.strip_prefix("invalid value: "))
-        .and_then(|rest| rest.split_once(", expected "))
-    else {
-        return message;
-    };
-    let field = field_before(text, error.line(), error.column())
-        .map_or_else(String::new, |name| format!("{name}: "));
-    format!(
-        "{field}expected {}, got {}",
-        in_words(expected),
-        found_in_words(found)
-    )
-}
-
-/// Serde's names of what a record field holds, in words.
-fn in_words(expected: &str) -> String {
-    let words = match expected {
-        "u8" => "a whole number from 0 to 255",
-        "u16" => "a whole number from 0 to 65535",
-        "u32" => "a whole number from 0 to 4294967295",
-        "u64" | "usize" => "a whole number from 0 to 2**64 - 1",
-        "i64" => "a whole number",
-        "a sequence" => "a list",
-        "a map" => "an object",
-        "a boolean" => "true or false",
-        other if other.starts_with("struct ") => "an object",
-        other => other,
-    };
-    words.to_string()
-}
-
-/// Serde's description of a value found, in words: `floating point "1e+30"` is `1e30, a
-/// number too large` when it is whole, else `1.5, not a whole number`.
-fn found_in_words(found: &str) -> String {
-    let quoted = |kind: &str| {
-        found
-            .strip_prefix(kind)
-            .map(|v| v.trim_matches('"').to_string())
-    };
-    if let Some(number) = quoted("floating point ") {
-        let value: f64 = number.parse().unwrap_or(f64::NAN);
-        return if value.fract() == 0.0 {
-            format!("{value:e}, a number too large")
-        } else {
-            format!("{number}, not a whole number")
-        };
-    }
-    if let Some(number) = quoted("integer ") {
-        return number;
-    }
-    if let Some(flag) = quoted("boolean ") {
-        return flag;
-    }
-    match found {
-        "sequence" => "a list".into(),
-        "map" => "an object".into(),
-        "unit value" => "null".into(),
-        _ => found.replacen("string ", "the text ", 1),
-    }
-}
-
-/// The name of the field whose value ends at `line`, `column` (1-based) of `text`: the
-/// last `"name":` before it.
-fn field_before(text: &str, line: usize, column: usize) -> Option<&str> {
-    let row = text.lines().nth(line.checked_sub(1)?)?;
-    let upto = row.get(..column.min(row.len()))?;
-    let end = upto.rfind("\":")?;
-    let start = upto[..end].rfind('"')? + 1;
-    Some(&upto[start..end])
+/// Refuses a record of another format or version.
+pub(crate) fn check_header(
+    format: &str,
+    version: u32,
+    expected: &str,
+    supported: u32,
+) -> Result<(), DuelError> {
+    crate::record::check_header(format, version, expected, supported)
+        .map_err(|why| DuelError::InvalidRecord(format!("invalid record: {why}")))
 }
 
 /// The longest player name a match record holds.
@@ -166,18 +95,6 @@ pub fn check_player_name(name: &str) -> Result<(), String> {
     if !(1..=MAX_PLAYER_NAME).contains(&length) || name.chars().any(char::is_control) {
         return Err(format!(
             "a player's name is 1 to {MAX_PLAYER_NAME} characters on one line, got {name:?}"
-        ));
-    }
-    Ok(())
-}
-
-fn check_header(format: &str, version: u32, expected: &str, supported: u32) -> Result<(), String> {
-    if format != expected {
-        return Err(format!("format is {format:?}, expected {expected:?}"));
-    }
-    if version != supported {
-        return Err(format!(
-            "version {version} is not supported (this build reads version {supported})"
         ));
     }
     Ok(())
@@ -223,8 +140,9 @@ impl MatchRecord {
 
     pub fn from_json(text: &str) -> Result<MatchRecord, DuelError> {
         let bad = |why: String| DuelError::InvalidRecord(format!("invalid match record: {why}"));
-        let record: MatchRecord = parse(text).map_err(bad)?;
-        check_header(&record.format, record.version, MATCH_FORMAT, MATCH_VERSION).map_err(bad)?;
+        let record: MatchRecord = crate::record::parse(text).map_err(bad)?;
+        crate::record::check_header(&record.format, record.version, MATCH_FORMAT, MATCH_VERSION)
+            .map_err(bad)?;
         if let Some(names) = &record.players {
             names
                 .iter()
@@ -245,7 +163,7 @@ impl MatchRecord {
         }
         for (i, deal) in self.deals.iter().enumerate() {
             let number = i + 1;
-            check_header(&deal.format, deal.version, RECORD_FORMAT, RECORD_VERSION)
+            crate::record::check_header(&deal.format, deal.version, RECORD_FORMAT, RECORD_VERSION)
                 .map_err(|why| bad(format!("deal {number}: {why}")))?;
             if i > 0 && game.is_over() {
                 return Err(bad(format!("deal {number} comes after the match ended")));

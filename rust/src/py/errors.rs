@@ -4,8 +4,8 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::duel::record::json_error;
 use crate::duel::DuelError;
+use crate::record::json_error;
 
 create_exception!(
     ecarte,
@@ -197,18 +197,19 @@ pub fn pair<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<[Bound<'py, Py
     }
 }
 
-/// The text of a record passed to a `from_json`: `TypeError` for anything but a `str`,
-/// `InvalidRecordError` for a `str` that is not valid Unicode (a lone surrogate).
-pub fn record_text(record: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
-    let text = record.cast::<pyo3::types::PyString>().map_err(|_| {
+/// The text of a JSON record argument named `what` ("a deal record"): `TypeError` for
+/// anything but a `str`, `InvalidRecordError` for a `str` that is not valid Unicode (a lone
+/// surrogate).
+pub fn record_text(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    let text = obj.cast::<pyo3::types::PyString>().map_err(|_| {
         PyTypeError::new_err(format!(
-            "a {what} record is JSON text (a str), got {}",
-            describe(record)
+            "{what} is JSON text (a str), got {}",
+            describe(obj)
         ))
     })?;
     text.to_str().map(str::to_owned).map_err(|_| {
         InvalidRecordError::new_err(format!(
-            "invalid {what} record: the text is not valid Unicode (it holds a lone surrogate)"
+            "{what} is not valid Unicode text: it holds a lone surrogate"
         ))
     })
 }
@@ -218,7 +219,7 @@ pub fn parse_record<T: serde::de::DeserializeOwned>(
     record: &Bound<'_, PyAny>,
     what: &str,
 ) -> PyResult<T> {
-    let text = record_text(record, what)?;
+    let text = record_text(record, &format!("a {what} record"))?;
     serde_json::from_str(&text).map_err(|e| {
         InvalidRecordError::new_err(format!("invalid {what} record: {}", json_error(&text, &e)))
     })
