@@ -162,6 +162,14 @@ def test_errors_name_the_option_in_plain_words(args: list[str], message: str) ->
     assert not INTERNALS.search(proc.stderr), proc.stderr
 
 
+def test_the_arena_names_each_agents_worlds() -> None:
+    proc = ecarte("arena", "pimc", "expert", "--samples", "3", "--matches", "1", "--target", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert "pimc:3 v expert:3" in proc.stdout and "(1 seed, seats swapped)" in proc.stdout
+    default = ecarte("arena", "pimc:2", "heuristic", "--matches", "1", "--target", "1")
+    assert "pimc:2 v heuristic" in default.stdout
+
+
 def test_ray_auto_without_a_cluster_gives_ecartes_hint() -> None:
     pytest.importorskip("ray")
     # Ray's own answer when no cluster runs here (another may run on a shared machine).

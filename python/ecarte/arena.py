@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from ecarte._core import derive_seed
 from ecarte.agents import Agent, make_agent
+from ecarte.display import counted
 from ecarte.distributed import Backend, Interrupted, dispatch, ray_backend
 from ecarte.duel import (
     DEALS_PER_MATCH,
@@ -154,7 +155,7 @@ class ArenaResult:
         return cls(**fields)
 
     def table(self) -> str:
-        played = f"{2 * self.pairs} ({self.pairs} seeds, seats swapped)"
+        played = f"{2 * self.pairs} ({counted(self.pairs, 'seed')}, seats swapped)"
         if self.partial:
             played += ", partial: interrupted"
         rows = [

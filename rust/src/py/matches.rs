@@ -263,7 +263,9 @@ impl PyMatch {
         self.game
             .deal_at(k as usize)
             .map(|d| PyDeal::from_state(d, None))
-            .ok_or_else(|| EcarteError::new_err(format!("no deal {k} in this match")))
+            .ok_or_else(|| {
+                EcarteError::new_err(format!("deal index {k} (deal {}) is not kept", k + 1))
+            })
     }
     #[getter]
     fn current_player(&self) -> Option<u8> {
