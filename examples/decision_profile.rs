@@ -9,6 +9,7 @@
 //! decisions gave the recorded values and choice; `sample` only samples the expert's pool of
 //! worlds and prints a checksum of their decks, `parse` only reads the file.
 
+use _core::control::Control;
 use _core::duel::action::bit;
 use _core::duel::{Action, Observation};
 use _core::play::expert::{expert_values, CANDIDATES_PER_WORLD};
@@ -87,8 +88,8 @@ fn main() {
         for d in &decisions {
             let start = std::time::Instant::now();
             let values = match which.as_str() {
-                "pimc" => pimc_values(&d.obs, SAMPLES, d.seed, heuristic_rollout),
-                "expert" => expert_values(&d.obs, SAMPLES, d.seed),
+                "pimc" => pimc_values(&d.obs, SAMPLES, d.seed, heuristic_rollout, Control::NONE),
+                "expert" => expert_values(&d.obs, SAMPLES, d.seed, Control::NONE),
                 "parse" => Ok(Vec::new()),
                 _ => {
                     let pool = std::env::var("NW")

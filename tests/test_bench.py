@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import itertools
 import time
+import types
 from collections.abc import Callable
 
 import pytest
-from ecarte import bench
-from ecarte.bench import (
+from ecarte.bench import timing
+from ecarte.bench.harness import Row, format_table, run_benchmarks
+from ecarte.bench.timing import (
     Inputs,
-    Row,
-    format_table,
     interleaved_per_call,
     interleaved_per_unit,
-    run_benchmarks,
     time_per_call,
     time_per_input,
 )
@@ -39,13 +38,13 @@ def test_time_per_call_counts_calls() -> None:
 def loop_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The call count of every loop the harness times, in order."""
     sizes: list[int] = []
-    timed_loop = bench._loop
+    timed_loop = timing._loop
 
     def recorded_loop(fn: Callable[[], object], number: int, counted: bool) -> tuple[float, int]:
         sizes.append(number)
         return timed_loop(fn, number, counted)
 
-    monkeypatch.setattr(bench, "_loop", recorded_loop)
+    monkeypatch.setattr(timing, "_loop", recorded_loop)
     return sizes
 
 
@@ -84,9 +83,9 @@ def test_replayed_inputs_give_the_mean_over_sets_not_the_cheapest() -> None:
     per_call = time_per_call(dear_in_even_sets, 0.05, loop=0.002, restart=restart)
     # Every set is replayed, in turn; half of them cost 1 ms a call and half nothing, so
     # the mean is about 0.5 ms where the best loop alone would say about nothing.
-    assert all(restarts.count(k) >= 3 for k in range(bench.SETS))
-    tail = restarts[-2 * bench.SETS :]
-    assert all(b == (a + 1) % bench.SETS for a, b in itertools.pairwise(tail))
+    assert all(restarts.count(k) >= 3 for k in range(timing.SETS))
+    tail = restarts[-2 * timing.SETS :]
+    assert all(b == (a + 1) % timing.SETS for a, b in itertools.pairwise(tail))
     assert 0.4e-3 < per_call < 1e-3
 
 
@@ -118,18 +117,24 @@ def test_interleaved_per_call_times_each_function_in_turn() -> None:
     assert order.index("dear") < len(order) - 1 - order[::-1].index("cheap")
 
 
-def test_interleaved_per_unit_divides_each_loop_by_its_own_units() -> None:
-    def two_units() -> int:
-        sum(range(2000))
-        return 2
+def test_interleaved_per_unit_divides_each_loop_by_its_own_units(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A clock that moves only when the work runs: each call takes exactly 1 ms, so the
+    # figures are exact whatever the machine's load.
+    now = [0.0]
 
-    def one_unit() -> int:
-        sum(range(2000))
-        return 1
+    def work(units: int) -> Callable[[], int]:
+        def call() -> int:
+            now[0] += 0.001
+            return units
 
-    two, one = interleaved_per_unit([two_units, one_unit], 0.1, loop=0.005)
-    # The same work per call: half the time per unit where a call does two units.
-    assert 0.25 < two / one < 0.75
+        return call
+
+    monkeypatch.setattr(timing, "time", types.SimpleNamespace(perf_counter=lambda: now[0]))
+    two, one = interleaved_per_unit([work(2), work(1)], 0.1, loop=0.005)
+    # The same time per call: half the time per unit where a call does two units.
+    assert two == pytest.approx(0.0005) and one == pytest.approx(0.001)
 
 
 def test_quick_table_runs_and_times_every_engine_path() -> None:

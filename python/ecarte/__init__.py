@@ -17,6 +17,7 @@ from ecarte._core import (
     MAX_THREADS,
     Card,
     Rank,
+    Stream,
     Suit,
     __version__,
     derive_seed,
@@ -55,6 +56,11 @@ _LAZY_NAMES = {
 }
 
 
+def __dir__() -> list[str]:
+    """The public API only (not this module's own imports)."""
+    return sorted(__all__)
+
+
 def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
         return importlib.import_module(f"ecarte.{name}")
@@ -84,6 +90,7 @@ __all__ = [
     "PimcAgent",
     "RandomAgent",
     "Rank",
+    "Stream",
     "Suit",
     "TableError",
     "__version__",

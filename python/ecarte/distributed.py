@@ -5,10 +5,11 @@
 (:func:`chunks`), runs each chunk as one Ray task calling the native code with its
 ``start``/``n`` (the GIL released), and joins the chunks' results in index order. Item
 ``i`` of a run depends only on ``(seed, i)``, so the result is identical, bit for bit, to
-``backend="local"`` whatever the number of workers or chunks.
+``backend="local"`` whatever the number of workers or chunks. :func:`dispatch` is the one
+place that chooses between the two: every batch function hands it its chunk function.
 
-Ray is an optional dependency (``pip install 'ecarte[ray]'``); it is imported only when a
-Ray backend runs, never by ``import ecarte``. See docs/scale.md.
+Ray is an optional dependency (the ``ray`` extra, ``pip install '.[ray]'``); it is imported
+only when a Ray backend runs, never by ``import ecarte``. See docs/scale.md.
 """
 
 from __future__ import annotations
@@ -26,10 +27,12 @@ from ecarte.errors import EcarteError
 __all__ = [
     "Backend",
     "Chunk",
+    "Interrupted",
     "RayBackend",
     "chunk_size",
     "chunks",
     "connect",
+    "dispatch",
     "ray_backend",
     "run_chunks",
 ]
@@ -37,7 +40,13 @@ __all__ = [
 T = TypeVar("T")
 
 #: The one-line error when Ray is missing.
-MISSING_RAY: Final = "backend='ray' needs Ray: pip install 'ecarte[ray]'"
+MISSING_RAY: Final = "backend='ray' needs Ray: pip install ray (the [ray] extra)"
+
+#: Ray's own advice when no cluster answers names flags of the ``ray`` command; ecarte's.
+NO_CLUSTER: Final = (
+    "no Ray cluster is running here; start one with `ray start --head`, or give no "
+    "address (--ray alone, or backend='ray') for a local one"
+)
 
 #: Measured cost of one Ray task on a local instance, amortized over 1,000 trivial tasks
 #: submitted at once: 1.4 and 2.6 ms in two runs on a loaded 2-core machine (a lone task's
@@ -77,6 +86,16 @@ class RayBackend:
             raise EcarteError(
                 f"cpus_per_task must be a whole number >= 1, got {self.cpus_per_task!r}"
             )
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run of chunks (:func:`dispatch`): a ``KeyboardInterrupt`` that keeps
+    the results of the chunks that had finished (``finished``, in chunk order), so that a
+    caller can report what was done."""
+
+    def __init__(self, finished: Sequence[Any]) -> None:
+        super().__init__()
+        self.finished = list(finished)
 
 
 #: What ``backend=`` takes: ``"local"`` (the default), ``"ray"`` or a :class:`RayBackend`.
@@ -154,6 +173,8 @@ def connect(address: str | None = None) -> Any:
         except Exception as e:  # Ray raises several kinds; the CLI shows one line
             where = address or "a local instance"
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            if address == "auto" or "--address" in first:  # Ray's advice names its own CLI
+                first = NO_CLUSTER
             raise EcarteError(f"cannot connect to Ray at {where}: {first}") from None
     return ray
 
@@ -174,6 +195,11 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
 
 def cluster_cpus(ray: Any) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def task_cpus(backend: RayBackend) -> int:
+    """How many tasks of ``backend`` the cluster runs at once (at least 1)."""
+    return max(1, cluster_cpus(connect(backend.address)) // backend.cpus_per_task)
 
 
 def _call(fn: Callable[..., Any], start: int, n: int, *args: Any) -> Any:
@@ -203,7 +229,9 @@ def run_chunks(
     a Ray task; the results in chunk order. ``fn`` must be importable on the workers (a
     module-level function of ecarte). The progress bar advances by a chunk's items as it
     completes. A chunk that raises stops the run: the other tasks are cancelled and an
-    :class:`EcarteError` names the chunk (and ``seed``); no partial result is returned."""
+    :class:`EcarteError` names the chunk (and ``seed``); no partial result is returned.
+    Ctrl-C cancels the other tasks too, and raises :class:`Interrupted` with the chunks that
+    had finished."""
     ray = connect(backend.address)
     from ray.exceptions import RayError, RayTaskError
 
@@ -225,6 +253,7 @@ def run_chunks(
     ]
     order = {ref: i for i, ref in enumerate(refs)}
     results: list[Any] = [None] * len(refs)
+    finished: list[int] = []
     pending = list(refs)
     total = sum(c.n for c in pieces)
     try:
@@ -240,10 +269,13 @@ def run_chunks(
                         results[i] = ray.get(ref)
                     except RayError as e:
                         raise _chunk_error(pieces[i], seed, e, RayTaskError) from None
+                    finished.append(i)
                     advance(pieces[i].n)
-    except BaseException:
+    except BaseException as exc:
         for ref in pending:
             ray.cancel(ref, force=True)
+        if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, Interrupted):
+            raise Interrupted([results[i] for i in sorted(finished)]) from exc
         raise
     return results
 
@@ -265,51 +297,84 @@ def _chunk_error(
     return EcarteError(f"{where} failed: {detail}")
 
 
-# -- the command line ------------------------------------------------------------------------
+def dispatch(
+    backend: Backend,
+    fn: Callable[..., T],
+    total: int,
+    item_seconds: float | Callable[[], float],
+    shared: tuple[Any, ...] = (),
+    per_chunk: Callable[[Chunk], tuple[Any, ...]] | None = None,
+    *,
+    local: Callable[[], T] | None = None,
+    local_chunk: int | None = None,
+    live: bool = False,
+    check: Callable[[], T] | None = None,
+    align: int = 1,
+    limit: int = MAX_BATCH,
+    label: str = "Chunks",
+    progress: bool | None = False,
+    seed: int | None = None,
+) -> list[T]:
+    """Runs items ``0 .. total - 1`` where ``backend`` says, as the calls
+    ``fn(chunk.start, chunk.n, *shared, *per_chunk(chunk))`` on chunks of consecutive items
+    (:func:`chunks`), and returns their results in chunk order: the one place where a batch
+    function chooses between a local and a Ray run.
 
+    A local run (``backend="local"``) stays in this process: ``local()``, one call on every
+    item with what only a local run takes (a thread count, the arguments as given), or
+    without it ``fn`` on chunks of ``local_chunk`` items (default: all) under a progress
+    bar (with ``live``, ``fn`` is also given the bar, ``bar=``, to show how far a chunk has
+    got). Ctrl-C between or during those chunks raises :class:`Interrupted` with the results
+    of the chunks that had finished, as it does on Ray.
 
-def cli_backend(address: str | None) -> Backend:
-    """The backend of the CLI's ``--ray [ADDRESS]`` (``None``: not given; ``""``: no
-    address)."""
-    return "local" if address is None else RayBackend(address=address or None)
+    A Ray run first calls ``check()``, when given: the same work on no items, in this
+    process, so that bad arguments raise what a local run raises before any task starts;
+    its result stands for a run of no items. Then each chunk is one task (:func:`run_chunks`,
+    whose ``label``, ``progress`` and ``seed`` these are) of ``RayBackend.chunk_size`` items,
+    or of as many as :func:`chunk_size` gives for items of about ``item_seconds`` each (a
+    number, or a function giving it once the arguments are checked), at most ``limit``, a
+    multiple of ``align``. ``fn`` must be a module-level function of ecarte, which the
+    workers import."""
+    extra = per_chunk or _nothing
+    ray = ray_backend(backend)
+    if ray is None:
+        if local is not None:
+            return [local()]
+        from ecarte.progress import progress_bar
 
-
-def cli_solve(seed: int, positions: int, dealer: int, objective: str, address: str | None) -> str:
-    """``ecarte solve --seed S --positions N [--ray]``: solves the deals of seeds
-    ``derive_seed(S, i)`` from their first lead and summarises them."""
-    import time
-
-    from ecarte._core import derive_seed
-    from ecarte.duel import Deal, solve_many
-
-    deals = []
-    for i in range(positions):
-        deal = Deal(seed=derive_seed(seed, i), dealer=dealer)
-        deal.apply("decline")
-        deals.append(deal)
-    started = time.perf_counter()
-    solutions = solve_many(deals, objective, backend=cli_backend(address), progress=None)
-    elapsed = time.perf_counter() - started
-    unit = "deal points" if objective == "points" else "cards"
-    mean = sum(s.value for s in solutions) / positions
-    nodes = sum(s.nodes for s in solutions)
-    return (
-        f"{positions} positions from seed {seed}: mean value {mean:+.3f} {unit} for the "
-        f"player to lead, {nodes} nodes, {elapsed:.2f} s"
+        results = []
+        with progress_bar(label, total, progress) as bar:
+            try:
+                for c in chunks(total, local_chunk or max(total, 1)):
+                    args = (c.start, c.n, *shared, *extra(c))
+                    results.append(fn(*args, bar=bar) if live else fn(*args))
+                    bar(c.n)
+            except Interrupted:
+                raise
+            except KeyboardInterrupt as exc:
+                raise Interrupted(results) from exc
+        return results
+    checked = [] if check is None else [check()]
+    size = ray.chunk_size or chunk_size(
+        total,
+        item_seconds() if callable(item_seconds) else item_seconds,
+        task_cpus(ray),
+        align,
+        limit,
     )
+    pieces = chunks(total, size, align)
+    parts = run_chunks(
+        ray,
+        fn,
+        pieces,
+        shared,
+        None if per_chunk is None else [per_chunk(c) for c in pieces],
+        label=label,
+        progress=progress,
+        seed=seed,
+    )
+    return parts or checked
 
 
-def cli_bank(n: int, seed: int, address: str | None) -> str:
-    """``ecarte bank --simulate N [--ray]``: the outcome frequencies of ``n`` deals."""
-    from ecarte.bank import simulate
-
-    result = simulate(n, seed, backend=cli_backend(address), progress=None)
-    lines = [f"{n} simulated deals, seed {seed}: outcome rates with 95% intervals"]
-    for tableau, counts in result.summary["intervals"].items():
-        rates = result.summary["probabilities"][tableau]
-        cells = ", ".join(
-            f"{name} {rates[name]:.4f} [{low:.4f}, {high:.4f}]"
-            for name, (low, high) in counts.items()
-        )
-        lines.append(f"T{tableau}: {cells}")
-    return "\n".join(lines)
+def _nothing(chunk: Chunk) -> tuple[Any, ...]:
+    return ()

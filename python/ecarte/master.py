@@ -11,7 +11,7 @@ native policy (``"master"`` in ``duel.simulate`` and the arena) runs the same co
 
 from __future__ import annotations
 
-from ecarte.duel import DEFAULT_MASTER_SAMPLES, master_values
+from ecarte.duel import DEFAULT_MASTER_SAMPLES
 from ecarte.pimc import PimcAgent
 
 __all__ = ["DEFAULT_SAMPLES", "MasterAgent"]
@@ -29,7 +29,7 @@ class MasterAgent(PimcAgent):
     action, whatever deal it came from.
     """
 
-    native_values = staticmethod(master_values)
+    _kind = "master"
 
-    def __init__(self, samples: int = DEFAULT_SAMPLES, seed: int | None = None) -> None:
-        super().__init__(samples, seed)
+    def __new__(cls, samples: int = DEFAULT_SAMPLES, seed: int | None = None) -> MasterAgent:
+        return super().__new__(cls, samples, seed)  # type: ignore[return-value]

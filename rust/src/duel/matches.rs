@@ -4,6 +4,7 @@
 //! [`match_deal`] and scores through [`MatchScore`].
 
 use super::action::Action;
+use super::observe::Observation;
 use super::rules::Rules;
 use super::state::{DealState, DuelError, Outcome};
 use crate::rng::{rng_from_seed, GameRng, SeedDeriver};
@@ -51,7 +52,7 @@ pub struct MatchScore {
     pub score: [u8; 2],
     pub target: u8,
     pub first_dealer: u8,
-    pub deals: u32,
+    pub deals: u64,
 }
 
 impl MatchScore {
@@ -66,14 +67,14 @@ impl MatchScore {
 
     /// The dealer of the next deal: the first dealer, then alternating.
     pub fn next_dealer(&self) -> u8 {
-        ((u32::from(self.first_dealer) + self.deals) % 2) as u8
+        ((u64::from(self.first_dealer) + self.deals) % 2) as u8
     }
 
     /// Adds a finished deal's points.
     pub fn record(&mut self, outcome: &Outcome) {
         let s = &mut self.score[outcome.winner as usize];
         *s = s.saturating_add(outcome.points);
-        self.deals += 1;
+        self.deals = self.deals.saturating_add(1);
     }
 
     /// The seat that reached the target, if any.
@@ -82,15 +83,34 @@ impl MatchScore {
     }
 }
 
-/// A match in play: its seed, the running score and the deal in progress. Applying the
-/// action that ends a deal scores it and deals the next, unless the match is over.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A match in play: its seed, the running score, the deal in progress and the finished
+/// deals before it. Applying the action that ends a deal scores it and deals the next,
+/// unless the match is over. The one history of a match: records, display and replay read
+/// it.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Match {
     pub seed: u64,
     pub rules: Rules,
     pub score: MatchScore,
     /// The deal in progress (the last one, finished, once the match is over).
     pub deal: DealState,
+    /// The finished deals before [`Match::deal`], oldest first, as far as `history` keeps
+    /// them.
+    earlier: Vec<DealState>,
+    history: History,
+    /// A match without end (no target): the vector env's stream of deals.
+    endless: bool,
+}
+
+/// How much of its finished deals a match keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum History {
+    /// Every finished deal: records, replays and display read them.
+    All,
+    /// The last finished deal only: environments show it once more after it ends.
+    Last,
+    /// None: the vector env, which steps a million matches at once.
+    Nothing,
 }
 
 impl Match {
@@ -104,20 +124,96 @@ impl Match {
             rules,
             score: MatchScore::new(rules.target, first_dealer),
             deal: match_deal(seed, first_dealer, 0, rules)?,
+            earlier: Vec::new(),
+            history: History::All,
+            endless: false,
         })
     }
 
-    /// The index of the deal in progress.
+    /// A match with seed `seed` and first dealer 0 that never ends and keeps no history:
+    /// its deals, scored, for the vector env, whose rewards are each deal's points.
+    pub fn endless(seed: u64, rules: Rules) -> Result<Match, DuelError> {
+        let mut game = Match::new(seed, 0, rules)?;
+        (game.history, game.endless) = (History::Nothing, true);
+        Ok(game)
+    }
+
+    /// This match without the finished deals' history: environments that play match after
+    /// match keep only the deal in progress, the last finished deal and the score.
+    #[must_use]
+    pub fn without_history(mut self) -> Match {
+        self.history = History::Last;
+        let last = self.earlier.pop();
+        self.earlier.clear();
+        self.earlier.extend(last);
+        self
+    }
+
+    /// The index of the deal in progress (from 0).
     pub fn deal_index(&self) -> u64 {
-        u64::from(self.score.deals)
+        self.score.deals - u64::from(self.is_over())
+    }
+
+    /// Deal `index` (from 0) as played so far: a finished deal, or the deal in progress.
+    /// `None` past the deal in progress, or for a finished deal of a match that keeps no
+    /// history.
+    pub fn deal_at(&self, index: usize) -> Option<&DealState> {
+        let current = usize::try_from(self.deal_index()).ok()?;
+        match index.cmp(&current) {
+            std::cmp::Ordering::Equal => Some(&self.deal),
+            std::cmp::Ordering::Greater => None,
+            std::cmp::Ordering::Less => match self.history {
+                History::All => self.earlier.get(index),
+                History::Last => self.earlier.last().filter(|_| index + 1 == current),
+                History::Nothing => None,
+            },
+        }
+    }
+
+    /// The deal that ended last: the deal in progress once the match is over, the one
+    /// before it otherwise; `None` before any deal has ended.
+    pub fn last_finished(&self) -> Option<&DealState> {
+        if self.is_over() {
+            Some(&self.deal)
+        } else {
+            self.earlier.last()
+        }
+    }
+
+    /// Every deal so far, oldest first, the deal in progress last (of a match without
+    /// history: the last finished deal and the deal in progress).
+    pub fn deals(&self) -> impl Iterator<Item = &DealState> + '_ {
+        self.earlier.iter().chain(std::iter::once(&self.deal))
+    }
+
+    /// The outcome of every finished deal, in order.
+    pub fn outcomes(&self) -> impl Iterator<Item = Outcome> + '_ {
+        self.deals().filter_map(DealState::outcome)
     }
 
     pub fn winner(&self) -> Option<u8> {
+        if self.endless {
+            return None;
+        }
         self.score.winner()
     }
 
     pub fn is_over(&self) -> bool {
         self.winner().is_some()
+    }
+
+    /// The player to move, `None` once the match is over.
+    pub fn current_player(&self) -> Option<u8> {
+        if self.is_over() {
+            None
+        } else {
+            self.deal.current_player()
+        }
+    }
+
+    /// What `player` may know of the deal in progress, with the match score.
+    pub fn observation(&self, player: u8) -> Observation {
+        self.deal.observation(player, self.score.score)
     }
 
     /// Applies a legal action to the deal in progress; refused, with nothing changed, when
@@ -133,20 +229,52 @@ impl Match {
         self.finish_deal()
     }
 
-    /// Scores the deal in progress if it is over and deals the next unless the match is.
+    /// Applies an action already known to be legal (see [`DealState::apply_unchecked`]).
+    #[inline]
+    pub fn apply_unchecked(&mut self, action: Action) -> Result<Option<Outcome>, DuelError> {
+        self.deal.apply_unchecked(action);
+        if self.deal.is_over() {
+            self.finish_deal()
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Takes back the last action of the deal in progress; `None` (nothing changed) at the
+    /// start of a deal or once the match is over: a finished deal stays scored.
+    pub fn undo(&mut self) -> Option<Action> {
+        if self.is_over() {
+            return None;
+        }
+        let (before, action) = self.deal.before_last()?;
+        self.deal = before;
+        Some(action)
+    }
+
+    /// If the deal in progress is over, scores it and deals the next unless the match is
+    /// over. Cold: once a deal.
+    #[cold]
     fn finish_deal(&mut self) -> Result<Option<Outcome>, DuelError> {
         let Some(outcome) = self.deal.outcome() else {
             return Ok(None);
         };
-        self.score.record(&outcome);
-        if !self.is_over() {
-            self.deal = match_deal(
-                self.seed,
-                self.score.first_dealer,
-                self.deal_index(),
-                self.rules,
-            )?;
+        let mut score = self.score;
+        score.record(&outcome);
+        if !self.endless && score.winner().is_some() {
+            self.score = score;
+            return Ok(Some(outcome));
         }
+        let next = match_deal(self.seed, score.first_dealer, score.deals, self.rules)?;
+        let finished = std::mem::replace(&mut self.deal, next);
+        match self.history {
+            History::All => self.earlier.push(finished),
+            History::Last => {
+                self.earlier.clear();
+                self.earlier.push(finished);
+            }
+            History::Nothing => {}
+        }
+        self.score = score;
         Ok(Some(outcome))
     }
 }
@@ -163,7 +291,7 @@ mod tests {
         let mut seed = 0;
         while m.winner().is_none() {
             let dealer = m.next_dealer();
-            assert_eq!(u32::from(dealer), (1 + m.deals) % 2);
+            assert_eq!(u64::from(dealer), (1 + m.deals) % 2);
             let mut s = DealState::from_seed(seed, dealer, rules).unwrap();
             while !s.is_over() {
                 s.apply_unchecked(s.legal_actions()[0]);

@@ -3,6 +3,7 @@
 
 use super::expert::{decision_probability, resampled_worlds, CANDIDATES_PER_WORLD};
 use super::heuristic::{hand_value, heuristic_action, heuristic_rollout, View};
+use crate::control::Control;
 use crate::duel::action::{cards_of, Action};
 use crate::duel::observe::Observation;
 use crate::duel::state::{DealState, Phase};
@@ -274,7 +275,11 @@ pub fn master_values(
     obs: &Observation,
     samples: usize,
     seed: u64,
+    control: Control<'_>,
 ) -> Result<Vec<(Action, f64)>, SampleError> {
+    if control.cancelled() {
+        return Ok(Vec::new());
+    }
     let samples = samples.max(1);
     let resampled = if informative(obs) {
         let pool = samples * switches().pool;
@@ -286,5 +291,8 @@ pub fn master_values(
         Some(resampled) => resampled,
         None => (sample_worlds(obs, samples, seed)?, vec![1.0; samples]),
     };
-    Ok(weighted_values(&worlds, &counts, heuristic_rollout, Draws::BySeat).unwrap_or_default())
+    Ok(
+        weighted_values(&worlds, &counts, heuristic_rollout, Draws::BySeat, control)
+            .unwrap_or_default(),
+    )
 }

@@ -5,55 +5,77 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use super::action::{extract_action_or_list_legal, PyAction, PyOutcome};
-use super::deal::{entropy_seed, PyDeal};
-use super::errors::{extract_u64, int_u8, EcarteError, IllegalActionError};
+use super::agents::PyAgent;
+use super::deal::{seed_or_fresh, PyDeal};
+use super::errors::{int_in, int_u8, pair, record_text, EcarteError, IllegalActionError};
+use super::interrupt::interruptible;
 use super::observe::{seat, PyObservation};
 use super::rules::PyRules;
-use crate::duel::{DealState, Match, MatchRecord, Rules};
-
-/// `MatchResult(winner, score, outcomes)`'s arguments, for pickling.
-type ResultArgs = (u8, (u8, u8), Vec<PyOutcome>);
+use crate::control::Control;
+use crate::duel::record::check_player_name;
+use crate::duel::{Action, Match, MatchRecord, MatchResult, Rules};
+use crate::play::runner::{self, Player, Stop};
 
 /// The end of a match: the winner, the final score and every deal's outcome.
 #[pyclass(name = "MatchResult", module = "ecarte.duel", frozen, eq)]
 #[derive(Clone, PartialEq, Eq)]
-pub struct PyMatchResult {
-    #[pyo3(get)]
-    winner: u8,
-    #[pyo3(get)]
-    score: (u8, u8),
-    outcomes: Vec<PyOutcome>,
-}
+pub struct PyMatchResult(MatchResult);
 
 #[pymethods]
 impl PyMatchResult {
+    /// The result with these parts, which some match must be able to end with (see
+    /// `duel::MatchResult::new`); `EcarteError` otherwise.
     #[new]
-    fn new(winner: &Bound<'_, PyAny>, score: (u8, u8), outcomes: Vec<PyOutcome>) -> PyResult<Self> {
-        Ok(PyMatchResult {
-            winner: int_u8(winner, "winner", 0, 1)?,
-            score,
-            outcomes,
-        })
+    fn new(
+        winner: &Bound<'_, PyAny>,
+        score: &Bound<'_, PyAny>,
+        outcomes: Vec<PyOutcome>,
+    ) -> PyResult<Self> {
+        let winner = int_u8(winner, "winner", 0, 1)?;
+        let [a, b] = pair(score, "score")?;
+        let score = [int_u8(&a, "score", 0, 255)?, int_u8(&b, "score", 0, 255)?];
+        let outcomes = outcomes.into_iter().map(|o| o.0).collect();
+        MatchResult::new(winner, score, outcomes)
+            .map(PyMatchResult)
+            .map_err(|e| EcarteError::new_err(format!("impossible match result: {e}")))
+    }
+    /// The seat that won the match.
+    #[getter]
+    fn winner(&self) -> u8 {
+        self.0.winner
+    }
+    /// Match points of seat 0 and seat 1.
+    #[getter]
+    fn score(&self) -> (u8, u8) {
+        (self.0.score[0], self.0.score[1])
     }
     /// Every deal's outcome, in order.
     #[getter]
     fn outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.outcomes.iter().copied())
+        PyTuple::new(py, self.0.outcomes.iter().copied().map(PyOutcome))
     }
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, ResultArgs) {
-        let me = slf.get();
-        (
-            slf.get_type().into_any(),
-            (me.winner, me.score, me.outcomes.clone()),
-        )
+    /// The versioned record: winner, score and every deal's outcome.
+    fn to_json(&self) -> String {
+        self.0.to_json()
+    }
+    /// Reads what `to_json` wrote: every outcome possible, the score the points of the deals
+    /// each seat won, the winner ahead and the winner of the last deal; anything else raises
+    /// `InvalidRecordError`.
+    #[staticmethod]
+    fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyMatchResult> {
+        let record = super::errors::record_text(text, "a match result record")?;
+        Ok(PyMatchResult(MatchResult::from_json(&record)?))
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().getattr("from_json")?, (slf.get().to_json(),)))
     }
     fn __repr__(&self) -> String {
         format!(
             "MatchResult(winner={}, score=({}, {}), deals={})",
-            self.winner,
-            self.score.0,
-            self.score.1,
-            self.outcomes.len()
+            self.0.winner,
+            self.0.score[0],
+            self.0.score[1],
+            self.0.outcomes.len()
         )
     }
 }
@@ -61,45 +83,106 @@ impl PyMatchResult {
 /// A duel match to `rules.target` points (7 by default).
 ///
 /// The dealer alternates every deal, starting with `first_dealer`; deal `i` is shuffled
-/// with `derive_seed(seed, i)`. Play it with `play`, or step by step with `apply`: the
-/// action that ends a deal scores it and deals the next at once.
+/// with `derive_seed(seed, i)`. Play it with `play`, step by step with `apply`, or with
+/// agents in some seats with `advance`: the action that ends a deal scores it and deals
+/// the next at once.
 #[pyclass(name = "Match", module = "ecarte.duel", eq)]
 #[derive(Clone, PartialEq, Eq)]
 pub struct PyMatch {
     game: Match,
-    /// The finished deals before the current one, oldest first.
-    finished: Vec<DealState>,
+    /// The names of the players in seat 0 and seat 1, kept in the record.
+    players: Option<[String; 2]>,
+}
+
+/// An agent as the match runner calls it: a built-in agent, called natively, or any
+/// Python callable `agent(observation, legal_actions) -> action`.
+enum Seat<'py> {
+    Native(Bound<'py, PyAgent>),
+    Callback(Bound<'py, PyAny>),
+}
+
+impl<'py> Seat<'py> {
+    fn of(agent: Bound<'py, PyAny>) -> PyResult<Seat<'py>> {
+        let py = agent.py();
+        if let Ok(native) = agent.cast::<PyAgent>() {
+            // A subclass that overrides `__call__` is called as Python code.
+            let base_call = py.get_type::<PyAgent>().getattr("__call__")?;
+            if agent.get_type().getattr("__call__")?.is(&base_call) {
+                return Ok(Seat::Native(native.clone()));
+            }
+        }
+        if !agent.is_callable() {
+            return Err(EcarteError::new_err(format!(
+                "an agent is a callable agent(observation, legal_actions) -> action, got {}",
+                super::errors::describe(&agent)
+            )));
+        }
+        Ok(Seat::Callback(agent))
+    }
+}
+
+impl Player for Seat<'_> {
+    type Error = PyErr;
+
+    fn act(&mut self, game: &Match) -> PyResult<Action> {
+        match self {
+            Seat::Native(agent) => {
+                let py = agent.py();
+                let mut agent = agent.borrow_mut();
+                let (deal, score) = (game.deal, game.score.score);
+                let agent = &mut agent.0;
+                if agent.policy().samples().is_some() {
+                    interruptible(py, None, |control| agent.act(&deal, score, control))
+                } else {
+                    Ok(agent.act(&deal, score, Control::NONE))
+                }
+            }
+            Seat::Callback(agent) => {
+                let seat = game.current_player().unwrap_or(0);
+                let legal: Vec<PyAction> = game
+                    .deal
+                    .legal_actions()
+                    .into_iter()
+                    .map(PyAction)
+                    .collect();
+                let action = agent.call1((PyObservation(game.observation(seat)), legal))?;
+                extract_action_or_list_legal(&game.deal, &action)
+            }
+        }
+    }
+}
+
+/// The agents of both seats, `None` where nobody plays for the runner.
+fn seats(agents: [Option<Bound<'_, PyAny>>; 2]) -> PyResult<[Option<Seat<'_>>; 2]> {
+    let [a, b] = agents.map(|a| a.filter(|a| !a.is_none()).map(Seat::of).transpose());
+    Ok([a?, b?])
 }
 
 impl PyMatch {
-    fn outcomes(&self) -> Vec<PyOutcome> {
-        self.finished
-            .iter()
-            .chain(std::iter::once(&self.game.deal))
-            .filter_map(DealState::outcome)
-            .map(PyOutcome)
-            .collect()
-    }
-
-    /// Applies an action; returns the deal it finished, if any.
-    fn step(&mut self, action: &Bound<'_, PyAny>) -> PyResult<Option<DealState>> {
-        if self.game.is_over() {
-            return Err(IllegalActionError::new_err(format!(
-                "illegal action {}: the match is over",
-                super::errors::describe(action)
-            )));
-        }
-        let action = extract_action_or_list_legal(&self.game.deal, action)?;
-        let before = self.game.deal;
-        let ended = self.game.apply(action)?;
-        Ok(ended.map(|_| {
-            let mut done = before;
-            done.apply_unchecked(action);
-            if !self.game.is_over() {
-                self.finished.push(done);
-            }
-            done
-        }))
+    /// Runs the match forward on a copy kept in step with `slf` after every action, so
+    /// that agents and callbacks may read the match while it plays.
+    fn run(
+        slf: &Bound<'_, Self>,
+        agents: &mut [Option<Seat<'_>>; 2],
+        stop_at_deal_end: bool,
+        on_action: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Stop> {
+        let mut game = slf.borrow().game.clone();
+        let [a, b] = agents;
+        runner::advance(
+            &mut game,
+            [a.as_mut(), b.as_mut()],
+            stop_at_deal_end,
+            |game, seat, action| {
+                slf.borrow_mut().game = game.clone();
+                // Between moves, Ctrl-C ends a match of quick agents too.
+                slf.py().check_signals()?;
+                match on_action {
+                    Some(callback) => callback.call1((seat, PyAction(action))).map(|_| ()),
+                    None => Ok(()),
+                }
+            },
+        )
     }
 }
 
@@ -123,13 +206,10 @@ impl PyMatch {
             Some(d) if !d.is_none() => int_u8(d, "first_dealer", 0, 1)?,
             _ => 0,
         };
-        let seed = match seed {
-            Some(s) if !s.is_none() => extract_u64(s, "seed")?,
-            _ => entropy_seed(),
-        };
+        let seed = seed_or_fresh(seed)?;
         Ok(PyMatch {
             game: Match::new(seed, first_dealer, rules)?,
-            finished: Vec::new(),
+            players: None,
         })
     }
 
@@ -171,19 +251,25 @@ impl PyMatch {
     /// Copies of every deal so far, the current one last.
     #[getter]
     fn deals(&self) -> Vec<PyDeal> {
-        self.finished
-            .iter()
-            .chain(std::iter::once(&self.game.deal))
+        self.game
+            .deals()
             .map(|d| PyDeal::from_state(d, None))
             .collect()
     }
+    /// A copy of deal `index` (from 0): a finished deal or the deal in progress.
+    fn deal_at(&self, index: &Bound<'_, PyAny>) -> PyResult<PyDeal> {
+        let last = self.game.deal_index();
+        let k = int_in(index, "deal index", 0, i128::from(last))?;
+        self.game
+            .deal_at(k as usize)
+            .map(|d| PyDeal::from_state(d, None))
+            .ok_or_else(|| {
+                EcarteError::new_err(format!("deal index {k} (deal {}) is not kept", k + 1))
+            })
+    }
     #[getter]
     fn current_player(&self) -> Option<u8> {
-        if self.game.is_over() {
-            None
-        } else {
-            self.game.deal.current_player()
-        }
+        self.game.current_player()
     }
     fn legal_actions(&self) -> Vec<PyAction> {
         if self.game.is_over() {
@@ -198,85 +284,137 @@ impl PyMatch {
     }
     /// `player`'s view of the current deal, with the match score.
     fn observation(&self, player: &Bound<'_, PyAny>) -> PyResult<PyObservation> {
-        Ok(PyObservation(
-            self.game
-                .deal
-                .observation(seat(player)?, self.game.score.score),
-        ))
+        Ok(PyObservation(self.game.observation(seat(player)?)))
     }
     /// The outcome of every finished deal, in order.
-    #[pyo3(name = "outcomes")]
-    fn py_outcomes(&self) -> Vec<PyOutcome> {
-        self.outcomes()
+    fn outcomes(&self) -> Vec<PyOutcome> {
+        self.game.outcomes().map(PyOutcome).collect()
     }
     /// Applies `action` to the current deal; scores it and deals the next when it ends.
     /// Raises `IllegalActionError` (nothing changed) when illegal.
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.step(action).map(|_| ())
+        if self.game.is_over() {
+            return Err(IllegalActionError::new_err(format!(
+                "illegal action {}: the match is over",
+                super::errors::describe(action)
+            )));
+        }
+        let action = extract_action_or_list_legal(&self.game.deal, action)?;
+        self.game.apply(action)?;
+        Ok(())
     }
     /// Takes back the last action of the current deal (a finished deal stays scored).
     fn undo(&mut self) -> PyResult<PyAction> {
-        let undone = if self.game.is_over() {
-            None
-        } else {
-            self.game.deal.before_last()
+        self.game
+            .undo()
+            .map(PyAction)
+            .ok_or_else(|| EcarteError::new_err("nothing to undo in the current deal"))
+    }
+    /// Plays on with `agent0` and `agent1` choosing for the seats that have one (`None`:
+    /// nobody plays that seat here). Stops when a seat without an agent is to move, when
+    /// the match is over, or, with `until="deal"`, when a deal ends; returns that deal's
+    /// outcome then, else `None`. `on_action(seat, action)` is called after every action.
+    /// The one match runner (as `play`, `simulate` and the arena use it).
+    #[pyo3(signature = (agent0 = None, agent1 = None, until = "match", on_action = None))]
+    fn advance<'py>(
+        slf: &Bound<'py, Self>,
+        agent0: Option<Bound<'py, PyAny>>,
+        agent1: Option<Bound<'py, PyAny>>,
+        until: &str,
+        on_action: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Option<PyOutcome>> {
+        let stop_at_deal_end = match until {
+            "match" => false,
+            "deal" => true,
+            other => {
+                return Err(EcarteError::new_err(format!(
+                    "until must be 'match' or 'deal', got {other:?}"
+                )))
+            }
         };
-        let (before, action) =
-            undone.ok_or_else(|| EcarteError::new_err("nothing to undo in the current deal"))?;
-        self.game.deal = before;
-        Ok(PyAction(action))
+        let mut players = seats([agent0, agent1])?;
+        let on_action = on_action.filter(|c| !c.is_none());
+        Ok(
+            match PyMatch::run(slf, &mut players, stop_at_deal_end, on_action)? {
+                Stop::DealEnded(outcome) => Some(PyOutcome(outcome)),
+                Stop::MatchOver | Stop::Outside(_) => None,
+            },
+        )
     }
     /// Plays to the end, `agent0` and `agent1` choosing for seats 0 and 1 from
     /// `(observation, legal_actions)`; `on_deal(deal, match)` is called after each
     /// finished deal.
     #[pyo3(signature = (agent0, agent1, on_deal = None))]
-    fn play(
-        slf: &Bound<'_, Self>,
-        agent0: &Bound<'_, PyAny>,
-        agent1: &Bound<'_, PyAny>,
-        on_deal: Option<&Bound<'_, PyAny>>,
+    fn play<'py>(
+        slf: &Bound<'py, Self>,
+        agent0: Bound<'py, PyAny>,
+        agent1: Bound<'py, PyAny>,
+        on_deal: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyMatchResult> {
-        let seats = [agent0, agent1];
+        let mut players = seats([Some(agent0), Some(agent1)])?;
         loop {
-            let (player, observation, legal) = {
-                let me = slf.borrow();
-                let Some(player) = me.current_player() else {
-                    break;
-                };
-                (player, me.observation_of(player), me.legal_actions())
-            };
-            let action = seats[player as usize].call1((observation, legal))?;
-            let ended = slf.borrow_mut().step(&action)?;
-            if let (Some(callback), Some(deal)) = (on_deal.filter(|c| !c.is_none()), ended) {
-                callback.call1((PyDeal::from_state(&deal, None), slf))?;
+            let stop = PyMatch::run(slf, &mut players, true, None)?;
+            if let (Some(callback), Stop::DealEnded(_) | Stop::MatchOver) =
+                (on_deal.filter(|c| !c.is_none()), stop)
+            {
+                let finished = slf.borrow().game.last_finished().copied();
+                if let Some(deal) = finished {
+                    callback.call1((PyDeal::from_state(&deal, None), slf))?;
+                }
+            }
+            if !matches!(stop, Stop::DealEnded(_)) {
+                break;
             }
         }
         slf.borrow().result()
     }
     /// The result; `EcarteError` while the match goes on.
     fn result(&self) -> PyResult<PyMatchResult> {
-        let winner = self
-            .game
-            .winner()
-            .ok_or_else(|| EcarteError::new_err("the match is not over"))?;
-        Ok(PyMatchResult {
-            winner,
-            score: self.score(),
-            outcomes: self.outcomes(),
-        })
+        MatchResult::of(&self.game)
+            .map(PyMatchResult)
+            .ok_or_else(|| EcarteError::new_err("the match is not over"))
     }
-    /// The versioned match record: seed, first dealer, rules and every deal's record.
+    /// The versioned match record: seed, first dealer, rules, every deal's record and the
+    /// players' names, if set.
     fn to_json(&self) -> String {
-        MatchRecord::of(&self.game, &self.finished).to_json()
+        MatchRecord {
+            players: self.players.clone(),
+            ..MatchRecord::of(&self.game)
+        }
+        .to_json()
+    }
+    /// The names of the players in seat 0 and seat 1, for the record and its replay
+    /// (`None` until set): each 1 to 40 characters on one line.
+    #[getter]
+    fn players(&self) -> Option<(String, String)> {
+        self.players.clone().map(|[a, b]| (a, b))
+    }
+    #[setter]
+    fn set_players(&mut self, names: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let Some(names) = names.filter(|n| !n.is_none()) else {
+            self.players = None;
+            return Ok(());
+        };
+        let [a, b] = pair(names, "players (the names of seat 0 and seat 1)")?;
+        let name = |n: Bound<'_, PyAny>| super::errors::text(&n, "a player's name");
+        let names = [name(a)?, name(b)?];
+        for name in &names {
+            check_player_name(name).map_err(EcarteError::new_err)?;
+        }
+        self.players = Some(names);
+        Ok(())
     }
     /// Replays a record made by `to_json`. Every deal must be the seeded deal with the
     /// alternating dealer and the match's rules, every action legal, and only the last
-    /// deal unfinished; anything else raises `InvalidRecordError`.
+    /// deal unfinished; anything else raises `InvalidRecordError` (anything but text,
+    /// `TypeError`).
     #[staticmethod]
     fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyMatch> {
-        let record = super::errors::text(text, "a match record")?;
-        let (game, finished) = MatchRecord::from_json(&record)?.replay()?;
-        Ok(PyMatch { game, finished })
+        let record = MatchRecord::from_json(&record_text(text, "a match record")?)?;
+        Ok(PyMatch {
+            game: record.replay()?,
+            players: record.players,
+        })
     }
     fn copy(&self) -> PyMatch {
         self.clone()
@@ -297,14 +435,8 @@ impl PyMatch {
             "<Match seed={} score={a}-{b} target={} deals={}>",
             self.game.seed,
             self.game.rules.target,
-            self.finished.len() + 1
+            self.game.deal_index() + 1
         )
-    }
-}
-
-impl PyMatch {
-    fn observation_of(&self, player: u8) -> PyObservation {
-        PyObservation(self.game.deal.observation(player, self.game.score.score))
     }
 }
 

@@ -1,6 +1,6 @@
 """The solver benchmark that ships with the package, and batch solving.
 
-``solver_positions_v1.jsonl`` (in ``ecarte/data``) is a fixed, versioned set of
+``solver_positions_v2.jsonl`` (in ``ecarte/data``) is a fixed, versioned set of
 double-dummy positions, in the spirit of the standard deal lists of bridge solvers: one
 JSON object a line, each with the deal record of the position (``Deal.to_json``), its exact
 value for the player to move and every best action. ``benches/make_solver_positions.py``
@@ -9,12 +9,15 @@ file stays as it was.
 
 The set: 100 positions for each exchange count from 0 to 11 (1,200 in all, line ``i`` has
 ``i % 12`` exchanges), each the opening lead of a deal of its own seed. The seeds come from
-a SplitMix64 stream of :data:`SEED`, so they overlap neither the seeds 0..99 of
-``benches/solver_positions.py`` nor the small seeds of the tests; discards are drawn from the
-same stream; dealers alternate.
+the engine's stream of :data:`SEED` (``Stream(SEED)``, see docs/api.md, "Seeds"), so they
+overlap neither the seeds 0..99 of ``benches/solver_positions.py`` nor the small seeds of
+the tests; discards are drawn from the same stream; dealers alternate. Version 1 drew from
+a SplitMix64 generator of its own; version 2 is the same set drawn from the engine's one
+generator.
 
 ``ecarte bench solver`` times the solver on it (:func:`run_bench`) and checks every value;
-``ecarte solve --batch`` solves a file of records (:func:`solve_records`).
+``ecarte solve --batch`` solves a file of records in the same chunks (:func:`solve_in_chunks`)
+and writes the same result lines (:func:`solution_record`).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ecarte._core import Stream
 from ecarte.duel import Deal, Solution, solve_many_timed
 from ecarte.errors import EcarteError
 
@@ -44,37 +48,17 @@ __all__ = [
     "position_record",
     "run_bench",
     "solution_record",
-    "solve_records",
+    "solve_in_chunks",
 ]
 
 FORMAT = "ecarte.solver.position"
-VERSION = 1
+VERSION = 2
 POSITIONS_FILE = f"solver_positions_v{VERSION}.jsonl"
 SEED = 0x5EED_EC_A27E_0001
 PER_EXCHANGE = 100
 MAX_EXCHANGES = 11
 # Positions per call into the solver: the size of a progress step.
 CHUNK = 64
-
-_MASK = (1 << 64) - 1
-
-
-class SplitMix64:
-    """The SplitMix64 generator: the same numbers on every platform and Python version."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & _MASK
-
-    def next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """An integer in ``range(n)`` (the modulo bias is negligible for small ``n``)."""
-        return self.next() % n
 
 
 @dataclass(frozen=True)
@@ -89,7 +73,7 @@ class Position:
     objective: str = "points"
 
 
-def opening_position(seed: int, dealer: int, exchanges: int, rng: SplitMix64) -> Deal:
+def opening_position(seed: int, dealer: int, exchanges: int, rng: Stream) -> Deal:
     """The deal of ``seed`` after ``exchanges`` exchanges (every proposal accepted, random
     discards), at its first lead."""
     deal = Deal(seed=seed, dealer=dealer)
@@ -109,10 +93,10 @@ def make_positions(count: int | None = None) -> list[dict[str, Any]]:
     """The records of the shipped set (its first ``count`` lines), solved afresh."""
     total = PER_EXCHANGE * (MAX_EXCHANGES + 1)
     count = total if count is None else min(count, total)
-    rng = SplitMix64(SEED)
+    rng = Stream(SEED)
     deals = []
     for i in range(count):
-        seed = rng.next() >> 1  # below 2**63: a seed every API takes
+        seed = rng.next_u64() >> 1  # below 2**63: a seed every API takes
         deals.append(opening_position(seed, i % 2, i % (MAX_EXCHANGES + 1), rng))
     solved = solve_many_timed(deals)
     return [
@@ -221,23 +205,6 @@ def solution_record(solution: Solution, meta: dict[str, Any], seconds: float) ->
     return out
 
 
-def solve_records(
-    path: Path,
-    objective: str = "points",
-    threads: int | None = None,
-    advance: Callable[[int], None] | None = None,
-) -> list[dict[str, Any]]:
-    """Solves every position of a JSON-lines file of deal or position records."""
-    parsed = [parse_record(obj, f"{path}:{n}") for n, obj in read_lines(path)]
-    solved = solve_in_chunks([d for d, _ in parsed], objective, threads, advance)
-    return [solution_record(s, meta, t) for (_, meta), (s, t) in zip(parsed, solved, strict=False)]
-
-
-def count_lines(path: Path) -> int:
-    with path.open(encoding="utf-8") as f:
-        return sum(1 for line in f if line.strip())
-
-
 @dataclass
 class BenchRow:
     """Times (ms) and nodes of one exchange count."""
@@ -293,52 +260,3 @@ def bench_table(rows: Iterable[BenchRow]) -> list[str]:
             f"{max(row.nodes):>10}"
         )
     return lines
-
-
-def solve_batch_command(path: Path, out: Path | None, objective: str, threads: int | None) -> None:
-    """``ecarte solve --batch``: the results as JSON lines on stdout or in ``out``, with a
-    progress bar on stderr."""
-    import sys
-
-    from ecarte.progress import progress_bar
-
-    with progress_bar("Solving", count_lines(path)) as advance:
-        results = solve_records(path, objective, threads, advance)
-    text = "".join(json.dumps(r) + "\n" for r in results)
-    if out is None:
-        sys.stdout.write(text)
-    else:
-        out.write_text(text, encoding="utf-8")
-        print(f"{len(results)} positions solved, results in {out}", file=sys.stderr)
-
-
-def bench_solver_command(positions: int | None, threads: int) -> None:
-    """``ecarte bench solver``: the table, the totals, and exit status 1 if a value differs."""
-    import platform
-    import sys
-    import time
-
-    from ecarte.progress import progress_bar
-
-    total = len(load_positions(limit=positions))
-    started = time.perf_counter()
-    with progress_bar("Solving", total) as advance:
-        rows, wrong = run_bench(positions, threads, advance=advance)
-    wall = time.perf_counter() - started
-    print(
-        f"ecarte solver benchmark: {POSITIONS_FILE}, {total} positions, {threads} "
-        f"thread{'s' if threads > 1 else ''}, python {platform.python_version()} on "
-        f"{platform.machine()}"
-    )
-    for line in bench_table(rows):
-        print(line)
-    every = [t for row in rows for t in row.times]
-    print(
-        f"all: median {statistics.median(every):.4f} ms, p90 {percentile(every, 90):.4f} ms, "
-        f"max {max(every):.4f} ms; {wall:.2f} s wall"
-    )
-    if wrong:
-        shown = ", ".join(str(i) for i in wrong[:10])
-        print(f"MISMATCH: {len(wrong)} positions differ from the shipped values (ids {shown})")
-        sys.exit(1)
-    print(f"every value and best action matches the shipped set ({total} positions)")

@@ -1,0 +1,74 @@
+"""``ecarte replay``: a saved deal or match record, all at once or step by step."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ecarte.cli.common import (
+    ASCII_OPTION,
+    DEAL_FORMAT,
+    MATCH_FORMAT,
+    parse_deal,
+    parse_match,
+    read_record,
+)
+from ecarte.display import counted, deal_steps
+from ecarte.duel import Match
+
+#: The names of the seats when the record has none.
+SEATS = ("Seat 0", "Seat 1")
+
+
+@click.command("replay")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--step", is_flag=True, help="Show one step at a time (an exchange, a trick); Enter for more."
+)
+@ASCII_OPTION
+def replay_command(file: Path, step: bool) -> None:
+    """Show a saved duel deal or match record, all at once or step by step."""
+    text, kind = read_record(file, "replay", (DEAL_FORMAT, MATCH_FORMAT))
+    if kind == DEAL_FORMAT:
+        steps = deal_steps(parse_deal(file, text), SEATS)
+    else:
+        steps = match_steps(parse_match(file, text))
+    for lines in steps:
+        for line in lines:
+            click.echo(line)
+        if step and lines is not steps[-1]:
+            try:
+                answer = click.prompt(
+                    "", prompt_suffix="(Enter: next, q: quit) ", default="", show_default=False
+                )
+            except (EOFError, click.Abort):
+                break
+            if answer.strip().lower() == "q":
+                break
+
+
+def match_steps(match: Match) -> list[list[str]]:
+    """A match as steps: its heading, then each deal's steps (:func:`deal_steps`) after a
+    blank line, with the score after each finished deal, and the result."""
+    names = match.players or SEATS
+    steps = [[f"Match to {match.target}, seed {match.seed}: {names[0]} v {names[1]}"]]
+    score = [0, 0]
+    for i, deal in enumerate(match.deals, 1):
+        deal_lines = deal_steps(deal, names)
+        deal_lines[0][:0] = ["", f"Deal {i}"]
+        outcome = deal.outcome()
+        if outcome is not None:
+            score[outcome.winner] += outcome.points
+            deal_lines[-1].append(f"  Score: {names[0]} {score[0]}, {names[1]} {score[1]}")
+        steps += deal_lines
+    winner = match.winner
+    if winner is None:
+        ending = f"The match is unfinished: {names[0]} {score[0]}, {names[1]} {score[1]}."
+    else:
+        ending = (
+            f"{names[winner]} wins the match {score[winner]}-{score[1 - winner]} "
+            f"in {counted(len(match.deals), 'deal')}."
+        )
+    steps[-1] += ["", ending]
+    return steps
