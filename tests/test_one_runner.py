@@ -13,7 +13,7 @@ from ecarte.agents import RandomAgent, make_agent
 from ecarte.duel import Match, Rules, agent_seed, decision_seed, simulate
 from ecarte.pimc import PimcAgent
 
-SPECS = ("random", "heuristic", "pimc:2", "expert:2")
+SPECS = ("random", "heuristic", "pimc:2", "expert:2", "master:2")
 FIGURES = ("pairs", "deals", "match_win_rate", "deal_win_rate", "points_per_deal")
 
 

@@ -316,7 +316,7 @@ def test_play_level_names_its_agent() -> None:
     quit_without_saving(child)
     helped = spawn("--help")
     helped.expect(pexpect.EOF)
-    for level in ("easy", "medium", "hard", "expert"):
+    for level in ("easy", "medium", "hard", "expert", "master"):
         assert level in helped.before
 
 

@@ -87,8 +87,7 @@ pub fn opponent_log_likelihood(draft: &Draft, obs: &Observation) -> f64 {
         };
         match state.phase() {
             Phase::Proposal | Phase::Response if player == opponent => {
-                let value = f64::from(hand_value(&View::of_state(&state)));
-                total += decision_probability(action, value).max(1e-12).ln();
+                total += exchange_log_probability(&state, action);
             }
             Phase::Play => break,
             _ => {}
@@ -96,6 +95,13 @@ pub fn opponent_log_likelihood(draft: &Draft, obs: &Observation) -> f64 {
         state.apply_unchecked(action);
     }
     total
+}
+
+/// The log of the opponent model's probability of `action`, an exchange decision by the
+/// player to move in `state`.
+pub(crate) fn exchange_log_probability(state: &DealState, action: Action) -> f64 {
+    let value = f64::from(hand_value(&View::of_state(state)));
+    decision_probability(action, value).max(1e-12).ln()
 }
 
 /// Whether the opponent of the observing player made an exchange decision so far.
@@ -153,6 +159,20 @@ pub fn expert_values(
     seed: u64,
     control: Control<'_>,
 ) -> Result<Vec<(Action, f64)>, SampleError> {
+    let informative = opponent_decided(obs);
+    inferred_values(obs, samples, seed, control, informative, opponent_log_likelihood)
+}
+
+/// The expert's search (see [`expert_values`]) with the opponent's decisions read by
+/// `log_likelihood` where `informative` says they say something, PIMC's worlds otherwise.
+pub(crate) fn inferred_values(
+    obs: &Observation,
+    samples: usize,
+    seed: u64,
+    control: Control<'_>,
+    informative: bool,
+    log_likelihood: impl Fn(&Draft, &Observation) -> f64,
+) -> Result<Vec<(Action, f64)>, SampleError> {
     if control.cancelled() {
         return Ok(Vec::new());
     }
@@ -160,10 +180,9 @@ pub fn expert_values(
     // The worlds come from `seed` as PIMC's do, so where the opponent has not decided
     // anything yet the expert solves PIMC's worlds (only the draws differ).
     let world_seed = seed;
-    let resampled = if opponent_decided(obs) {
+    let resampled = if informative {
         // A pool the sampler cannot fill falls back to plain PIMC's worlds.
-        let pool = samples * CANDIDATES_PER_WORLD;
-        resampled_worlds(obs, samples, pool, seed, opponent_log_likelihood).ok()
+        resampled_worlds(obs, samples, seed, log_likelihood).ok()
     } else {
         None
     };
@@ -177,17 +196,17 @@ pub fn expert_values(
     )
 }
 
-/// The worlds drawn at least once when `samples` are resampled from a pool of `size`
-/// worlds by their `log_likelihood`, with how many times each was drawn. Only the drawn
-/// worlds are replayed into deal states: the likelihood reads the pool's drafts (decks and
-/// hidden discards).
-pub(crate) fn resampled_worlds(
+/// The worlds drawn at least once when `samples` are resampled from a pool of
+/// `CANDIDATES_PER_WORLD` times as many by their `log_likelihood`, with how many times each
+/// was drawn. Only the drawn worlds are replayed into deal states: the likelihood reads the
+/// pool's drafts (decks and hidden discards).
+fn resampled_worlds(
     obs: &Observation,
     samples: usize,
-    size: usize,
     seed: u64,
     log_likelihood: impl Fn(&Draft, &Observation) -> f64,
 ) -> Result<(Vec<DealState>, Vec<f64>), SampleError> {
+    let size = samples * CANDIDATES_PER_WORLD;
     if size > MAX_WORLDS {
         return Err(SampleError::TooMany {
             wanted: size,
