@@ -231,7 +231,8 @@ AGENT_DEAL_SECONDS: Final = {"random": 1.5e-6, "heuristic": 4e-6}
 #: lines are ``simulate(20, 1, (spec, "heuristic"), threads=1)``): pimc 0.070 s a deal,
 #: expert 0.051 s a deal. Three more runs of 40 deals each gave 0.050 to 0.083 s and 0.038
 #: to 0.053 s. Both have a fixed part too (at 4 worlds: 0.016 and 0.014 s a deal), which
-#: the sizing leaves out: it errs by less than 2x there, and chunks need no more.
+#: the sizing leaves out: it errs by less than 2x there, and chunks need no more. The
+#: master costs about what the expert costs per world (BENCHMARKS.md, issue 24).
 WORLD_DEAL_SECONDS: Final = {"pimc": 0.070 / 24, "expert": 0.051 / 24, "master": 0.051 / 24}
 #: Deals per match at the default target (measured mean, heuristic v heuristic).
 DEALS_PER_MATCH: Final = 11.0

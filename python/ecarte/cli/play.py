@@ -20,16 +20,9 @@ from ecarte.cli.common import (
     console,
 )
 from ecarte.duel import Match, Rules
+from ecarte.engine.session import LEVELS
 from ecarte.seeding import agent_seed
 
-#: ``ecarte play --level``: the agent each level plays (see docs/agents.md).
-LEVELS = {
-    "easy": "heuristic",
-    "medium": "pimc:8",
-    "hard": "pimc",
-    "expert": "expert",
-    "master": "master",
-}
 #: The strongest level answering within about half a second per move on two cores.
 DEFAULT_LEVEL = "expert"
 

@@ -49,8 +49,15 @@ MAX_GO_SECONDS: Final = 60.0
 MAX_PLAYERS: Final = 8
 MAX_CHIPS: Final = 10**9
 SEED_MAX: Final = 2**64 - 1
-#: The ``level`` names of ``go`` (``ecarte play --level``).
-LEVELS: Final = {"easy": "heuristic", "medium": "pimc:8", "hard": "pimc", "expert": "expert"}
+#: The ``level`` names of ``go`` and ``ecarte play --level``, with the agent each plays
+#: (docs/agents.md).
+LEVELS: Final = {
+    "easy": "heuristic",
+    "medium": "pimc:8",
+    "hard": "pimc",
+    "expert": "expert",
+    "master": "master",
+}
 RULE_FIELDS: Final = frozenset({"order", "allow_trump_discard", "max_exchanges", "target"})
 
 

@@ -22,7 +22,7 @@ use crate::duel::state::{DealState, Phase};
 use crate::solver::sampler::{Draft, SampleError};
 
 /// Worlds solved per decision of the master unless a count is given.
-pub const DEFAULT_MASTER_SAMPLES: u16 = 24;
+pub const DEFAULT_MASTER_SAMPLES: u16 = 40;
 
 /// The modelled probability that the opponent follows a lead with the heuristic's card
 /// (where it has more than one legal card): the rate measured on the expert's follows.

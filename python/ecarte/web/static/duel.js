@@ -2,7 +2,7 @@
 import { back, card, el, prettyText } from "./cards.js";
 import { fail, say } from "./app.js";
 
-const LEVELS = ["easy", "medium", "hard", "expert"];
+const LEVELS = ["easy", "medium", "hard", "expert", "master"];
 const CALLS = ["propose", "decline", "accept", "refuse"];
 
 function opponentCount(obs) {
