@@ -76,6 +76,21 @@ pub fn decision_probability(action: Action, value: f64) -> f64 {
 /// refuse) in the world `draft` of `obs`, under the opponent model. Only the exchange phase
 /// is replayed: the decisions all lie in it.
 pub fn opponent_log_likelihood(draft: &Draft, obs: &Observation) -> f64 {
+    opponent_log_sum(draft, obs, false, |state, action| match state.phase() {
+        Phase::Proposal | Phase::Response => exchange_log_probability(state, action),
+        _ => 0.0,
+    })
+}
+
+/// The sum of `log_probability(state, action)` over the opponent's actions in the world
+/// `draft` of `obs`, the deal replayed from its deck up to the observation (up to the play
+/// phase unless `into_play`).
+pub(crate) fn opponent_log_sum(
+    draft: &Draft,
+    obs: &Observation,
+    into_play: bool,
+    log_probability: impl Fn(&DealState, Action) -> f64,
+) -> f64 {
     let opponent = 1 - obs.player;
     let Ok(mut state) = DealState::from_deck(&draft.deck, obs.dealer, obs.rules) else {
         return 0.0;
@@ -85,12 +100,11 @@ pub fn opponent_log_likelihood(draft: &Draft, obs: &Observation) -> f64 {
         let (Some(action), Some(player)) = (action, state.current_player()) else {
             break;
         };
-        match state.phase() {
-            Phase::Proposal | Phase::Response if player == opponent => {
-                total += exchange_log_probability(&state, action);
-            }
-            Phase::Play => break,
-            _ => {}
+        if !into_play && state.phase() == Phase::Play {
+            break;
+        }
+        if player == opponent {
+            total += log_probability(&state, action);
         }
         state.apply_unchecked(action);
     }
@@ -160,7 +174,14 @@ pub fn expert_values(
     control: Control<'_>,
 ) -> Result<Vec<(Action, f64)>, SampleError> {
     let informative = opponent_decided(obs);
-    inferred_values(obs, samples, seed, control, informative, opponent_log_likelihood)
+    inferred_values(
+        obs,
+        samples,
+        seed,
+        control,
+        informative,
+        opponent_log_likelihood,
+    )
 }
 
 /// The expert's search (see [`expert_values`]) with the opponent's decisions read by

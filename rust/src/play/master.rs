@@ -13,7 +13,9 @@
 //! expert's leads fitted the same way predicted them too poorly to help (docs/agents.md,
 //! "How the master was chosen").
 
-use super::expert::{exchange_log_probability, inferred_values, opponent_decided};
+use super::expert::{
+    exchange_log_probability, inferred_values, opponent_decided, opponent_log_sum,
+};
 use super::heuristic::{heuristic_action, View};
 use crate::control::Control;
 use crate::duel::action::Action;
@@ -45,29 +47,11 @@ fn follow_log_probability(state: &DealState, action: Action) -> f64 {
 /// The log-likelihood of the opponent's exchange decisions and follows in the world
 /// `draft` of `obs`.
 fn log_likelihood(draft: &Draft, obs: &Observation) -> f64 {
-    let opponent = 1 - obs.player;
-    let Ok(mut state) = DealState::from_deck(&draft.deck, obs.dealer, obs.rules) else {
-        return 0.0;
-    };
-    let mut total = 0.0;
-    for action in draft.history(obs) {
-        let (Some(action), Some(player)) = (action, state.current_player()) else {
-            break;
-        };
-        if player == opponent {
-            match state.phase() {
-                Phase::Proposal | Phase::Response => {
-                    total += exchange_log_probability(&state, action);
-                }
-                Phase::Play if state.lead().is_some() => {
-                    total += follow_log_probability(&state, action);
-                }
-                _ => {}
-            }
-        }
-        state.apply_unchecked(action);
-    }
-    total
+    opponent_log_sum(draft, obs, true, |state, action| match state.phase() {
+        Phase::Proposal | Phase::Response => exchange_log_probability(state, action),
+        Phase::Play if state.lead().is_some() => follow_log_probability(state, action),
+        _ => 0.0,
+    })
 }
 
 /// Each legal action of the observing player with its value: the mean double-dummy points,

@@ -291,7 +291,15 @@ mod tests {
             Ok(Policy::Master(DEFAULT_MASTER_SAMPLES))
         );
         assert_eq!(Policy::parse("master:30"), Ok(Policy::Master(30)));
-        for bad in ["oracle", "random:3", "", "heuristic:1", ":", "Pimc", "masters"] {
+        for bad in [
+            "oracle",
+            "random:3",
+            "",
+            "heuristic:1",
+            ":",
+            "Pimc",
+            "masters",
+        ] {
             assert!(
                 matches!(Policy::parse(bad), Err(SpecError::Unknown(_))),
                 "{bad}"
