@@ -148,4 +148,64 @@ mod tests {
         };
         assert!(bad.validate().unwrap_err().contains("target"));
     }
+
+    /// Every value at and around each limit: exchanges 0 to 11, target 1 to 100.
+    #[test]
+    fn rules_validate_limits() {
+        for max_exchanges in 0..=255u8 {
+            let rules = Rules {
+                max_exchanges,
+                ..Rules::default()
+            };
+            assert_eq!(
+                rules.validate().is_ok(),
+                max_exchanges <= 11,
+                "{max_exchanges}"
+            );
+        }
+        for target in 0..=255u8 {
+            let rules = Rules {
+                target,
+                ..Rules::default()
+            };
+            let accepted = (1..=100).contains(&target);
+            assert_eq!(rules.validate().is_ok(), accepted, "target {target}");
+            if !accepted {
+                let why = rules.validate().unwrap_err();
+                assert!(why.contains("between 1 and 100"), "{why}");
+                assert!(why.contains(&format!("got {target}")), "{why}");
+            }
+        }
+        assert_eq!(Rules::MAX_TARGET, 100);
+    }
+
+    #[test]
+    fn order_names_round_trip() {
+        assert_eq!(Order::Ecarte.name(), "ecarte");
+        assert_eq!(Order::Traditional.name(), "traditional");
+        for order in [Order::Ecarte, Order::Traditional] {
+            assert_eq!(Order::parse(order.name()), Some(order));
+        }
+        for bad in ["", "Ecarte", "ace-high", "xyzzy"] {
+            assert_eq!(Order::parse(bad), None, "{bad}");
+        }
+    }
+
+    /// Within a suit the higher rank wins, by the orders of docs/rules.md written out here:
+    /// every ordered pair of ranks, and no card beats its own rank.
+    #[test]
+    fn beats_is_the_strict_rank_order() {
+        for (order, low_to_high) in [
+            (Order::Ecarte, "789TAJQK"),
+            (Order::Traditional, "789TJQKA"),
+        ] {
+            for (i, a) in low_to_high.chars().enumerate() {
+                for (j, b) in low_to_high.chars().enumerate() {
+                    let (a, b) = (c(&format!("{a}H")), c(&format!("{b}H")));
+                    assert_eq!(order.beats(a, b), i > j, "{order:?}: {a} over {b}");
+                    assert_eq!(order.strength(a.rank()) as usize, i, "{order:?} {a}");
+                }
+            }
+        }
+    }
 }
