@@ -2,6 +2,7 @@
 
 use super::action::{pack_index, Action};
 use super::record::DealRecord;
+use super::referee;
 use super::rules::{Order, Rules};
 use super::state::{DealState, DuelError, Phase};
 use crate::card::{piquet_pack, Card};
@@ -42,6 +43,22 @@ fn play_deal(elder: &str, dealer: &str, turn_up: &str) -> DealState {
         DealState::from_deck(&deck(elder, dealer, turn_up, ""), 1, Rules::default()).unwrap();
     act(&mut s, "decline");
     s
+}
+
+#[test]
+fn phases_are_named_and_indexed_in_the_documented_order() {
+    let phases = [
+        Phase::Proposal,
+        Phase::Response,
+        Phase::Discard,
+        Phase::Play,
+        Phase::Over,
+    ];
+    let names: Vec<&str> = phases.iter().map(|p| p.name()).collect();
+    assert_eq!(names, ["proposal", "response", "discard", "play", "over"]);
+    for (i, phase) in phases.iter().enumerate() {
+        assert_eq!(phase.index(), i);
+    }
 }
 
 #[test]
@@ -326,29 +343,43 @@ fn sixteen_less_exchanges_tricks() {
     }
 }
 
+/// The outcome against the scoring rules computed here from the referee's cards: more cards
+/// win, and on equal cards the winner of the last trick (found from its two cards by the
+/// trick rules) wins, never by a vole.
 #[test]
 fn equal_cards_go_to_the_last_tricks_winner() {
-    // After 11 exchanges, 5 tricks: find a seed and play where cards end 4-6 or 6-4 is
-    // not a tie; search for a tie among a few playouts to check the rule on it.
-    let mut checked = 0;
-    for seed in 0..200u64 {
-        let rules = Rules {
-            max_exchanges: 2,
-            ..Rules::default()
-        };
-        let mut s = DealState::from_seed(seed, 0, rules).unwrap();
-        exchange_all(&mut s);
-        play_out(&mut s, |l| l[l.len() / 2]);
-        let o = s.outcome().unwrap();
-        if o.cards[0] == o.cards[1] {
-            assert_eq!(o.winner, s.last_trick_winner().unwrap());
-            assert_eq!(o.points, 1);
-            checked += 1;
-        } else {
-            assert_eq!(o.winner, u8::from(o.cards[1] > o.cards[0]));
-        }
-    }
-    assert!(checked > 0, "some playout ended in equal cards");
+    let (mut ties, mut others) = (0, 0);
+    referee::play_side_by_side(
+        2,
+        300,
+        |_, _, _| {},
+        |engine, referee| {
+            let o = engine.outcome().unwrap();
+            let [a, b] = referee.cards_taken;
+            assert_eq!(a + b, 32 - 2 * referee.exchanges);
+            if a == b {
+                let plays: Vec<(u8, Card)> = referee
+                    .history
+                    .iter()
+                    .filter_map(|&(who, action)| match action {
+                        Action::Play(card) => Some((who, card)),
+                        _ => None,
+                    })
+                    .collect();
+                let [(leader, lead), (_, reply)] = plays[plays.len() - 2..] else {
+                    unreachable!("a deal ends on a trick")
+                };
+                let last_winner = referee.trick_winner(leader, lead, reply);
+                assert_eq!(o.winner, last_winner);
+                assert_eq!(o.points, 1);
+                ties += 1;
+            } else {
+                assert_eq!(o.winner, u8::from(b > a));
+                others += 1;
+            }
+        },
+    );
+    assert!(ties > 10 && others > 10, "ties {ties}, others {others}");
 }
 
 #[test]
@@ -386,6 +417,39 @@ fn illegal_actions_change_nothing() {
     }
     assert!(!s.is_legal(Action::Play(c("2H"))));
     assert!(pack_index(c("2H")).is_none());
+}
+
+/// A card outside the 32-card pack (ranks 2 to 6) is never legal, even where 7C, whose action
+/// id an off-pack card would alias, is: the engine's own guard, not the parser's, refuses it.
+#[test]
+fn off_pack_cards_are_refused() {
+    let off_pack: Vec<Card> = crate::card::full_pack()
+        .into_iter()
+        .filter(|c| !piquet_pack().contains(c))
+        .collect();
+    assert_eq!(off_pack.len(), 20);
+    let d = deck("7C 8C 9C TC JC", "7D 8D 9D TD JD", "8S", "AH KH");
+    let mut playing = DealState::from_deck(&d, 1, Rules::default()).unwrap();
+    act(&mut playing, "decline");
+    assert!(playing.is_legal(Action::Play(c("7C"))));
+    let mut discarding = DealState::from_deck(&d, 1, Rules::default()).unwrap();
+    act(&mut discarding, "propose");
+    act(&mut discarding, "accept");
+    assert!(discarding.is_legal(Action::Discard(c("7C"))));
+    for card in off_pack {
+        for (state, action) in [
+            (&mut playing, Action::Play(card)),
+            (&mut discarding, Action::Discard(card)),
+        ] {
+            assert!(!state.is_legal(action), "{action}");
+            let before = *state;
+            assert!(matches!(
+                state.apply(action),
+                Err(DuelError::IllegalAction { .. })
+            ));
+            assert_eq!(*state, before, "{action} changed the deal");
+        }
+    }
 }
 
 #[test]
@@ -488,4 +552,21 @@ fn deal_state_size() {
     let size = std::mem::size_of::<DealState>();
     println!("DealState: {size} bytes");
     assert!(size <= 264, "{size}");
+}
+
+/// Random deals under random rules, checked after every action against the referee: an
+/// independent model of docs/rules.md and of the observation layouts of docs/api.md.
+#[test]
+fn random_deals_agree_with_the_referee() {
+    let mut outcomes = [[0; 3]; 2];
+    let mut exchanges = [0; 12];
+    referee::play_side_by_side(27, 200, referee::assert_agree, |engine, referee| {
+        let o = engine.outcome().unwrap();
+        let tie = usize::from(o.cards[0] == o.cards[1]);
+        outcomes[tie][usize::from(o.points)] += 1;
+        exchanges[usize::from(referee.exchanges)] += 1;
+    });
+    // Every scoring case came up: a plain win, a vole, a tie on cards.
+    assert!(outcomes[0][1] > 0 && outcomes[0][2] > 0 && outcomes[1][1] > 0);
+    assert!(exchanges.iter().all(|&n| n > 0), "{exchanges:?}");
 }

@@ -1,0 +1,589 @@
+//! An independent referee of whole duel deals, for the tests: a second, deliberately plain
+//! model of the rules, written from docs/rules.md (its own hands, talon, tricks and scores as
+//! card lists) and of the observation layouts of docs/api.md. Tests play random deals on
+//! the engine and on the referee side by side and compare every public fact after every
+//! action, so a fault in the engine shows as a disagreement with the written rules.
+
+use std::collections::BTreeSet;
+
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::action::Action;
+use super::observe::{Observation, COMPACT_OBSERVATION_SIZE, OBSERVATION_SIZE};
+use super::rules::{Order, Rules};
+use super::state::{DealState, Outcome, Phase, Trick};
+use crate::card::{piquet_pack, Card, Suit};
+
+/// The rank letters of each order from low to high (docs/rules.md, "Pack and rank order").
+fn ranks_low_to_high(order: Order) -> &'static str {
+    match order {
+        Order::Ecarte => "789TAJQK",
+        Order::Traditional => "789TJQKA",
+    }
+}
+
+/// A card's index in the tensor's card planes (docs/api.md): suit in `C D H S` order times
+/// 8, plus the rank in natural order `7 8 9 T J Q K A`.
+pub fn plane_index(card: Card) -> usize {
+    let suit = "CDHS".find(card.suit().letter()).expect("a suit letter");
+    let rank = "789TJQKA".find(card.rank().letter()).expect("a duel rank");
+    suit * 8 + rank
+}
+
+/// The deal as the rules describe it, kept in plain card lists.
+#[derive(Clone, Debug)]
+pub struct Referee {
+    pub rules: Rules,
+    pub dealer: u8,
+    pub deck: Vec<Card>,
+    pub trump: Suit,
+    pub turn_up: Card,
+    pub hands: [Vec<Card>; 2],
+    /// Undrawn talon cards in draw order, the turn-up last.
+    pub talon: Vec<Card>,
+    /// Each talon card drawn so far with its drawer, in draw order.
+    pub drawn: Vec<(u8, Card)>,
+    pub discards: [Vec<Card>; 2],
+    pub played: [Vec<Card>; 2],
+    pub phase: Phase,
+    pub to_move: u8,
+    pub exchanges: u8,
+    pub lead: Option<Card>,
+    pub cards_taken: [u8; 2],
+    pub tricks: Vec<Trick>,
+    /// Every action so far with the seat that took it.
+    pub history: Vec<(u8, Action)>,
+}
+
+impl Referee {
+    /// The deal of `deck` (card 0 on top): cards 0–4 to the elder, 5–9 to the dealer, card 10
+    /// turned up, cards 11–31 the talon on it, card 11 drawn first.
+    pub fn new(deck: &[Card], dealer: u8, rules: Rules) -> Referee {
+        assert_eq!(deck.len(), 32);
+        let elder = 1 - dealer;
+        let mut hands = [Vec::new(), Vec::new()];
+        hands[elder as usize] = deck[..5].to_vec();
+        hands[dealer as usize] = deck[5..10].to_vec();
+        let mut talon = deck[11..].to_vec();
+        talon.push(deck[10]);
+        let mut referee = Referee {
+            rules,
+            dealer,
+            deck: deck.to_vec(),
+            trump: deck[10].suit(),
+            turn_up: deck[10],
+            hands,
+            talon,
+            drawn: Vec::new(),
+            discards: [Vec::new(), Vec::new()],
+            played: [Vec::new(), Vec::new()],
+            phase: Phase::Proposal,
+            to_move: elder,
+            exchanges: 0,
+            lead: None,
+            cards_taken: [0, 0],
+            tricks: Vec::new(),
+            history: Vec::new(),
+        };
+        if !referee.may_propose() {
+            referee.phase = Phase::Play;
+        }
+        referee
+    }
+
+    pub fn elder(&self) -> u8 {
+        1 - self.dealer
+    }
+
+    /// Step 1 of the exchange: a talon of at least 2 cards and fewer exchanges than allowed.
+    fn may_propose(&self) -> bool {
+        self.talon.len() >= 2 && self.exchanges < self.rules.max_exchanges
+    }
+
+    /// The legal actions, by the rules.
+    pub fn legal(&self) -> BTreeSet<Action> {
+        let hand = &self.hands[self.to_move as usize];
+        let of = |cards: Vec<Card>, make: fn(Card) -> Action| cards.into_iter().map(make).collect();
+        match self.phase {
+            Phase::Proposal => [Action::Propose, Action::Decline].into(),
+            Phase::Response => [Action::Accept, Action::Refuse].into(),
+            Phase::Discard => {
+                let non_trumps: Vec<Card> = hand
+                    .iter()
+                    .copied()
+                    .filter(|c| c.suit() != self.trump)
+                    .collect();
+                if self.rules.allow_trump_discard || non_trumps.is_empty() {
+                    of(hand.clone(), Action::Discard)
+                } else {
+                    of(non_trumps, Action::Discard)
+                }
+            }
+            Phase::Play => {
+                let Some(lead) = self.lead else {
+                    return of(hand.clone(), Action::Play);
+                };
+                let in_suit = |suit: Suit| -> Vec<Card> {
+                    hand.iter().copied().filter(|c| c.suit() == suit).collect()
+                };
+                let (follow, trumps) = (in_suit(lead.suit()), in_suit(self.trump));
+                if !follow.is_empty() {
+                    of(follow, Action::Play)
+                } else if !trumps.is_empty() {
+                    of(trumps, Action::Play)
+                } else {
+                    of(hand.clone(), Action::Play)
+                }
+            }
+            Phase::Over => BTreeSet::new(),
+        }
+    }
+
+    /// Who takes a trick: the highest trump in it, else the higher card of the led suit.
+    pub fn trick_winner(&self, leader: u8, lead: Card, reply: Card) -> u8 {
+        let follower = 1 - leader;
+        if reply.suit() == lead.suit() {
+            let ranks = ranks_low_to_high(self.rules.order);
+            let strength = |c: Card| ranks.find(c.rank().letter()).expect("a duel rank");
+            if strength(reply) > strength(lead) {
+                follower
+            } else {
+                leader
+            }
+        } else if reply.suit() == self.trump {
+            follower
+        } else {
+            leader
+        }
+    }
+
+    fn draw(&mut self, player: u8) {
+        let card = self.talon.remove(0);
+        self.drawn.push((player, card));
+        self.hands[player as usize].push(card);
+    }
+
+    fn take(&mut self, card: Card) {
+        let hand = &mut self.hands[self.to_move as usize];
+        let at = hand
+            .iter()
+            .position(|&c| c == card)
+            .expect("a card in hand");
+        hand.remove(at);
+    }
+
+    /// Applies a legal action (the caller checks legality against [`Referee::legal`]).
+    pub fn apply(&mut self, action: Action) {
+        assert!(self.legal().contains(&action), "{action} is not legal");
+        let me = self.to_move;
+        self.history.push((me, action));
+        match action {
+            Action::Propose => {
+                self.phase = Phase::Response;
+                self.to_move = self.dealer;
+            }
+            Action::Decline | Action::Refuse => {
+                self.phase = Phase::Play;
+                self.to_move = self.elder();
+            }
+            Action::Accept => {
+                self.exchanges += 1;
+                self.draw(self.elder());
+                self.draw(self.dealer);
+                self.phase = Phase::Discard;
+                self.to_move = self.elder();
+            }
+            Action::Discard(card) => {
+                self.take(card);
+                self.discards[me as usize].push(card);
+                if me == self.elder() {
+                    self.to_move = self.dealer;
+                } else {
+                    self.phase = if self.may_propose() {
+                        Phase::Proposal
+                    } else {
+                        Phase::Play
+                    };
+                    self.to_move = self.elder();
+                }
+            }
+            Action::Play(card) => {
+                self.take(card);
+                self.played[me as usize].push(card);
+                let Some(lead) = self.lead else {
+                    self.lead = Some(card);
+                    self.to_move = 1 - me;
+                    return;
+                };
+                let leader = 1 - me;
+                let winner = self.trick_winner(leader, lead, card);
+                self.tricks.push(Trick {
+                    leader,
+                    cards: [lead, card],
+                    winner,
+                });
+                self.cards_taken[winner as usize] += 2;
+                self.lead = None;
+                self.to_move = winner;
+                if !self.talon.is_empty() {
+                    self.draw(winner);
+                    self.draw(1 - winner);
+                }
+                if self.hands.iter().all(Vec::is_empty) {
+                    self.phase = Phase::Over;
+                }
+            }
+        }
+    }
+
+    pub fn tricks_taken(&self) -> [u8; 2] {
+        [0, 1].map(|p| self.tricks.iter().filter(|t| t.winner == p).count() as u8)
+    }
+
+    pub fn last_trick_winner(&self) -> Option<u8> {
+        self.tricks.last().map(|t| t.winner)
+    }
+
+    /// Who drew the turn-up (the last talon card), once drawn.
+    pub fn turn_up_holder(&self) -> Option<u8> {
+        self.talon
+            .is_empty()
+            .then(|| self.drawn.last().map(|&(p, _)| p))
+            .flatten()
+    }
+
+    /// The outcome by the scoring rules: more cards wins, equal cards go to the winner of the
+    /// last trick, and every trick (a vole) scores 2.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.phase != Phase::Over {
+            return None;
+        }
+        let [a, b] = self.cards_taken;
+        let winner = match a.cmp(&b) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Less => 1,
+            std::cmp::Ordering::Equal => self.last_trick_winner().expect("a trick was played"),
+        };
+        let tricks = self.tricks_taken();
+        let vole = usize::from(tricks[winner as usize]) == self.tricks.len();
+        Some(Outcome {
+            winner,
+            points: if vole { 2 } else { 1 },
+            cards: self.cards_taken,
+            tricks,
+        })
+    }
+
+    /// What `player` may know (docs/rules.md, "What each player knows"), hands and discards
+    /// sorted.
+    pub fn observation(&self, player: u8, score: [u8; 2]) -> Observation {
+        let sorted = |cards: &[Card]| {
+            let mut cards = cards.to_vec();
+            cards.sort();
+            cards
+        };
+        let elder = self.elder();
+        Observation {
+            player,
+            dealer: self.dealer,
+            rules: self.rules,
+            phase: self.phase,
+            current_player: (self.phase != Phase::Over).then_some(self.to_move),
+            hand: sorted(&self.hands[player as usize]),
+            discards: sorted(&self.discards[player as usize]),
+            trump: self.trump,
+            turn_up: self.turn_up,
+            turn_up_holder: self.turn_up_holder(),
+            talon_size: self.talon.len(),
+            exchanges: self.exchanges,
+            tricks: self.tricks.clone(),
+            lead: self.lead,
+            cards_taken: self.cards_taken,
+            tricks_taken: self.tricks_taken(),
+            score,
+            initial_hand: if player == elder {
+                self.deck[..5].to_vec()
+            } else {
+                self.deck[5..10].to_vec()
+            },
+            draws: self
+                .drawn
+                .iter()
+                .filter(|&&(p, _)| p == player)
+                .map(|&(_, c)| c)
+                .collect(),
+            talon_drawers: self.drawn.iter().map(|&(p, _)| p).collect(),
+            history: self
+                .history
+                .iter()
+                .map(|&(who, a)| match a {
+                    Action::Discard(_) if who != player => None,
+                    _ => Some(a),
+                })
+                .collect(),
+        }
+    }
+
+    /// The facts of `player`'s observation layouts (docs/api.md), in the layouts' order.
+    fn layout_facts(&self, player: u8, score: [u8; 2]) -> LayoutFacts {
+        let (me, opp) = (player as usize, 1 - player as usize);
+        let phases = [
+            Phase::Proposal,
+            Phase::Response,
+            Phase::Discard,
+            Phase::Play,
+            Phase::Over,
+        ];
+        let tricks = self.tricks_taken();
+        LayoutFacts {
+            planes: [
+                self.hands[me].clone(),
+                self.discards[me].clone(),
+                self.played[me].clone(),
+                self.played[opp].clone(),
+                self.lead.into_iter().collect(),
+                vec![self.turn_up],
+            ],
+            trump: "CDHS".find(self.trump.letter()).expect("a suit"),
+            holder: match self.turn_up_holder() {
+                None => 0,
+                Some(p) if p == player => 1,
+                Some(_) => 2,
+            },
+            phase: phases
+                .iter()
+                .position(|&p| p == self.phase)
+                .expect("a phase"),
+            dealer: self.dealer == player,
+            my_turn: self.phase != Phase::Over && self.to_move == player,
+            counts: [
+                self.talon.len() as u8,
+                self.exchanges,
+                self.cards_taken[me],
+                self.cards_taken[opp],
+                tricks[me],
+                tricks[opp],
+                score[me],
+                score[opp],
+            ],
+            target: self.rules.target,
+        }
+    }
+
+    /// `player`'s observation tensor by the table of docs/api.md.
+    pub fn tensor(&self, player: u8, score: [u8; 2]) -> [f32; OBSERVATION_SIZE] {
+        let facts = self.layout_facts(player, score);
+        let mut t = [0.0f32; OBSERVATION_SIZE];
+        for (k, cards) in facts.planes.iter().enumerate() {
+            for &card in cards {
+                t[32 * k + plane_index(card)] = 1.0;
+            }
+        }
+        t[192 + facts.trump] = 1.0;
+        t[196 + facts.holder] = 1.0;
+        t[199 + facts.phase] = 1.0;
+        t[204] = if facts.dealer { 1.0 } else { 0.0 };
+        t[205] = if facts.my_turn { 1.0 } else { 0.0 };
+        let target = f32::from(facts.target);
+        // Talon / 22, exchanges / 11, cards / 32, tricks / 16 and points / target.
+        let divisors = [22.0, 11.0, 32.0, 32.0, 16.0, 16.0, target, target];
+        for (i, (count, divisor)) in facts.counts.iter().zip(divisors).enumerate() {
+            t[206 + i] = f32::from(*count) / divisor;
+        }
+        t
+    }
+
+    /// `player`'s compact observation by the table of docs/api.md.
+    pub fn compact(&self, player: u8, score: [u8; 2]) -> [u8; COMPACT_OBSERVATION_SIZE] {
+        let facts = self.layout_facts(player, score);
+        let mut out = [0u8; COMPACT_OBSERVATION_SIZE];
+        for (k, cards) in facts.planes.iter().enumerate() {
+            for &card in cards {
+                let entry = 32 * k + plane_index(card);
+                out[entry / 8] |= 1 << (entry % 8);
+            }
+        }
+        out[24] = facts.trump as u8;
+        out[25] = facts.holder as u8;
+        out[26] = facts.phase as u8;
+        out[27] = u8::from(facts.dealer);
+        out[28] = u8::from(facts.my_turn);
+        out[29..37].copy_from_slice(&facts.counts);
+        out[37] = facts.target;
+        out
+    }
+}
+
+/// One player's observation as the layouts of docs/api.md hold it.
+struct LayoutFacts {
+    /// Hand, own discards, own plays, the opponent's plays, the lead, the turn-up.
+    planes: [Vec<Card>; 6],
+    /// Trump suit, turn-up holder and phase, as the index of their one-hot entry.
+    trump: usize,
+    holder: usize,
+    phase: usize,
+    dealer: bool,
+    my_turn: bool,
+    /// Talon size, exchanges, cards taken (mine, the opponent's), tricks taken (likewise)
+    /// and match points (likewise).
+    counts: [u8; 8],
+    target: u8,
+}
+
+/// Rules drawn at random: either order, trump discards sometimes allowed, any exchange
+/// limit (often the full 11, so that talons run out during the exchange) and any target.
+pub fn random_rules(rng: &mut ChaCha8Rng) -> Rules {
+    Rules {
+        order: if rng.random() {
+            Order::Ecarte
+        } else {
+            Order::Traditional
+        },
+        allow_trump_discard: rng.random_range(0..4) == 0,
+        max_exchanges: if rng.random() {
+            11
+        } else {
+            rng.random_range(0..=11)
+        },
+        target: rng.random_range(1..=100),
+    }
+}
+
+/// A random action among `legal`, proposing and accepting more often than not so that deals
+/// reach every exchange count.
+pub fn pick(legal: &BTreeSet<Action>, rng: &mut ChaCha8Rng) -> Action {
+    let keen = rng.random_range(0..10) < 8;
+    if keen && legal.contains(&Action::Propose) {
+        return Action::Propose;
+    }
+    if keen && legal.contains(&Action::Accept) {
+        return Action::Accept;
+    }
+    let all: Vec<Action> = legal.iter().copied().collect();
+    all[rng.random_range(0..all.len())]
+}
+
+/// A random 32-card deck, shuffled by the test's own generator.
+pub fn random_deck(rng: &mut ChaCha8Rng) -> Vec<Card> {
+    let mut deck = piquet_pack();
+    deck.shuffle(rng);
+    deck
+}
+
+/// A generator for the tests' own random choices.
+pub fn test_rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// Checks that the engine's deal agrees with the referee on every public fact.
+pub fn assert_agree(engine: &DealState, referee: &Referee, score: [u8; 2]) {
+    let legal = referee.legal();
+    let engine_legal: BTreeSet<Action> = engine.legal_actions().into_iter().collect();
+    assert_eq!(engine_legal, legal, "legal actions");
+    assert_eq!(engine.legal_actions().len(), legal.len(), "no action twice");
+    for id in 0..super::NUM_ACTIONS {
+        let action = Action::from_id(id).expect("an action id");
+        assert_eq!(engine.is_legal(action), legal.contains(&action), "{action}");
+    }
+    assert_eq!(engine.phase(), referee.phase);
+    assert_eq!(engine.is_over(), referee.phase == Phase::Over);
+    assert_eq!(engine.dealer(), referee.dealer);
+    assert_eq!(engine.elder(), referee.elder());
+    assert_eq!(engine.rules(), referee.rules);
+    assert_eq!(engine.trump(), referee.trump);
+    assert_eq!(engine.turn_up(), referee.turn_up);
+    assert_eq!(engine.talon(), &referee.talon[..], "talon");
+    assert_eq!(engine.talon_size(), referee.talon.len());
+    assert_eq!(engine.exchanges(), referee.exchanges);
+    assert_eq!(engine.total_tricks(), 16 - usize::from(referee.exchanges));
+    assert_eq!(engine.lead(), referee.lead);
+    assert_eq!(engine.cards_taken(), referee.cards_taken);
+    assert_eq!(engine.tricks_taken(), referee.tricks_taken());
+    assert_eq!(engine.trick_count(), referee.tricks.len());
+    assert_eq!(engine.tricks().collect::<Vec<_>>(), referee.tricks);
+    assert_eq!(engine.last_trick_winner(), referee.last_trick_winner());
+    assert_eq!(engine.turn_up_holder(), referee.turn_up_holder());
+    assert_eq!(
+        engine.actions().collect::<Vec<_>>(),
+        referee.history.iter().map(|&(_, a)| a).collect::<Vec<_>>()
+    );
+    if referee.phase == Phase::Over {
+        // Each action with its seat: a replay of the whole log, so checked once a deal.
+        assert_eq!(engine.moves(), referee.history);
+    }
+    assert!(engine.check_conservation());
+    assert_eq!(engine.outcome(), referee.outcome());
+    for player in 0..2 {
+        let mut seen = engine.observation(player, score);
+        seen.hand.sort();
+        seen.discards.sort();
+        assert_eq!(seen, referee.observation(player, score), "player {player}");
+        let mut hand = engine.hand(player);
+        hand.sort();
+        assert_eq!(hand, seen.hand);
+        let expected = referee.tensor(player, score);
+        let mut tensor = [f32::NAN; OBSERVATION_SIZE];
+        engine.encode_observation(player, score, &mut tensor);
+        assert_tensor_eq(&tensor, &expected);
+        let compact = engine.compact_observation(player, score);
+        assert_eq!(compact, referee.compact(player, score), "compact");
+        let mut written = [0xAAu8; COMPACT_OBSERVATION_SIZE];
+        engine.encode_compact(player, score, &mut written);
+        assert_eq!(written, compact);
+        assert!(super::compact_in_range(&compact));
+        let mut expanded = [f32::NAN; OBSERVATION_SIZE];
+        super::expand_compact(&compact, &mut expanded);
+        assert_tensor_eq(&expanded, &expected);
+    }
+}
+
+/// Bit-for-bit equality, with the first differing entry in the message.
+pub fn assert_tensor_eq(got: &[f32], expected: &[f32]) {
+    for (i, (g, e)) in got.iter().zip(expected).enumerate() {
+        assert_eq!(g.to_bits(), e.to_bits(), "entry {i}: {g} != {e}");
+    }
+}
+
+/// Plays `deals` random deals under random rules on the engine and the referee side by
+/// side; `each_state` sees the pair (and a random match score) before every action and at
+/// the end, `each_deal` every finished pair.
+pub fn play_side_by_side(
+    seed: u64,
+    deals: usize,
+    mut each_state: impl FnMut(&DealState, &Referee, [u8; 2]),
+    mut each_deal: impl FnMut(&DealState, &Referee),
+) {
+    let mut rng = test_rng(seed);
+    for i in 0..deals {
+        let rules = random_rules(&mut rng);
+        let dealer = rng.random_range(0..2);
+        // Half the deals from a deck of the test's own shuffle, half from a seed (whose deck
+        // the engine reports, and the referee lays out).
+        let (mut engine, deck) = if i % 2 == 0 {
+            let deck = random_deck(&mut rng);
+            let engine = DealState::from_deck(&deck, dealer, rules).expect("a valid deck");
+            (engine, deck)
+        } else {
+            let engine = DealState::from_seed(rng.random(), dealer, rules).expect("valid rules");
+            (engine, engine.deck().to_vec())
+        };
+        assert_eq!(engine.deck(), &deck[..]);
+        let mut referee = Referee::new(&deck, dealer, rules);
+        loop {
+            let score = [
+                rng.random_range(0..rules.target),
+                rng.random_range(0..rules.target),
+            ];
+            each_state(&engine, &referee, score);
+            if referee.phase == Phase::Over {
+                break;
+            }
+            let action = pick(&referee.legal(), &mut rng);
+            engine.apply(action).expect("a legal action");
+            referee.apply(action);
+        }
+        each_deal(&engine, &referee);
+    }
+}
