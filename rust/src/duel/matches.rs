@@ -181,25 +181,105 @@ mod tests {
         assert!(m.score[1 - w as usize] < 7);
     }
 
+    /// Whole matches under several targets and both first dealers, against a tally kept
+    /// here: each deal is the seeded deal with the alternating dealer, its outcome is added
+    /// to the winner's score, and the match stops exactly when a seat reaches the target.
     #[test]
     fn a_match_deals_seeded_deals_and_stops_at_the_target() {
-        let rules = Rules::default();
-        let mut m = Match::new(42, 1, rules).unwrap();
-        let mut played = 0;
-        while !m.is_over() {
-            let k = m.deal_index();
-            assert_eq!(k, played);
-            let expected = match_deal(42, 1, k, rules).unwrap();
-            assert_eq!(m.deal.deck(), expected.deck());
-            assert_eq!(u64::from(m.deal.dealer()), (1 + k) % 2);
-            while m.deal_index() == k && !m.is_over() {
-                let a = m.deal.legal_actions()[0];
-                m.apply(a).unwrap();
+        for (seed, first_dealer, target) in [(42, 1, 7), (7, 0, 7), (3, 0, 2), (5, 1, 1)] {
+            let rules = Rules {
+                target,
+                ..Rules::default()
+            };
+            let mut m = Match::new(seed, first_dealer, rules).unwrap();
+            let mut tally = [0u8; 2];
+            let mut deals = 0u64;
+            while tally.iter().all(|&points| points < target) {
+                // Every deal scores at least a point, so the match ends within 2t - 1 deals.
+                assert!(
+                    deals < 2 * u64::from(target) - 1,
+                    "no end after {deals} deals"
+                );
+                assert!(!m.is_over());
+                assert_eq!(m.winner(), None);
+                assert_eq!(m.deal_index(), deals);
+                let dealer = if deals.is_multiple_of(2) {
+                    first_dealer
+                } else {
+                    1 - first_dealer
+                };
+                assert_eq!(m.deal.dealer(), dealer, "deal {deals}");
+                let seeded = match_deal(seed, first_dealer, deals, rules).unwrap();
+                assert_eq!(m.deal, seeded, "deal {deals} is the seeded deal");
+                let outcome = play_deal(&mut m);
+                tally[outcome.winner as usize] += outcome.points;
+                deals += 1;
+                assert_eq!(m.score.score, tally);
+                assert_eq!(u64::from(m.score.deals), deals);
             }
-            played += 1;
+            let winner = u8::from(tally[1] >= target);
+            assert!(deals >= 1);
+            assert!(m.is_over());
+            assert_eq!(m.winner(), Some(winner));
+            assert_eq!(m.deal_index(), deals);
+            assert!(m.deal.is_over(), "the last deal stays, finished");
+            let before = m;
+            assert!(m.apply(Action::Decline).is_err());
+            assert_eq!(m, before);
         }
-        assert!(m.apply(Action::Decline).is_err());
-        assert!(Match::new(1, 2, rules).is_err());
+        assert!(Match::new(1, 2, Rules::default()).is_err());
+    }
+
+    /// Plays the deal in progress to its end and returns its outcome, checked against the
+    /// finished deal's own.
+    fn play_deal(m: &mut Match) -> Outcome {
+        let index = m.deal_index();
+        // A deal takes at most `MAX_ACTIONS` actions.
+        for step in 0..crate::duel::state::MAX_ACTIONS {
+            assert_eq!(m.deal_index(), index);
+            let legal = m.deal.legal_actions();
+            let action = legal[step % legal.len()];
+            let mut finished = m.deal;
+            finished.apply(action).unwrap();
+            let outcome = m.apply(action).unwrap();
+            assert_eq!(outcome, finished.outcome());
+            if let Some(outcome) = outcome {
+                return outcome;
+            }
+            assert_eq!(m.deal, finished);
+        }
+        panic!("deal {index} did not end");
+    }
+
+    #[test]
+    fn the_first_seat_at_the_target_wins() {
+        for (score, winner) in [([7, 0], Some(0)), ([3, 7], Some(1)), ([9, 2], Some(0))] {
+            let m = MatchScore {
+                score,
+                target: 7,
+                first_dealer: 0,
+                deals: 9,
+            };
+            assert_eq!(m.winner(), winner, "{score:?}");
+        }
+    }
+
+    #[test]
+    fn deals_alternate_the_dealer_from_the_first() {
+        for first_dealer in [0, 1] {
+            let mut m = MatchScore::new(7, first_dealer);
+            for k in 0..6u64 {
+                let dealer = if k.is_multiple_of(2) {
+                    first_dealer
+                } else {
+                    1 - first_dealer
+                };
+                assert_eq!(m.next_dealer(), dealer);
+                let deal = match_deal(9, first_dealer, k, Rules::default()).unwrap();
+                assert_eq!(deal.dealer(), dealer);
+                m.deals += 1;
+            }
+        }
     }
 
     #[test]
