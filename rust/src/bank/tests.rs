@@ -42,6 +42,16 @@ fn further_cases() {
     check("AH 2H 3H 4H", "KH QH JH TH", (1, 3), Outcome::Punter);
 }
 
+#[test]
+fn outcomes_are_named_and_indexed() {
+    let names: Vec<&str> = Outcome::ALL.iter().map(|o| o.name()).collect();
+    assert_eq!(names, ["banker", "en_carte", "punter"]);
+    for (i, outcome) in Outcome::ALL.iter().enumerate() {
+        assert_eq!(outcome.index(), i);
+        assert_eq!(outcome.to_string(), names[i]);
+    }
+}
+
 fn random_tableaux(seed: u64) -> (Vec<Card>, Vec<Card>, Suit) {
     let mut shoe = shoe_pack();
     shuffle_with_seed(&mut shoe, seed);
@@ -92,6 +102,11 @@ fn deal_order_is_one_card_at_a_time() {
     assert_eq!(deal.trump_card, order[16]);
     assert_eq!(deal.cards(), order[..17].to_vec());
     assert!(Deal::from_order(&order[..16]).is_err());
+    assert_eq!(
+        Deal::from_order(&order[..17]).unwrap(),
+        deal,
+        "17 cards are enough"
+    );
     let mut triple = order[..17].to_vec();
     triple[1] = triple[0];
     triple[2] = triple[0];
