@@ -1,7 +1,7 @@
 """Shared helpers of the benchmark suite.
 
 Run it with ``pytest benches --benchmark-enable --benchmark-group-by=group``: each group puts
-ecarte beside its baseline (the pure-Python reference ``ecarte.reference``, or OpenSpiel).
+ecarte beside its baseline (the pure-Python reference ``ecarte.bench.reference``, or OpenSpiel).
 Without ``--benchmark-enable`` (the project default) every benchmark runs once, as a test.
 """
 

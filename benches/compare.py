@@ -4,7 +4,7 @@ when installed, OpenSpiel, measured in one run, printed as a table of ratios.
     python benches/compare.py          # quick (a few seconds)
     python benches/compare.py --full   # longer runs, steadier figures
 
-Features not built yet print "n/a (not built)". The logic is ``ecarte.bench``.
+Features not built yet print "n/a (not built)". The logic is ``ecarte.bench.harness``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import argparse
 import platform
 import sys
 
-from ecarte.bench import format_table, run_benchmarks
+from ecarte.bench.harness import format_table, run_benchmarks
 
 
 def main(argv: list[str] | None = None) -> int:

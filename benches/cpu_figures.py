@@ -16,8 +16,8 @@ from collections.abc import Callable
 from itertools import count
 
 import ecarte
-from ecarte import reference as ref
-from ecarte.bench import reference_playout
+from ecarte.bench import reference as ref
+from ecarte.bench.workloads import reference_playout
 
 
 def cpu_per_call(fn: Callable[[], object], calls: int) -> float:

@@ -1,5 +1,5 @@
 """Regenerates the solver benchmark's position set shipped in the package,
-``python/ecarte/data/solver_positions_v1.jsonl`` (see ``ecarte.solverbench``).
+``python/ecarte/data/solver_positions_v1.jsonl`` (see ``ecarte.bench.positions``).
 
 Deterministic: the same file on every run and platform (the seeds and discards come from
 SplitMix64, the values from the exact solver). ``tests/test_solverbench.py`` checks that
@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from ecarte.solverbench import POSITIONS_FILE, make_positions
+from ecarte.bench.positions import POSITIONS_FILE, make_positions
 
 OUT = Path(__file__).resolve().parent.parent / "python" / "ecarte" / "data" / POSITIONS_FILE
 

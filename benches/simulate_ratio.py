@@ -12,8 +12,9 @@ from __future__ import annotations
 import sys
 
 import ecarte
-from ecarte import reference as ref
-from ecarte.bench import Inputs, interleaved_per_call, reference_playout
+from ecarte.bench import reference as ref
+from ecarte.bench.timing import Inputs, interleaved_per_call
+from ecarte.bench.workloads import reference_playout
 
 BATCH = 20_000
 

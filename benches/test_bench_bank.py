@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 from ecarte import bank
-from ecarte import reference as ref
-from ecarte.bench import cycle, resolution_inputs
+from ecarte.bench import reference as ref
+from ecarte.bench.timing import cycle
+from ecarte.bench.workloads import resolution_inputs
 
 INPUTS = resolution_inputs(500)
 

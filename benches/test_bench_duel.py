@@ -9,14 +9,10 @@ import ecarte
 import pytest
 from bench_support import ecarte_steps
 from ecarte import duel
-from ecarte import reference as ref
-from ecarte.bench import (
-    cycle,
-    memory_rows,
-    mid_game_states,
-    native_playout,
-    reference_playout,
-)
+from ecarte.bench import reference as ref
+from ecarte.bench.harness import memory_rows
+from ecarte.bench.timing import cycle
+from ecarte.bench.workloads import mid_game_states, native_playout, reference_playout
 from ecarte.duel import Deal
 
 ACTIONS = 1_000  # the step benchmarks apply this many actions per round
@@ -159,7 +155,7 @@ def test_step_api_call_ecarte(benchmark: Any, call: str) -> None:
 
 @pytest.mark.benchmark(group="memory")
 def test_memory_figures(benchmark: Any) -> None:
-    """Bytes per ``Deal`` and per ``VecEnv`` env (see ``ecarte.bench.memory_rows``); the
+    """Bytes per ``Deal`` and per ``VecEnv`` env (see ``ecarte.bench.harness.memory_rows``); the
     timing is of the measurement, the figures are in ``extra_info``."""
     rows = benchmark.pedantic(lambda: memory_rows(100_000), rounds=1, iterations=1)
     for row in rows:

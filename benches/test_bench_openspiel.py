@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 import pytest
 from bench_support import ecarte_steps
-from ecarte.bench import (
+from ecarte.bench.timing import cycle
+from ecarte.bench.workloads import (
     PLAYOUT_GAMES,
     TENSOR_GAMES,
-    cycle,
     mid_game_states,
     openspiel_tensor_fns,
 )

@@ -186,8 +186,8 @@ def test_simulate_returns_columns_and_a_summary() -> None:
 def test_import_is_light() -> None:
     code = (
         "import ecarte, sys; "
-        "print([m for m in ('rich', 'click', 'multiprocessing', 'concurrent.futures') "
-        "if m in sys.modules])"
+        "print([m for m in ('rich', 'click', 'multiprocessing', 'concurrent.futures', "
+        "'ecarte.cli', 'ecarte.bench', 'ecarte.distributed', 'ray') if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

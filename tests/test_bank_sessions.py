@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ecarte import EcarteError, TableError, bank
-from ecarte.bank_session import play_session
+from ecarte.bank.session import play_session
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

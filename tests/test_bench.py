@@ -7,14 +7,12 @@ import time
 from collections.abc import Callable
 
 import pytest
-from ecarte import bench
-from ecarte.bench import (
+from ecarte.bench import timing
+from ecarte.bench.harness import Row, format_table, run_benchmarks
+from ecarte.bench.timing import (
     Inputs,
-    Row,
-    format_table,
     interleaved_per_call,
     interleaved_per_unit,
-    run_benchmarks,
     time_per_call,
     time_per_input,
 )
@@ -39,13 +37,13 @@ def test_time_per_call_counts_calls() -> None:
 def loop_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The call count of every loop the harness times, in order."""
     sizes: list[int] = []
-    timed_loop = bench._loop
+    timed_loop = timing._loop
 
     def recorded_loop(fn: Callable[[], object], number: int, counted: bool) -> tuple[float, int]:
         sizes.append(number)
         return timed_loop(fn, number, counted)
 
-    monkeypatch.setattr(bench, "_loop", recorded_loop)
+    monkeypatch.setattr(timing, "_loop", recorded_loop)
     return sizes
 
 
@@ -84,9 +82,9 @@ def test_replayed_inputs_give_the_mean_over_sets_not_the_cheapest() -> None:
     per_call = time_per_call(dear_in_even_sets, 0.05, loop=0.002, restart=restart)
     # Every set is replayed, in turn; half of them cost 1 ms a call and half nothing, so
     # the mean is about 0.5 ms where the best loop alone would say about nothing.
-    assert all(restarts.count(k) >= 3 for k in range(bench.SETS))
-    tail = restarts[-2 * bench.SETS :]
-    assert all(b == (a + 1) % bench.SETS for a, b in itertools.pairwise(tail))
+    assert all(restarts.count(k) >= 3 for k in range(timing.SETS))
+    tail = restarts[-2 * timing.SETS :]
+    assert all(b == (a + 1) % timing.SETS for a, b in itertools.pairwise(tail))
     assert 0.4e-3 < per_call < 1e-3
 
 

@@ -1,4 +1,4 @@
-"""Differential tests: the Rust engine against the pure-Python reference (ecarte.reference).
+"""Differential tests: the Rust engine against the pure-Python reference (ecarte.bench.reference).
 
 Thousands of seeded random games, under random rules, are played on both at once; at every
 step they must agree on the phase, the player to move, the legal actions, both hands, the
@@ -18,7 +18,7 @@ from typing import Any
 
 import ecarte
 import pytest
-from ecarte import reference as ref
+from ecarte.bench import reference as ref
 from ecarte.duel import Deal, Rules
 
 SLOW = bool(os.environ.get("ECARTE_SLOW"))

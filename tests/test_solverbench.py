@@ -9,14 +9,14 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from ecarte.duel import Deal, solve, solve_many
-from ecarte.solverbench import (
+from ecarte.bench.positions import (
     POSITIONS_FILE,
     default_path,
     load_positions,
     make_positions,
     run_bench,
 )
+from ecarte.duel import Deal, solve, solve_many
 
 
 def ecarte(*args: str) -> subprocess.CompletedProcess[str]:

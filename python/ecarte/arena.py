@@ -20,16 +20,7 @@ import numpy as np
 
 from ecarte._core import derive_seed
 from ecarte.agents import Agent, make_agent
-from ecarte.distributed import (
-    Backend,
-    RayBackend,
-    chunk_size,
-    chunks,
-    cluster_cpus,
-    connect,
-    ray_backend,
-    run_chunks,
-)
+from ecarte.distributed import Backend, dispatch, ray_backend
 from ecarte.duel import (
     Action,
     Match,
@@ -229,30 +220,22 @@ def _play_native(
     seed: int,
     rules: Rules,
     show: bool,
-    ray: RayBackend | None = None,
+    backend: Backend = "local",
 ) -> ArenaResult:
     """The duplicate matches through native simulation: match `i` is played once with A
     in seat 0 and once with A in seat 1, over the same deals."""
     start = time.perf_counter()
-    if ray is None:
-        parts: list[tuple[dict[str, Any], dict[str, Any]]] = []
-        with progress_bar("Seeds", matches, show) as advance:
-            for c in chunks(matches, LOCAL_NATIVE_CHUNK):
-                parts.append(_native_chunk(c.start, c.n, agent_a, agent_b, seed, rules))
-                advance(c.n)
-    else:
-        size = ray.chunk_size or chunk_size(
-            matches, 2 * simulate_item_seconds((agent_a, agent_b), True), _cpus(ray)
-        )
-        parts = run_chunks(
-            ray,
-            _native_chunk,
-            chunks(matches, size),
-            (agent_a, agent_b, seed, rules),
-            label="Seeds",
-            progress=show,
-            seed=seed,
-        )
+    parts = dispatch(
+        backend,
+        _native_chunk,
+        matches,
+        lambda: 2 * simulate_item_seconds((agent_a, agent_b), True),
+        (agent_a, agent_b, seed, rules),
+        local_chunk=LOCAL_NATIVE_CHUNK,
+        label="Seeds",
+        progress=show,
+        seed=seed,
+    )
     a_first, a_second = (
         {k: np.concatenate([p[a_seat][k] for p in parts]) for k in parts[0][a_seat]}
         for a_seat in (0, 1)
@@ -290,10 +273,6 @@ def _pairs_chunk(
 
 #: Assumed seconds of one seed (two matches) between Python agents, for chunk sizing.
 PYTHON_PAIR_SECONDS = 0.05
-
-
-def _cpus(ray: RayBackend) -> int:
-    return max(1, cluster_cpus(connect(ray.address)) // ray.cpus_per_task)
 
 
 def _single_thread_worker() -> None:
@@ -334,39 +313,50 @@ def play(
     ray = ray_backend(backend)
     if native and isinstance(agent_a, str) and isinstance(agent_b, str):
         if is_native_agent(agent_a) and is_native_agent(agent_b):
-            return _play_native(agent_a, agent_b, matches, seed, rules, show, ray)
+            return _play_native(agent_a, agent_b, matches, seed, rules, show, backend)
     start = time.perf_counter()
-    results: list[PairResult] = []
-    if ray is not None:
-        size = ray.chunk_size or chunk_size(matches, PYTHON_PAIR_SECONDS, _cpus(ray))
-        parts = run_chunks(
-            ray,
+    if workers > 1 and ray is None:
+        results = _play_in_processes(agent_a, agent_b, matches, seed, rules, show, workers)
+    else:
+        parts = dispatch(
+            backend,
             _pairs_chunk,
-            chunks(matches, size),
+            matches,
+            PYTHON_PAIR_SECONDS,
             (agent_a, agent_b, seed, rules),
+            local_chunk=1,
             label="Seeds",
             progress=show,
             seed=seed,
         )
         results = [pair for part in parts for pair in part]
-        return summarize(agent_a, agent_b, results, time.perf_counter() - start)
-    with progress_bar("Seeds", matches, show) as advance:
-        if workers <= 1:
-            for i in range(matches):
-                results.append(play_pair(agent_a, agent_b, seed, i, rules))
-                advance(1)
-        else:
-            from concurrent.futures import ProcessPoolExecutor, as_completed
-            from multiprocessing import get_context
-
-            ctx = get_context("spawn")
-            with ProcessPoolExecutor(
-                workers, mp_context=ctx, initializer=_single_thread_worker
-            ) as pool:
-                futures = [
-                    pool.submit(play_pair, agent_a, agent_b, seed, i, rules) for i in range(matches)
-                ]
-                for future in as_completed(futures):
-                    results.append(future.result())
-                    advance(1)
     return summarize(agent_a, agent_b, results, time.perf_counter() - start)
+
+
+def _play_in_processes(
+    agent_a: AgentSpec,
+    agent_b: AgentSpec,
+    matches: int,
+    seed: int,
+    rules: Rules,
+    show: bool,
+    workers: int,
+) -> list[PairResult]:
+    """Every seed (:func:`play_pair`) in a pool of `workers` processes, in the order they
+    finish."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from multiprocessing import get_context
+
+    results: list[PairResult] = []
+    with progress_bar("Seeds", matches, show) as advance:
+        ctx = get_context("spawn")
+        with ProcessPoolExecutor(
+            workers, mp_context=ctx, initializer=_single_thread_worker
+        ) as pool:
+            futures = [
+                pool.submit(play_pair, agent_a, agent_b, seed, i, rules) for i in range(matches)
+            ]
+            for future in as_completed(futures):
+                results.append(future.result())
+                advance(1)
+    return results

@@ -5,7 +5,8 @@
 (:func:`chunks`), runs each chunk as one Ray task calling the native code with its
 ``start``/``n`` (the GIL released), and joins the chunks' results in index order. Item
 ``i`` of a run depends only on ``(seed, i)``, so the result is identical, bit for bit, to
-``backend="local"`` whatever the number of workers or chunks.
+``backend="local"`` whatever the number of workers or chunks. :func:`dispatch` is the one
+place that chooses between the two: every batch function hands it its chunk function.
 
 Ray is an optional dependency (``pip install 'ecarte[ray]'``); it is imported only when a
 Ray backend runs, never by ``import ecarte``. See docs/scale.md.
@@ -30,6 +31,7 @@ __all__ = [
     "chunk_size",
     "chunks",
     "connect",
+    "dispatch",
     "ray_backend",
     "run_chunks",
 ]
@@ -176,6 +178,11 @@ def cluster_cpus(ray: Any) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
+def task_cpus(backend: RayBackend) -> int:
+    """How many tasks of ``backend`` the cluster runs at once (at least 1)."""
+    return max(1, cluster_cpus(connect(backend.address)) // backend.cpus_per_task)
+
+
 def _call(fn: Callable[..., Any], start: int, n: int, *args: Any) -> Any:
     return fn(start, n, *args)
 
@@ -265,51 +272,75 @@ def _chunk_error(
     return EcarteError(f"{where} failed: {detail}")
 
 
-# -- the command line ------------------------------------------------------------------------
+def dispatch(
+    backend: Backend,
+    fn: Callable[..., T],
+    total: int,
+    item_seconds: float | Callable[[], float],
+    shared: tuple[Any, ...] = (),
+    per_chunk: Callable[[Chunk], tuple[Any, ...]] | None = None,
+    *,
+    local: Callable[[], T] | None = None,
+    local_chunk: int | None = None,
+    check: Callable[[], T] | None = None,
+    align: int = 1,
+    limit: int = MAX_BATCH,
+    label: str = "Chunks",
+    progress: bool | None = False,
+    seed: int | None = None,
+) -> list[T]:
+    """Runs items ``0 .. total - 1`` where ``backend`` says, as the calls
+    ``fn(chunk.start, chunk.n, *shared, *per_chunk(chunk))`` on chunks of consecutive items
+    (:func:`chunks`), and returns their results in chunk order: the one place where a batch
+    function chooses between a local and a Ray run.
 
+    A local run (``backend="local"``) stays in this process: ``local()``, one call on every
+    item with what only a local run takes (a thread count, the arguments as given), or
+    without it ``fn`` on chunks of ``local_chunk`` items (default: all) under a progress
+    bar.
 
-def cli_backend(address: str | None) -> Backend:
-    """The backend of the CLI's ``--ray [ADDRESS]`` (``None``: not given; ``""``: no
-    address)."""
-    return "local" if address is None else RayBackend(address=address or None)
+    A Ray run first calls ``check()``, when given: the same work on no items, in this
+    process, so that bad arguments raise what a local run raises before any task starts;
+    its result stands for a run of no items. Then each chunk is one task (:func:`run_chunks`,
+    whose ``label``, ``progress`` and ``seed`` these are) of ``RayBackend.chunk_size`` items,
+    or of as many as :func:`chunk_size` gives for items of about ``item_seconds`` each (a
+    number, or a function giving it once the arguments are checked), at most ``limit``, a
+    multiple of ``align``. ``fn`` must be a module-level function of ecarte, which the
+    workers import."""
+    extra = per_chunk or _nothing
+    ray = ray_backend(backend)
+    if ray is None:
+        if local is not None:
+            return [local()]
+        from ecarte.progress import progress_bar
 
-
-def cli_solve(seed: int, positions: int, dealer: int, objective: str, address: str | None) -> str:
-    """``ecarte solve --seed S --positions N [--ray]``: solves the deals of seeds
-    ``derive_seed(S, i)`` from their first lead and summarises them."""
-    import time
-
-    from ecarte._core import derive_seed
-    from ecarte.duel import Deal, solve_many
-
-    deals = []
-    for i in range(positions):
-        deal = Deal(seed=derive_seed(seed, i), dealer=dealer)
-        deal.apply("decline")
-        deals.append(deal)
-    started = time.perf_counter()
-    solutions = solve_many(deals, objective, backend=cli_backend(address), progress=None)
-    elapsed = time.perf_counter() - started
-    unit = "deal points" if objective == "points" else "cards"
-    mean = sum(s.value for s in solutions) / positions
-    nodes = sum(s.nodes for s in solutions)
-    return (
-        f"{positions} positions from seed {seed}: mean value {mean:+.3f} {unit} for the "
-        f"player to lead, {nodes} nodes, {elapsed:.2f} s"
+        results = []
+        with progress_bar(label, total, progress) as advance:
+            for c in chunks(total, local_chunk or max(total, 1)):
+                results.append(fn(c.start, c.n, *shared, *extra(c)))
+                advance(c.n)
+        return results
+    checked = [] if check is None else [check()]
+    size = ray.chunk_size or chunk_size(
+        total,
+        item_seconds() if callable(item_seconds) else item_seconds,
+        task_cpus(ray),
+        align,
+        limit,
     )
+    pieces = chunks(total, size, align)
+    parts = run_chunks(
+        ray,
+        fn,
+        pieces,
+        shared,
+        None if per_chunk is None else [per_chunk(c) for c in pieces],
+        label=label,
+        progress=progress,
+        seed=seed,
+    )
+    return parts or checked
 
 
-def cli_bank(n: int, seed: int, address: str | None) -> str:
-    """``ecarte bank --simulate N [--ray]``: the outcome frequencies of ``n`` deals."""
-    from ecarte.bank import simulate
-
-    result = simulate(n, seed, backend=cli_backend(address), progress=None)
-    lines = [f"{n} simulated deals, seed {seed}: outcome rates with 95% intervals"]
-    for tableau, counts in result.summary["intervals"].items():
-        rates = result.summary["probabilities"][tableau]
-        cells = ", ".join(
-            f"{name} {rates[name]:.4f} [{low:.4f}, {high:.4f}]"
-            for name, (low, high) in counts.items()
-        )
-        lines.append(f"T{tableau}: {cells}")
-    return "\n".join(lines)
+def _nothing(chunk: Chunk) -> tuple[Any, ...]:
+    return ()

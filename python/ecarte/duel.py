@@ -7,13 +7,13 @@ sampler and batch play. This module adds :func:`simulate`'s result with its summ
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
-from ecarte._core import MAX_BATCH as _MAX_BATCH
 from ecarte._core.duel import (
     AGENT_SPECS,
     COMPACT_OBSERVATION_SIZE,
@@ -44,16 +44,7 @@ from ecarte._core.duel import (
 from ecarte._core.duel import decode_compact_rows as _decode_compact_rows
 from ecarte._core.duel import simulate as _simulate
 from ecarte._core.duel import solve_many as _solve_many
-from ecarte.distributed import (
-    Backend,
-    RayBackend,
-    chunk_size,
-    chunks,
-    cluster_cpus,
-    connect,
-    ray_backend,
-    run_chunks,
-)
+from ecarte.distributed import Backend, dispatch, ray_backend
 from ecarte.errors import EcarteError
 from ecarte.results import SimulationResult
 from ecarte.seeding import resolve_seed
@@ -162,27 +153,23 @@ def simulate(
     is not used), and ``progress`` shows a bar that advances as chunks complete.
     """
     seed = resolve_seed(seed)
-    ray = ray_backend(backend)
-    if ray is None:
-        columns = _simulate_chunk(start, n, seed, agents, rules, matches, threads)
-    else:
-        _simulate(0, seed, agents, rules, matches, start, threads)  # the same errors as local
-        size = ray.chunk_size or chunk_size(
-            n, simulate_item_seconds(agents, matches), _cpus(ray), limit=_MAX_BATCH
-        )
-        pieces = chunks(n, size)
-        parts = run_chunks(
-            ray,
-            _offset_simulate_chunk,
-            pieces,
-            (start, seed, agents, rules, matches),
-            label="Matches" if matches else "Deals",
-            progress=progress,
-            seed=seed,
-        )
-        if not parts:
-            parts = [_simulate_chunk(start, 0, seed, agents, rules, matches)]
-        columns = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+    def here(k: int) -> dict[str, npt.NDArray[Any]]:
+        return _simulate_chunk(start, k, seed, agents, rules, matches, threads)
+
+    parts = dispatch(
+        backend,
+        _offset_simulate_chunk,
+        n,
+        functools.partial(simulate_item_seconds, agents, matches),
+        (start, seed, agents, rules, matches),
+        local=lambda: here(n),
+        check=lambda: here(0),
+        label="Matches" if matches else "Deals",
+        progress=progress,
+        seed=seed,
+    )
+    columns = parts[0] if len(parts) == 1 else _joined(parts)
     return SimulationResult(n=n, seed=seed, columns=columns, summary=_summary(columns))
 
 
@@ -212,8 +199,9 @@ def _offset_simulate_chunk(
     return _simulate_chunk(offset + start, n, seed, agents, rules, matches)
 
 
-def _cpus(ray: RayBackend) -> int:
-    return max(1, cluster_cpus(connect(ray.address)) // ray.cpus_per_task)
+def _joined(parts: Sequence[dict[str, npt.NDArray[Any]]]) -> dict[str, npt.NDArray[Any]]:
+    """The chunks' columns end to end, in chunk order."""
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 #: Measured single-thread CPU seconds per deal of each agent (docs/scale.md, "Chunk
@@ -249,19 +237,18 @@ def solve_many(
     """Solves many play-phase positions in parallel (rayon, the GIL released); the results
     in input order. ``backend="ray"`` solves them in chunks on a Ray cluster (each task is
     shipped only its chunk's deals), with the same result."""
-    ray = ray_backend(backend)
-    if ray is None:
-        return _solve_many(deals, objective)
-    deals = list(deals)
-    _solve_many([], objective)  # the same errors as local
-    size = ray.chunk_size or chunk_size(len(deals), SOLVE_SECONDS, _cpus(ray))
-    pieces = chunks(len(deals), size)
-    parts = run_chunks(
-        ray,
+    # A Ray run ships each task a slice of a list; a local run (``local``) hands the native
+    # code the deals as given, so it makes no list.
+    shipped = [] if ray_backend(backend) is None else list(deals)
+    parts = dispatch(
+        backend,
         _solve_chunk,
-        pieces,
+        len(shipped),
+        SOLVE_SECONDS,
         (objective,),
-        per_chunk=[(deals[c.start : c.start + c.n],) for c in pieces],
+        lambda c: (shipped[c.start : c.start + c.n],),
+        local=lambda: _solve_many(deals, objective),
+        check=lambda: _solve_many([], objective),
         label="Positions",
         progress=progress,
     )

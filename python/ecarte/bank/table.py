@@ -1,7 +1,5 @@
-"""The Russian banking écarté (docs/rules.md, "Bank"; docs/bank.md).
-
-The engine (resolution, exact odds, simulation, the shoe) is Rust, re-exported here under
-clean names; :class:`Table` runs the game flow, the chips and the records in Python.
+"""The banking table (:class:`Table`): the game flow, the chips and the records in Python,
+over the native shoe and resolution.
 
 Phase machine of a :class:`Table`::
 
@@ -23,252 +21,37 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Final, Literal
+from typing import Any
 
-from ecarte._core import Card, Suit
-from ecarte._core.bank import (
-    CHUNK,
-    MAX_DEALS,
-    Deal,
-    Odds,
-    Resolution,
-    Shoe,
-    deal_from_shoe,
-    resolve,
+from ecarte._core import Card
+from ecarte._core.bank import Deal, Resolution, Shoe
+from ecarte.bank.ledger import (
+    PUNTER_TABLEAUX,
+    RECORD_FORMAT,
+    RECORD_VERSION,
+    SEED_MASK,
+    Mode,
+    Phase,
+    PunterView,
+    Settlement,
+    SettlementResult,
+    Stake,
+    deal_record,
+    read_record,
+    table_config,
+    whole_number,
 )
-from ecarte._core.bank import odds as _native_odds
-from ecarte._core.bank import simulate as _native_simulate
-from ecarte.distributed import (
-    Backend,
-    chunk_size,
-    chunks,
-    cluster_cpus,
-    connect,
-    ray_backend,
-    run_chunks,
-)
-from ecarte.errors import (
-    EcarteError,
-    InvalidCardError,
-    InvalidRecordError,
-    InvalidRulesError,
-    InvalidShoeError,
-    InvalidStakeError,
-    TableError,
-)
-from ecarte.results import SimulationResult
-from ecarte.seeding import resolve_seed
-from ecarte.stats import wilson_interval
+from ecarte.errors import InvalidRecordError, InvalidRulesError, InvalidStakeError, TableError
 
-__all__ = [
-    "CHUNK",
-    "MAX_DEALS",
-    "OUTCOMES",
-    "Card",
-    "Deal",
-    "EcarteError",
-    "InvalidShoeError",
-    "InvalidStakeError",
-    "Odds",
-    "PunterView",
-    "Resolution",
-    "Settlement",
-    "Shoe",
-    "SimulationResult",
-    "Stake",
-    "Suit",
-    "Table",
-    "TableError",
-    "deal_from_shoe",
-    "odds",
-    "resolve",
-    "simulate",
-]
-
-Mode = Literal["banking", "open"]
-Phase = Literal["ready", "staking", "revealed", "broken", "over"]
-SettlementResult = Literal["won", "lost", "en_carte", "returned"]
-
-RECORD_FORMAT: Final = "ecarte.bank.session"
-RECORD_VERSION: Final = 1
-PUNTER_TABLEAUX: Final = (2, 3, 4)
-_MASK64: Final = (1 << 64) - 1
-
-
-OUTCOMES: Final = ("banker", "en_carte", "punter")
-
-
-#: Measured single-thread CPU seconds per simulated deal (docs/scale.md, "Chunk sizing").
-SIMULATED_DEAL_SECONDS: Final = 3e-7
-
-
-def simulate(
-    n: int,
-    seed: int | None = None,
-    shoe: Iterable[Card | str] | None = None,
-    start: int = 0,
-    threads: int | None = None,
-    backend: Backend = "local",
-    progress: bool | None = False,
-) -> SimulationResult:
-    """Simulates ``n`` whole deals (T2, T3 and T4 each against T1) from a freshly shuffled
-    ``shoe`` (the cards left; the full 104-card shoe by default), in parallel with the GIL
-    released; the result is the same for any ``threads``.
-
-    Deals are drawn in chunks of ``CHUNK`` (4096), chunk ``k`` from its own ChaCha8 stream
-    ``k`` of ``seed``; ``start`` (a multiple of ``CHUNK``) offsets the chunks, so a long run
-    split at chunk boundaries adds up to the same counts. ``seed=None`` draws a fresh seed,
-    kept in the result. ``n`` is at most ``MAX_DEALS`` per call.
-
-    Columns: ``counts``, a ``(3, 3)`` uint64 array indexed ``[tableau - 2, outcome]``, and
-    ``joint``, ``(3, 3, 3)`` indexed ``[T2, T3, T4]``; outcomes 0 banker, 1 en carte,
-    2 punter. A bank run's columns are count tables, not per-deal rows: a billion deals fit.
-    The summary holds, per tableau (2, 3, 4) and outcome name, the ``counts``,
-    ``probabilities`` and 95% Wilson ``intervals``.
-
-    ``backend="ray"`` (or a ``RayBackend``) runs whole chunks of ``CHUNK`` deals as Ray
-    tasks and adds their counts: the same result (docs/scale.md); ``n`` may then exceed
-    ``MAX_DEALS`` and ``progress`` shows a bar that advances as chunks complete.
-    """
-    seed = resolve_seed(seed)
-    ray = ray_backend(backend)
-    if ray is None:
-        counts, joint = _native_simulate(n, seed, shoe, start, threads)
-    else:
-        cards = None if shoe is None else list(shoe)
-        counts, joint = _native_simulate(0, seed, cards, start, threads)  # the same errors
-        cpus = max(1, cluster_cpus(connect(ray.address)) // ray.cpus_per_task)
-        size = ray.chunk_size or chunk_size(
-            n, SIMULATED_DEAL_SECONDS, cpus, align=CHUNK, limit=MAX_DEALS
-        )
-        parts = run_chunks(
-            ray,
-            _simulate_chunk,
-            chunks(n, size, align=CHUNK),
-            (start, seed, cards),
-            label="Deals",
-            progress=progress,
-            seed=seed,
-        )
-        for part_counts, part_joint in parts:  # integer counts: exact in any order
-            counts, joint = counts + part_counts, joint + part_joint
-    total = int(n)
-    per_tableau = {
-        t + 2: {name: int(counts[t, o]) for o, name in enumerate(OUTCOMES)} for t in range(3)
-    }
-    summary = {
-        "counts": per_tableau,
-        "probabilities": {
-            t: {o: k / total if total else 0.0 for o, k in row.items()}
-            for t, row in per_tableau.items()
-        },
-        "intervals": {
-            t: {o: wilson_interval(k, total) for o, k in row.items()}
-            for t, row in per_tableau.items()
-        },
-    }
-    return SimulationResult(
-        n=total, seed=seed, columns={"counts": counts, "joint": joint}, summary=summary
-    )
-
-
-def _simulate_chunk(
-    start: int, n: int, offset: int, seed: int, cards: list[Card | str] | None
-) -> tuple[Any, Any]:
-    """Deals ``offset + start`` onwards, ``n`` of them: the count tables of one Ray task."""
-    counts, joint = _native_simulate(n, seed, cards, offset + start, None)
-    return counts, joint
-
-
-@dataclass(frozen=True)
-class Stake:
-    """A punter's stake on tableau 2, 3 or 4, in placing order."""
-
-    player: str
-    tableau: int
-    amount: int
-
-
-@dataclass(frozen=True)
-class Settlement:
-    """How one stake was settled: ``paid`` is the chips the punter gained (negative: lost)."""
-
-    player: str
-    tableau: int
-    amount: int
-    result: SettlementResult
-    paid: int
-
-
-def odds(
-    trump: Suit | Card | str | None = None,
-    removed: Iterable[Card | str] | None = None,
-    shoe: Iterable[Card | str] | None = None,
-    *,
-    trump_card: Card | str | None = None,
-) -> Odds:
-    """Exact odds of one punter tableau against the banker's.
-
-    The cards left are ``shoe`` (default: the full 104-card shoe) minus ``removed`` minus
-    the turned-up card. Give the turn-up as ``trump_card="QH"`` (or as ``trump`` itself, a
-    ``Card`` or card text such as ``"QH"``): its suit is trump and it leaves the shoe, as in
-    play. A bare suit (``"H"``, ``Suit.Hearts``) removes nothing more: the cards left are
-    exactly ``shoe`` minus ``removed``, so put the turn-up in ``removed`` (or leave it out of
-    ``shoe``) for a state that occurs in play.
-    """
-    if trump_card is None:
-        if trump is None:
-            raise InvalidCardError("odds needs the turned-up card (trump_card=) or a trump suit")
-        return _native_odds(trump, removed, shoe)
-    if trump is not None:
-        raise InvalidCardError("give the turned-up card as trump or as trump_card, not both")
-    if isinstance(trump_card, str):
-        trump_card = Card(trump_card)
-    if not isinstance(trump_card, Card):
-        raise InvalidCardError(
-            f"trump_card must be a Card or card text such as 'QH', got {trump_card!r}"
-        )
-    return _native_odds(trump_card, removed, shoe)
-
-
-@dataclass(frozen=True)
-class PunterView:
-    """What a punter may know: the trump card and the stakes while the tableaux lie face
-    down, and the tableaux and results once they are revealed (the duel's observations are
-    the analogue). ``chips`` and ``stakes`` are public at the table."""
-
-    phase: Phase
-    banker: str
-    bank: int
-    mode: Mode
-    fixed_stake: int
-    responsible: bool
-    chips: Mapping[str, int]
-    stakes: tuple[Stake, ...]
-    trump_card: Card | None
-    discards: tuple[Card, ...]
-    """Cards of earlier deals seen face up and not yet shuffled back (for the odds)."""
-    tableaux: tuple[tuple[Card, ...], ...] | None
-    """T1-T4, only once revealed (``None`` while face down or before the first deal)."""
-    results: tuple[Resolution, ...] | None
-    """T2-T4 against T1, only once revealed."""
-
-    def free_chips(self, player: str) -> int:
-        """``player``'s chips not yet committed to a stake of this deal."""
-        return self.chips[player] - sum(s.amount for s in self.stakes if s.player == player)
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+__all__ = ["Table"]
 
 
 def _derived_seed(seed: int, deals: int) -> int:
     """The seed of a punter's shuffle when none is given: a fixed mix of the table seed and
     the number of deals played (SplitMix64's increment), so a session is reproducible."""
-    return (seed + 0x9E3779B97F4A7C15 * (deals + 1)) & _MASK64
+    return (seed + 0x9E3779B97F4A7C15 * (deals + 1)) & SEED_MASK
 
 
 class Table:
@@ -295,54 +78,15 @@ class Table:
         shoe: Sequence[Card | str] | None = None,
         obliged: bool | None = None,
     ) -> None:
-        names = list(players)
-        if len(names) < 2 or not all(isinstance(p, str) and p for p in names):
-            raise InvalidRulesError(f"players must be at least two non-empty names, got {names!r}")
-        if len(set(names)) != len(names):
-            raise InvalidRulesError(f"player names must be unique, got {names!r}")
-        if mode not in ("banking", "open"):
-            raise InvalidRulesError(f"mode must be 'banking' or 'open', got {mode!r}")
-        if not _whole(banker) or not 0 <= banker < len(names):
-            raise InvalidRulesError(
-                f"banker must be a seat index 0-{len(names) - 1}, got {banker!r}"
-            )
-        for label, value in (("bank", bank), ("fixed_stake", fixed_stake)):
-            if not _whole(value) or value <= 0:
-                raise InvalidRulesError(f"{label} must be a positive whole number, got {value!r}")
-        if not _whole(seed) or not 0 <= seed <= _MASK64:
-            raise InvalidRulesError(f"seed must be a whole number 0 to 2**64-1, got {seed!r}")
-        if obliged is None:
-            obliged = mode == "banking"
-        if not isinstance(obliged, bool):
-            raise InvalidRulesError(f"obliged must be True, False or None, got {obliged!r}")
-        if obliged and mode != "banking":
-            raise InvalidRulesError(
-                "obliged stakes need banking mode: open mode has no fixed stake"
-            )
-        if isinstance(chips, Mapping):
-            start = {p: chips.get(p) for p in names}
-        else:
-            start = {p: chips for p in names}
-        for p, c in start.items():
-            if not _whole(c) or c < 0:  # type: ignore[operator]
-                raise InvalidRulesError(f"chips of {p!r} must be a whole number >= 0, got {c!r}")
-        self._players: list[str] = names
+        config = table_config(players, banker, bank, mode, fixed_stake, seed, chips, obliged)
+        self._players: list[str] = config["players"]
         self._mode: Mode = mode
         self._bank_size = bank
         self._fixed_stake = fixed_stake
         self._seed = seed
-        self._obliged = obliged
-        self._config: dict[str, Any] = {
-            "players": names,
-            "banker": banker,
-            "bank": bank,
-            "mode": mode,
-            "fixed_stake": fixed_stake,
-            "seed": seed,
-            "chips": dict(start),
-            "obliged": obliged,
-        }
-        self._chips: dict[str, int] = {p: int(c) for p, c in start.items()}  # type: ignore[arg-type]
+        self._obliged: bool = config["obliged"]
+        self._config = config
+        self._chips: dict[str, int] = {p: int(c) for p, c in config["chips"].items()}
         if shoe is None:
             self._shoe = Shoe(seed)
         else:
@@ -516,11 +260,11 @@ class Table:
         self._check_player(player)
         if player == self.banker:
             raise TableError(f"{player!r} holds the bank and cannot stake")
-        if not _whole(tableau) or tableau not in (1, *PUNTER_TABLEAUX):
+        if not whole_number(tableau) or tableau not in (1, *PUNTER_TABLEAUX):
             raise InvalidStakeError(f"tableau must be 2, 3 or 4, got {tableau!r}")
         if tableau == 1:
             raise InvalidStakeError("T1 is the banker's tableau: stake on 2, 3 or 4")
-        if not _whole(amount):
+        if not whole_number(amount):
             raise InvalidStakeError(f"a stake is a whole number of chips, got {amount!r}")
         if amount <= 0:
             raise InvalidStakeError(f"a stake must be positive, got {amount}")
@@ -606,7 +350,16 @@ class Table:
         self._settlements = settlements
         self._deals_played += 1
         self._actions.append(["settle"])
-        record = self._deal_record(deal, results, settlements, broken)
+        record = deal_record(
+            self._deals_played,
+            self.banker,
+            deal,
+            results,
+            self._stakes,
+            settlements,
+            broken,
+            self._shoe.run_outs,
+        )
         passed = False
         if self.banker_run_outs >= 2:
             self._pass_bank()  # docs/rules.md: after the shoe has run out twice
@@ -634,7 +387,7 @@ class Table:
             raise TableError("shuffle_rest: the shoe was already shuffled since the last deal")
         if seed is None:
             seed = _derived_seed(self._seed, self._deals_played)
-        if not _whole(seed) or not 0 <= seed <= _MASK64:
+        if not whole_number(seed) or not 0 <= seed <= SEED_MASK:
             raise TableError(f"seed must be a whole number 0 to 2**64-1, got {seed!r}")
         self._shoe.shuffle_rest(seed)
         self._shuffled_since_deal = True
@@ -652,7 +405,7 @@ class Table:
             )
         amount = self._bank_size if amount is None else amount
         banker = self.banker
-        if not _whole(amount) or amount <= 0:
+        if not whole_number(amount) or amount <= 0:
             raise InvalidStakeError(f"a bank is a positive whole number of chips, got {amount!r}")
         if amount > self._chips[banker]:
             raise InvalidStakeError(
@@ -710,28 +463,7 @@ class Table:
         """Rebuilds a session from :meth:`to_json`, replaying every action and checking
         every deal. The record must be exactly what ``to_json`` writes: anything else
         (bad JSON, other types, unknown or altered fields) raises ``InvalidRecordError``."""
-        if not isinstance(text, str):
-            raise InvalidRecordError(f"a table record is JSON text, got {type(text).__name__}")
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as e:
-            raise InvalidRecordError(f"not a JSON record: {e}") from None
-        if not isinstance(data, dict):
-            raise InvalidRecordError("a table record is a JSON object")
-        version = data.get("version")
-        if (
-            data.get("format") != RECORD_FORMAT
-            or type(version) is not int
-            or version != RECORD_VERSION
-        ):
-            raise InvalidRecordError(
-                f"expected format {RECORD_FORMAT!r} version {RECORD_VERSION}, "
-                f"got {data.get('format')!r} version {version!r}"
-            )
-        config = data.get("config")
-        actions = data.get("actions")
-        if not isinstance(config, dict) or not isinstance(actions, list):
-            raise InvalidRecordError("a record needs a 'config' object and an 'actions' list")
+        data, config, actions = read_record(text)
         try:
             table = cls(**config)
             for action in actions:
@@ -851,33 +583,6 @@ class Table:
             "banker": self.banker,
             "bank": self._bank,
             "chips": dict(self._chips),
-        }
-
-    def _deal_record(
-        self,
-        deal: Deal,
-        results: Sequence[Resolution],
-        settlements: Sequence[Settlement],
-        broken: bool,
-    ) -> dict[str, Any]:
-        return {
-            "deal": self._deals_played,
-            "banker": self.banker,
-            "tableaux": [[str(c) for c in t] for t in deal.tableaux],
-            "trump_card": str(deal.trump_card),
-            "stakes": [asdict(s) for s in self._stakes],
-            "results": [
-                {
-                    "tableau": t,
-                    "banker_tricks": r.banker_tricks,
-                    "punter_tricks": r.punter_tricks,
-                    "outcome": r.outcome,
-                }
-                for t, r in zip(PUNTER_TABLEAUX, results, strict=False)
-            ],
-            "settlements": [asdict(s) for s in settlements],
-            "bank_broken": broken,
-            "run_outs": self._shoe.run_outs,
         }
 
     def __repr__(self) -> str:

@@ -1,5 +1,5 @@
 """Side-by-side speed comparisons: the engine against the pure-Python reference
-(:mod:`ecarte.reference`) and, when installed, OpenSpiel, all measured in one run, and
+(:mod:`ecarte.bench.reference`) and, when installed, OpenSpiel, all measured in one run, and
 the memory the engine's objects take.
 
 :func:`run_benchmarks` returns one :class:`Row` per comparison; :func:`format_table` prints
@@ -17,34 +17,39 @@ from __future__ import annotations
 
 import functools
 import gc
-import itertools
-import math
 import operator
 import os
 import random
 import subprocess
 import sys
-import time
 import tracemalloc
-from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
 import ecarte
-from ecarte import reference as ref
+from ecarte.bench import reference as ref
+from ecarte.bench.timing import (
+    Inputs,
+    interleaved_per_call,
+    interleaved_per_unit,
+    time_per_call,
+    time_per_input,
+)
+from ecarte.bench.workloads import (
+    PLAYOUT_GAMES,
+    TENSOR_GAMES,
+    mid_game_states,
+    native_playout,
+    native_playout_ids,
+    openspiel_playout,
+    openspiel_tensor_fns,
+    reference_playout,
+    resolution_inputs,
+)
 
-__all__ = [
-    "Inputs",
-    "Row",
-    "format_table",
-    "interleaved_per_call",
-    "interleaved_per_unit",
-    "run_benchmarks",
-    "time_per_call",
-    "time_per_input",
-]
+__all__ = ["Row", "format_table", "memory_rows", "run_benchmarks"]
 
 NOT_INSTALLED = "n/a (open_spiel not installed)"
 
@@ -66,256 +71,6 @@ class Row:
         if self.ecarte is None or self.baseline is None or self.ecarte <= 0:
             return None
         return self.baseline / self.ecarte
-
-
-LOOP = 0.002
-"""Seconds of the shortest timed loop: short enough that many loops fit between the
-bursts in which a shared host runs slower (about a millisecond at a time on the machines
-measured)."""
-
-SETS = 16
-"""How many fixed sets of inputs a replayed workload's loops go round (see :class:`Inputs`):
-the inputs measured are a fixed sample of ``SETS`` loops' worth, the same in every run."""
-
-Restart = Callable[[int], None]
-"""Rewinds a workload's inputs to the start of set ``k`` (``0 <= k < SETS``)."""
-
-
-class Inputs:
-    """The random inputs of timed workloads, replayed: :meth:`restart` rewinds ``rng`` and
-    ``seeds`` to the start of one of :data:`SETS` fixed sets. Every loop timed on set ``k``
-    then does the same work, so the best of them owes its speed to a quiet host and not to
-    cheap inputs; the figure is the mean over the sets (a sample of ``SETS`` loops' worth
-    of inputs). Different ``seed`` values give different sets."""
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
-        self.rng = random.Random(seed)
-        self.seeds: Iterator[int] = itertools.count()
-
-    def restart(self, k: int) -> None:
-        self.rng.seed(self.seed * SETS + k)
-        self.seeds = itertools.count((self.seed * SETS + k) << 32)
-
-
-def time_per_call(
-    fn: Callable[[], object],
-    min_time: float,
-    loop: float = LOOP,
-    *,
-    restart: Restart | None = None,
-) -> float:
-    """Seconds per call of ``fn``: the best of many short loops, about ``min_time`` seconds
-    of them in all (see :func:`interleaved_per_call`)."""
-    return _interleaved([fn], min_time, loop, False, 1, restart)[0]
-
-
-def time_per_input(
-    fn: Callable[[Any], object], inputs: Sequence[Any], min_time: float, loop: float = LOOP
-) -> float:
-    """Seconds per call of ``fn`` on one of ``inputs``: :func:`time_per_call` going round
-    them, every loop a whole number of passes, so that every loop does the same work."""
-    items = cycle(list(inputs))
-    return _interleaved([lambda: fn(next(items))], min_time, loop, False, len(inputs), None)[0]
-
-
-def interleaved_per_call(
-    fns: Sequence[Callable[[], object]],
-    min_time: float,
-    loop: float = LOOP,
-    *,
-    restart: Restart | None = None,
-) -> list[float]:
-    """Seconds per call of each of ``fns``: the best of its loops, each loop at least
-    ``loop`` seconds long. Every function gets the same number of loops, about ``min_time``
-    seconds of the slowest loop's (three at least, per set of inputs), taken in turn, so
-    that the two sides of a ratio see the same load. Many short loops rather than a few
-    long ones: the best of them is one that no disturbance of the host reached, so the
-    figure is the code's own speed rather than the host's mood. Functions with random
-    inputs need ``restart`` (:meth:`Inputs.restart`): it is called before every loop,
-    which replays one of :data:`SETS` sets of inputs, and the figure is the mean of each
-    set's best loop."""
-    return _interleaved(fns, min_time, loop, False, 1, restart)
-
-
-def interleaved_per_unit(
-    fns: Sequence[Callable[[], int]],
-    min_time: float,
-    loop: float = LOOP,
-    *,
-    restart: Restart | None = None,
-) -> list[float]:
-    """:func:`interleaved_per_call` for functions that return the units of work they did
-    (a playout: its actions): seconds per unit, each set's best loop's time over that
-    loop's units."""
-    return _interleaved(fns, min_time, loop, True, 1, restart)
-
-
-def _interleaved(
-    fns: Sequence[Callable[[], object]],
-    min_time: float,
-    loop: float,
-    counted: bool,
-    calls: int,
-    restart: Restart | None,
-) -> list[float]:
-    sets = SETS if restart is not None else 1
-
-    def timed(fn: Callable[[], object], number: int, k: int) -> tuple[float, int]:
-        if restart is not None:
-            restart(k)
-        return _loop(fn, number, counted)
-
-    numbers = [_calibrate(functools.partial(timed, fn), loop, calls) for fn in fns]
-    longest = max(elapsed for _, elapsed in numbers)
-    rounds = sets * max(3, math.ceil(min_time / longest / sets))
-    # Per function and set: the seconds and units of the set's best loop.
-    best = [[(float("inf"), 1)] * sets for _ in fns]
-    for r in range(rounds):
-        k = r % sets
-        for j, (fn, (number, _)) in enumerate(zip(fns, numbers, strict=True)):
-            elapsed, units = timed(fn, number, k)
-            if elapsed / units < best[j][k][0] / best[j][k][1]:
-                best[j][k] = (elapsed, units)
-    return [sum(e for e, _ in b) / sum(u for _, u in b) for b in best]
-
-
-def _calibrate(
-    timed: Callable[[int, int], tuple[float, int]], seconds: float, calls: int
-) -> tuple[int, float]:
-    """A loop count, a multiple of ``calls``, that takes at least ``seconds`` (on set 0)
-    twice running, with the seconds the second loop took. Twice: a first call can be far
-    slower than the rest (lazy set-up, cold caches), and a loop of one slow call would
-    pass for a long one."""
-    number = calls
-    while True:
-        elapsed, _ = timed(number, 0)
-        if elapsed >= seconds:
-            elapsed, _ = timed(number, 0)
-            if elapsed >= seconds:
-                return number, elapsed
-        number *= 4 if elapsed < seconds / 10 else 2
-
-
-def _loop(fn: Callable[[], object], number: int, counted: bool) -> tuple[float, int]:
-    """Calls ``fn`` ``number`` times: the seconds in all and the units of work done (calls,
-    or if ``counted`` the sum of what ``fn`` returned). The garbage collector is off while
-    the loop runs, as in :mod:`timeit`: its passes over every live object cost whichever
-    side they fall in, more the more objects the process holds."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        start = time.perf_counter()
-        if counted:
-            units = 0
-            for _ in range(number):
-                units += cast(int, fn())
-        else:
-            for _ in range(number):
-                fn()
-            units = number
-        elapsed = time.perf_counter() - start
-    finally:
-        if collecting:
-            gc.enable()
-    if units <= 0:
-        raise ValueError("a timed function did no work")
-    return elapsed, units
-
-
-# -- the workloads, shared with the pytest-benchmark suite in benches/ -------------------
-
-
-def cycle(items: list[Any]) -> Iterator[Any]:
-    while True:
-        yield from items
-
-
-def native_playout(deal: Any, rng: random.Random) -> int:
-    """One deal to the end by random legal actions through the Python step API."""
-    steps = 0
-    while not deal.is_over():
-        deal.apply(rng.choice(deal.legal_actions()))
-        steps += 1
-    return steps
-
-
-def native_playout_ids(deal: Any, rng: random.Random) -> int:
-    """:func:`native_playout` with action ids (``legal_action_ids``), as OpenSpiel's loop."""
-    steps = 0
-    while not deal.is_over():
-        deal.apply(rng.choice(deal.legal_action_ids()))
-        steps += 1
-    return steps
-
-
-def reference_playout(deal: ref.RefDeal, rng: random.Random) -> int:
-    steps = 0
-    while deal.phase != "over":
-        deal.apply(rng.choice(deal.legal_actions()))
-        steps += 1
-    return steps
-
-
-def mid_game_states(count: int, seed: int = 1) -> tuple[list[Any], list[ref.RefDeal]]:
-    """The same ``count`` unfinished states on the engine and the reference, reached by
-    random play from seeded deals (every phase occurs)."""
-    rng = random.Random(seed)
-    natives: list[Any] = []
-    models: list[ref.RefDeal] = []
-    while len(natives) < count:
-        deal = ecarte.duel.Deal(seed=rng.getrandbits(32), dealer=rng.randint(0, 1))
-        model = ref.RefDeal([ref.card_index(str(c)) for c in deal.deck], deal.dealer)
-        for _ in range(rng.randint(0, 40)):
-            if deal.is_over():
-                break
-            action = rng.choice(deal.legal_actions()).id
-            deal.apply(action)
-            model.apply(action)
-        if not deal.is_over():
-            natives.append(deal)
-            models.append(model)
-    return natives, models
-
-
-def resolution_inputs(count: int, seed: int = 2) -> list[tuple[list[str], list[str], str]]:
-    """Random tableau pairs from the shoe, half of them trump-heavy."""
-    rng = random.Random(seed)
-    shoe = ref.shoe()
-    out = []
-    for _ in range(count):
-        trump = rng.choice("CDHS")
-        pool = shoe if rng.random() < 0.5 else [c for c in shoe if c[1] == trump] * 2 + shoe
-        drawn = rng.sample(pool, 8)
-        out.append((drawn[:4], drawn[4:], trump))
-    return out
-
-
-def openspiel_playout(game: Any, rng: random.Random) -> int:
-    """A random playout of an OpenSpiel game through the same Python loop; returns the
-    number of actions applied, chance outcomes included. Chance outcomes are uniform in the
-    games compared, so one ``rng.choice`` over them samples them exactly."""
-    state = game.new_initial_state()
-    steps = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(rng.choice(state.chance_outcomes())[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-        steps += 1
-    return steps
-
-
-def openspiel_mid_state(game: Any, rng: random.Random, moves: int) -> Any:
-    state = game.new_initial_state()
-    for _ in range(moves):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            state.apply_action(rng.choice(state.chance_outcomes())[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
 
 
 # -- the table ---------------------------------------------------------------------------
@@ -484,42 +239,6 @@ def _bank_rows(min_time: float) -> list[Row]:
     return rows
 
 
-PLAYOUT_GAMES = ("euchre", "hearts", "skat")
-# (game, tensor kind): euchre and hearts only have an information-state tensor; bridge and
-# skat (3 players, the 32-card pack) have an observation tensor like ecarte's.
-TENSOR_GAMES = (
-    ("euchre", "information_state"),
-    ("hearts", "information_state"),
-    ("bridge", "observation"),
-    ("skat", "observation"),
-)
-
-
-def openspiel_tensor_fns(
-    pyspiel: Any, name: str, kind: str, seed: int = 3
-) -> tuple[Callable[[], object], Callable[[], object]]:
-    """For a mid-game state of OpenSpiel game ``name``: the list form
-    (``state.observation_tensor(p)`` or ``information_state_tensor(p)``) and the buffer form
-    (``make_observation(...)``, ``set_from``, then the NumPy ``tensor``)."""
-    from open_spiel.python.observation import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
-        make_observation,
-    )
-
-    game = pyspiel.load_game(name)
-    state = openspiel_mid_state(game, random.Random(seed), 30)
-    player = max(state.current_player(), 0)
-    list_form = functools.partial(getattr(state, f"{kind}_tensor"), player)
-    observer = make_observation(
-        game, pyspiel.IIGObservationType(perfect_recall=kind == "information_state")
-    )
-
-    def buffer_form() -> object:
-        observer.set_from(state, player)
-        return observer.tensor
-
-    return list_form, buffer_form
-
-
 def _openspiel_rows(min_time: float) -> list[Row]:
     try:
         import pyspiel  # type: ignore[import-not-found, unused-ignore]
@@ -602,7 +321,7 @@ def vecenv_bytes(n: int, observation: str = "float32") -> float | None:
     that memory freed earlier does not hide the growth; ``None`` where the resident size
     cannot be read."""
     script = (
-        "import ecarte.bench as b, ecarte, gc\n"
+        "import ecarte.bench.harness as b, ecarte, gc\n"
         "gc.collect()\n"
         "before = b._rss_bytes()\n"
         f"env = ecarte.duel.VecEnv({int(n)}, seed=1, observation={observation!r})\n"

@@ -2,7 +2,7 @@
 
 It serves twice: as an executable specification that the Rust engine is tested against
 step by step (``tests/test_reference.py``), and as the speed baseline of the benchmarks
-(``benches/``, ``ecarte.bench``). It imports nothing from the native module and uses plain
+(``benches/``, ``ecarte bench``). It imports nothing from the native module and uses plain
 ints and strings, written for clarity first, without being artificially slow.
 
 Duel cards are ints ``0..32``: ``suit * 8 + (rank - 7)``, suits ``C D H S`` and ranks in

@@ -6,7 +6,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ecarte.bank import PunterView, Table
+from ecarte.bank.ledger import PunterView
+from ecarte.bank.table import Table
 
 __all__ = ["SessionDeal", "play_session"]
 

@@ -1,0 +1,155 @@
+"""The bank's engine: resolution, exact odds, the shoe and simulation are native (Rust),
+re-exported under clean names; :func:`odds` takes the turned-up card explicitly, and
+:func:`simulate` runs locally or on Ray and summarises its counts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Final
+
+from ecarte._core import Card, Suit
+from ecarte._core.bank import (
+    CHUNK,
+    MAX_DEALS,
+    Deal,
+    Odds,
+    Resolution,
+    Shoe,
+    deal_from_shoe,
+    resolve,
+)
+from ecarte._core.bank import odds as _native_odds
+from ecarte._core.bank import simulate as _native_simulate
+from ecarte.distributed import Backend, dispatch, ray_backend
+from ecarte.errors import InvalidCardError
+from ecarte.results import SimulationResult
+from ecarte.seeding import resolve_seed
+from ecarte.stats import wilson_interval
+
+__all__ = [
+    "CHUNK",
+    "MAX_DEALS",
+    "OUTCOMES",
+    "SIMULATED_DEAL_SECONDS",
+    "Deal",
+    "Odds",
+    "Resolution",
+    "Shoe",
+    "deal_from_shoe",
+    "odds",
+    "resolve",
+    "simulate",
+]
+
+OUTCOMES: Final = ("banker", "en_carte", "punter")
+
+
+#: Measured single-thread CPU seconds per simulated deal (docs/scale.md, "Chunk sizing").
+SIMULATED_DEAL_SECONDS: Final = 3e-7
+
+
+def simulate(
+    n: int,
+    seed: int | None = None,
+    shoe: Iterable[Card | str] | None = None,
+    start: int = 0,
+    threads: int | None = None,
+    backend: Backend = "local",
+    progress: bool | None = False,
+) -> SimulationResult:
+    """Simulates ``n`` whole deals (T2, T3 and T4 each against T1) from a freshly shuffled
+    ``shoe`` (the cards left; the full 104-card shoe by default), in parallel with the GIL
+    released; the result is the same for any ``threads``.
+
+    Deals are drawn in chunks of ``CHUNK`` (4096), chunk ``k`` from its own ChaCha8 stream
+    ``k`` of ``seed``; ``start`` (a multiple of ``CHUNK``) offsets the chunks, so a long run
+    split at chunk boundaries adds up to the same counts. ``seed=None`` draws a fresh seed,
+    kept in the result. ``n`` is at most ``MAX_DEALS`` per call.
+
+    Columns: ``counts``, a ``(3, 3)`` uint64 array indexed ``[tableau - 2, outcome]``, and
+    ``joint``, ``(3, 3, 3)`` indexed ``[T2, T3, T4]``; outcomes 0 banker, 1 en carte,
+    2 punter. A bank run's columns are count tables, not per-deal rows: a billion deals fit.
+    The summary holds, per tableau (2, 3, 4) and outcome name, the ``counts``,
+    ``probabilities`` and 95% Wilson ``intervals``.
+
+    ``backend="ray"`` (or a ``RayBackend``) runs whole chunks of ``CHUNK`` deals as Ray
+    tasks and adds their counts: the same result (docs/scale.md); ``n`` may then exceed
+    ``MAX_DEALS`` and ``progress`` shows a bar that advances as chunks complete.
+    """
+    seed = resolve_seed(seed)
+    # Tasks are shipped the shoe as a list; a local run hands it over as given.
+    cards = shoe if shoe is None or ray_backend(backend) is None else list(shoe)
+    parts = dispatch(
+        backend,
+        _simulate_chunk,
+        n,
+        SIMULATED_DEAL_SECONDS,
+        (start, seed, cards),
+        local=lambda: _native_simulate(n, seed, cards, start, threads),
+        check=lambda: _native_simulate(0, seed, cards, start, threads),
+        align=CHUNK,
+        limit=MAX_DEALS,
+        label="Deals",
+        progress=progress,
+        seed=seed,
+    )
+    counts, joint = parts[0]
+    for part_counts, part_joint in parts[1:]:  # integer counts: exact in any order
+        counts, joint = counts + part_counts, joint + part_joint
+    total = int(n)
+    per_tableau = {
+        t + 2: {name: int(counts[t, o]) for o, name in enumerate(OUTCOMES)} for t in range(3)
+    }
+    summary = {
+        "counts": per_tableau,
+        "probabilities": {
+            t: {o: k / total if total else 0.0 for o, k in row.items()}
+            for t, row in per_tableau.items()
+        },
+        "intervals": {
+            t: {o: wilson_interval(k, total) for o, k in row.items()}
+            for t, row in per_tableau.items()
+        },
+    }
+    return SimulationResult(
+        n=total, seed=seed, columns={"counts": counts, "joint": joint}, summary=summary
+    )
+
+
+def _simulate_chunk(
+    start: int, n: int, offset: int, seed: int, cards: list[Card | str] | None
+) -> tuple[Any, Any]:
+    """Deals ``offset + start`` onwards, ``n`` of them: the count tables of one Ray task."""
+    counts, joint = _native_simulate(n, seed, cards, offset + start, None)
+    return counts, joint
+
+
+def odds(
+    trump: Suit | Card | str | None = None,
+    removed: Iterable[Card | str] | None = None,
+    shoe: Iterable[Card | str] | None = None,
+    *,
+    trump_card: Card | str | None = None,
+) -> Odds:
+    """Exact odds of one punter tableau against the banker's.
+
+    The cards left are ``shoe`` (default: the full 104-card shoe) minus ``removed`` minus
+    the turned-up card. Give the turn-up as ``trump_card="QH"`` (or as ``trump`` itself, a
+    ``Card`` or card text such as ``"QH"``): its suit is trump and it leaves the shoe, as in
+    play. A bare suit (``"H"``, ``Suit.Hearts``) removes nothing more: the cards left are
+    exactly ``shoe`` minus ``removed``, so put the turn-up in ``removed`` (or leave it out of
+    ``shoe``) for a state that occurs in play.
+    """
+    if trump_card is None:
+        if trump is None:
+            raise InvalidCardError("odds needs the turned-up card (trump_card=) or a trump suit")
+        return _native_odds(trump, removed, shoe)
+    if trump is not None:
+        raise InvalidCardError("give the turned-up card as trump or as trump_card, not both")
+    if isinstance(trump_card, str):
+        trump_card = Card(trump_card)
+    if not isinstance(trump_card, Card):
+        raise InvalidCardError(
+            f"trump_card must be a Card or card text such as 'QH', got {trump_card!r}"
+        )
+    return _native_odds(trump_card, removed, shoe)

@@ -1,0 +1,198 @@
+"""What a banking table keeps and shows: stakes and settlements, the punters' view, and the
+session record (its checked configuration, its deals and its format)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Final, Literal
+
+from ecarte._core import Card
+from ecarte._core.bank import Deal, Resolution
+from ecarte.errors import InvalidRecordError, InvalidRulesError
+
+__all__ = [
+    "PUNTER_TABLEAUX",
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+    "SEED_MASK",
+    "Mode",
+    "Phase",
+    "PunterView",
+    "Settlement",
+    "SettlementResult",
+    "Stake",
+    "deal_record",
+    "read_record",
+    "table_config",
+    "whole_number",
+]
+
+Mode = Literal["banking", "open"]
+Phase = Literal["ready", "staking", "revealed", "broken", "over"]
+SettlementResult = Literal["won", "lost", "en_carte", "returned"]
+
+RECORD_FORMAT: Final = "ecarte.bank.session"
+RECORD_VERSION: Final = 1
+PUNTER_TABLEAUX: Final = (2, 3, 4)
+#: Seeds are whole numbers from 0 to this.
+SEED_MASK: Final = (1 << 64) - 1
+
+
+@dataclass(frozen=True)
+class Stake:
+    """A punter's stake on tableau 2, 3 or 4, in placing order."""
+
+    player: str
+    tableau: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """How one stake was settled: ``paid`` is the chips the punter gained (negative: lost)."""
+
+    player: str
+    tableau: int
+    amount: int
+    result: SettlementResult
+    paid: int
+
+
+@dataclass(frozen=True)
+class PunterView:
+    """What a punter may know: the trump card and the stakes while the tableaux lie face
+    down, and the tableaux and results once they are revealed (the duel's observations are
+    the analogue). ``chips`` and ``stakes`` are public at the table."""
+
+    phase: Phase
+    banker: str
+    bank: int
+    mode: Mode
+    fixed_stake: int
+    responsible: bool
+    chips: Mapping[str, int]
+    stakes: tuple[Stake, ...]
+    trump_card: Card | None
+    discards: tuple[Card, ...]
+    """Cards of earlier deals seen face up and not yet shuffled back (for the odds)."""
+    tableaux: tuple[tuple[Card, ...], ...] | None
+    """T1-T4, only once revealed (``None`` while face down or before the first deal)."""
+    results: tuple[Resolution, ...] | None
+    """T2-T4 against T1, only once revealed."""
+
+    def free_chips(self, player: str) -> int:
+        """``player``'s chips not yet committed to a stake of this deal."""
+        return self.chips[player] - sum(s.amount for s in self.stakes if s.player == player)
+
+
+def whole_number(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def table_config(
+    players: Sequence[str],
+    banker: int,
+    bank: int,
+    mode: Mode,
+    fixed_stake: int,
+    seed: int,
+    chips: int | Mapping[str, int],
+    obliged: bool | None,
+) -> dict[str, Any]:
+    """The configuration of a new table as its record holds it (``obliged`` decided, the
+    chips per player), once every argument is checked; raises ``InvalidRulesError``."""
+    names = list(players)
+    if len(names) < 2 or not all(isinstance(p, str) and p for p in names):
+        raise InvalidRulesError(f"players must be at least two non-empty names, got {names!r}")
+    if len(set(names)) != len(names):
+        raise InvalidRulesError(f"player names must be unique, got {names!r}")
+    if mode not in ("banking", "open"):
+        raise InvalidRulesError(f"mode must be 'banking' or 'open', got {mode!r}")
+    if not whole_number(banker) or not 0 <= banker < len(names):
+        raise InvalidRulesError(f"banker must be a seat index 0-{len(names) - 1}, got {banker!r}")
+    for label, value in (("bank", bank), ("fixed_stake", fixed_stake)):
+        if not whole_number(value) or value <= 0:
+            raise InvalidRulesError(f"{label} must be a positive whole number, got {value!r}")
+    if not whole_number(seed) or not 0 <= seed <= SEED_MASK:
+        raise InvalidRulesError(f"seed must be a whole number 0 to 2**64-1, got {seed!r}")
+    if obliged is None:
+        obliged = mode == "banking"
+    if not isinstance(obliged, bool):
+        raise InvalidRulesError(f"obliged must be True, False or None, got {obliged!r}")
+    if obliged and mode != "banking":
+        raise InvalidRulesError("obliged stakes need banking mode: open mode has no fixed stake")
+    if isinstance(chips, Mapping):
+        start = {p: chips.get(p) for p in names}
+    else:
+        start = {p: chips for p in names}
+    for p, c in start.items():
+        if not whole_number(c) or c < 0:  # type: ignore[operator]
+            raise InvalidRulesError(f"chips of {p!r} must be a whole number >= 0, got {c!r}")
+    return {
+        "players": names,
+        "banker": banker,
+        "bank": bank,
+        "mode": mode,
+        "fixed_stake": fixed_stake,
+        "seed": seed,
+        "chips": start,
+        "obliged": obliged,
+    }
+
+
+def deal_record(
+    number: int,
+    banker: str,
+    deal: Deal,
+    results: Sequence[Resolution],
+    stakes: Sequence[Stake],
+    settlements: Sequence[Settlement],
+    broken: bool,
+    run_outs: int,
+) -> dict[str, Any]:
+    """The record of settled deal ``number``: its cards, stakes, results and settlements."""
+    return {
+        "deal": number,
+        "banker": banker,
+        "tableaux": [[str(c) for c in t] for t in deal.tableaux],
+        "trump_card": str(deal.trump_card),
+        "stakes": [asdict(s) for s in stakes],
+        "results": [
+            {
+                "tableau": t,
+                "banker_tricks": r.banker_tricks,
+                "punter_tricks": r.punter_tricks,
+                "outcome": r.outcome,
+            }
+            for t, r in zip(PUNTER_TABLEAUX, results, strict=False)
+        ],
+        "settlements": [asdict(s) for s in settlements],
+        "bank_broken": broken,
+        "run_outs": run_outs,
+    }
+
+
+def read_record(text: object) -> tuple[dict[str, Any], dict[str, Any], list[Any]]:
+    """The record in ``text`` (JSON of this format and version), its configuration and its
+    actions, before any replay; raises ``InvalidRecordError``."""
+    if not isinstance(text, str):
+        raise InvalidRecordError(f"a table record is JSON text, got {type(text).__name__}")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise InvalidRecordError(f"not a JSON record: {e}") from None
+    if not isinstance(data, dict):
+        raise InvalidRecordError("a table record is a JSON object")
+    version = data.get("version")
+    if data.get("format") != RECORD_FORMAT or type(version) is not int or version != RECORD_VERSION:
+        raise InvalidRecordError(
+            f"expected format {RECORD_FORMAT!r} version {RECORD_VERSION}, "
+            f"got {data.get('format')!r} version {version!r}"
+        )
+    config = data.get("config")
+    actions = data.get("actions")
+    if not isinstance(config, dict) or not isinstance(actions, list):
+        raise InvalidRecordError("a record needs a 'config' object and an 'actions' list")
+    return data, config, actions

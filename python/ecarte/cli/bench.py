@@ -1,0 +1,81 @@
+"""``ecarte bench``: ecarte against the pure-Python reference (and OpenSpiel), and
+``ecarte bench solver``: the solver on its shipped position set (:mod:`ecarte.bench`)."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.group("bench", invoke_without_command=True)
+@click.option("--full", is_flag=True, help="Longer runs, steadier figures.")
+@click.pass_context
+def bench_command(ctx: click.Context, full: bool) -> None:
+    """Time ecarte against the pure-Python reference (and OpenSpiel, when installed), side by
+    side in one run, and print the ratios. `ecarte bench solver` times the solver."""
+    if ctx.invoked_subcommand is not None:
+        return
+    import platform
+
+    from ecarte.bench.harness import format_table, run_benchmarks
+
+    click.echo(
+        f"python {platform.python_version()} on {platform.machine()}, "
+        f"{'full' if full else 'quick'} run"
+    )
+    click.echo(format_table(run_benchmarks(full=full)))
+
+
+@bench_command.command("solver")
+@click.option(
+    "--positions",
+    type=click.IntRange(1),
+    default=None,
+    help="Solve the first N positions of the set (default: all 1,200).",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Positions solved at once; each time is that of one solve on one thread.",
+)
+def bench_solver_command(positions: int | None, threads: int) -> None:
+    """Time the double-dummy solver on the position set shipped with ecarte
+    (solver_positions_v1: 100 opening positions for each of 0 to 11 exchanges), check every
+    value, and print median, p90 and max time and nodes per exchange count."""
+    import platform
+    import statistics
+    import sys
+    import time
+
+    from ecarte.bench.positions import (
+        POSITIONS_FILE,
+        bench_table,
+        load_positions,
+        percentile,
+        run_bench,
+    )
+    from ecarte.progress import progress_bar
+
+    total = len(load_positions(limit=positions))
+    started = time.perf_counter()
+    with progress_bar("Solving", total) as advance:
+        rows, wrong = run_bench(positions, threads, advance=advance)
+    wall = time.perf_counter() - started
+    print(
+        f"ecarte solver benchmark: {POSITIONS_FILE}, {total} positions, {threads} "
+        f"thread{'s' if threads > 1 else ''}, python {platform.python_version()} on "
+        f"{platform.machine()}"
+    )
+    for line in bench_table(rows):
+        print(line)
+    every = [t for row in rows for t in row.times]
+    print(
+        f"all: median {statistics.median(every):.4f} ms, p90 {percentile(every, 90):.4f} ms, "
+        f"max {max(every):.4f} ms; {wall:.2f} s wall"
+    )
+    if wrong:
+        shown = ", ".join(str(i) for i in wrong[:10])
+        print(f"MISMATCH: {len(wrong)} positions differ from the shipped values (ids {shown})")
+        sys.exit(1)
+    print(f"every value and best action matches the shipped set ({total} positions)")

@@ -1,0 +1,144 @@
+"""``ecarte play``: a match against a built-in agent in the terminal (the game itself is
+:mod:`ecarte.play`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ecarte.agents import make_agent
+from ecarte.cli.common import AGENT, ORDER_OPTION, SEED, TARGET_OPTION, check_output_path
+from ecarte.duel import Match, Rules
+from ecarte.seeding import agent_seed
+
+#: ``ecarte play --level``: the agent each level plays (see docs/agents.md).
+LEVELS = {"easy": "heuristic", "medium": "pimc:8", "hard": "pimc", "expert": "expert"}
+#: The strongest level answering within about half a second per move on two cores.
+DEFAULT_LEVEL = "expert"
+
+
+@click.command("play")
+@click.option(
+    "--level",
+    type=click.Choice(list(LEVELS)),
+    default=DEFAULT_LEVEL,
+    show_default=True,
+    help="Opponent strength: easy (heuristic), medium (pimc:8), hard (pimc, 24 worlds), "
+    "expert (expert: PIMC with draws by seat and inference).",
+)
+@click.option(
+    "--opponent",
+    type=AGENT,
+    default=None,
+    help="A built-in agent to play against instead of a level.",
+)
+@click.option(
+    "--seed", type=SEED, default=None, help="Seed of the match, 0 to 2**64 - 1 (random if omitted)."
+)
+@ORDER_OPTION
+@TARGET_OPTION
+@click.option(
+    "--seat",
+    type=click.IntRange(0, 1),
+    default=0,
+    show_default=True,
+    help="Your seat; seat 0 deals first.",
+)
+@click.option(
+    "--save",
+    "save_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Save the match record here at the end without asking.",
+)
+def play_command(
+    level: str,
+    opponent: str | None,
+    seed: int | None,
+    order: str,
+    target: int,
+    seat: int,
+    save_path: Path | None,
+) -> None:
+    """Play a match against a built-in agent in the terminal.
+
+    Type a card (QH, q♥, 10s), propose/decline/accept/refuse, discard 7C, or a number from
+    the list of legal moves. Also: help, hint, undo, quit.
+    """
+    from rich.console import Console
+
+    from ecarte.play import Game
+
+    if save_path is not None:
+        check_output_path(save_path, "--save")
+    opponent = opponent or LEVELS[level]
+    console = Console(highlight=False)
+    match = Match(seed=seed, rules=Rules(order=order, target=target))
+    game = Game(
+        match,
+        make_agent(opponent, agent_seed(match.seed, 1 - seat)),
+        seat=seat,
+        hint_agent=lambda: make_agent(HINT_AGENT, agent_seed(match.seed, 2)),
+    )
+    console.print(
+        f"ecarte: you play {opponent}, match to {target}, seed {match.seed}. "
+        "Type help for the commands."
+    )
+    redraw = True
+    while True:
+        if redraw:
+            console.print(game.screen())
+        if match.is_over():
+            break
+        if game.pending_banner:
+            # A deal has just ended: its result stays on screen until the player goes on.
+            try:
+                answer = click.prompt(
+                    "", prompt_suffix="(Enter: next deal, q: quit) ", default="", show_default=False
+                )
+            except (EOFError, click.Abort):
+                answer = "quit"
+            if answer.strip().lower() in ("q", "quit", "exit"):
+                console.print("Bye.")
+                break
+            game.next_deal()
+            redraw = True
+            continue
+        try:
+            line = click.prompt("", prompt_suffix="> ", default="", show_default=False)
+        except (EOFError, click.Abort):
+            line = "quit"
+        reply = game.handle(line)
+        if reply.message:
+            console.print(reply.message)
+        if reply.quit:
+            break
+        redraw = reply.redraw
+    _offer_save(match, save_path)
+
+
+#: The strongest agent gives the hints.
+HINT_AGENT = "expert"
+
+
+def _offer_save(match: Match, save_path: Path | None) -> None:
+    if save_path is None:
+        try:
+            answer = click.prompt(
+                "Save the match record to (Enter to skip)", default="", show_default=False
+            )
+        except (EOFError, click.Abort):
+            answer = ""
+        if not answer.strip():
+            return
+        save_path = Path(answer.strip())
+    try:
+        save_path.write_text(match.to_json(), encoding="utf-8")
+    except OSError as exc:
+        # Too late to refuse: say so, and let the player try another name.
+        click.echo(
+            f"error: cannot write {save_path}: {exc.strerror or type(exc).__name__}", err=True
+        )
+        _offer_save(match, None)
+        return
+    click.echo(f"Record saved to {save_path}")
