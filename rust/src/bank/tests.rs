@@ -155,6 +155,8 @@ fn shoe_runs_out_every_six_deals_and_is_seeded() {
     }
     assert!(a.run_outs() >= 5);
     assert!(Shoe::from_order(shoe_pack()[..103].to_vec(), 0).is_err());
+    assert_eq!(a.seed(), 11);
+    assert_eq!(Shoe::from_order(shoe_pack(), 9).unwrap().seed(), 9);
 }
 
 #[test]

@@ -162,6 +162,8 @@ mod tests {
         let mut m = MatchScore::new(rules.target, 1);
         let mut seed = 0;
         while m.winner().is_none() {
+            // Every deal scores a point at least, so a match to 7 takes 13 deals at most.
+            assert!(m.deals < 13, "no winner after {} deals", m.deals);
             let dealer = m.next_dealer();
             assert_eq!(u32::from(dealer), (1 + m.deals) % 2);
             let mut s = DealState::from_seed(seed, dealer, rules).unwrap();

@@ -97,6 +97,22 @@ fn invalid_decks_and_dealers_are_refused() {
         DealState::from_deck(&piquet_pack(), 2, Rules::default()),
         Err(DuelError::InvalidDealer(2))
     ));
+    assert!(matches!(
+        DealState::from_seed(1, 2, Rules::default()),
+        Err(DuelError::InvalidDealer(2))
+    ));
+    let bad_rules = Rules {
+        max_exchanges: 12,
+        ..Rules::default()
+    };
+    assert!(matches!(
+        DealState::from_deck(&piquet_pack(), 0, bad_rules),
+        Err(DuelError::InvalidRules(_))
+    ));
+    assert!(matches!(
+        DealState::from_seed(1, 0, bad_rules),
+        Err(DuelError::InvalidRules(_))
+    ));
 }
 
 #[test]
