@@ -1,10 +1,10 @@
 """Regenerates the solver benchmark's position set shipped in the package,
-``python/ecarte/data/solver_positions_v1.jsonl`` (see ``ecarte.bench.positions``).
+``python/ecarte/data/solver_positions_v2.jsonl`` (see ``ecarte.bench.positions``).
 
 Deterministic: the same file on every run and platform (the seeds and discards come from
-SplitMix64, the values from the exact solver). ``tests/test_solverbench.py`` checks that
-the shipped file matches a regeneration of its first lines, and that the solver still
-finds every value. Run: ``python benches/make_solver_positions.py [--check]``.
+the engine's ``Stream``, the values from the exact solver). ``tests/test_solverbench.py``
+checks that the shipped file matches a regeneration of its first lines, and that the
+solver still finds every value. Run: ``python benches/make_solver_positions.py [--check]``.
 """
 
 from __future__ import annotations

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-import random
-
-from ecarte import RandomAgent
+from ecarte import RandomAgent, derive_seed
 from ecarte.duel import Deal
 
 
 def random_positions(n: int, seed: int, max_actions: int) -> list[Deal]:
-    """``n`` deals not yet over, each after fewer than ``max_actions`` random actions."""
-    rng = random.Random(seed)
+    """``n`` deals not yet over, each after fewer than ``max_actions`` random actions; the
+    ``i``-th try draws its deal, dealer, agent and length from ``derive_seed(seed, i)``."""
     out = []
+    tries = 0
     while len(out) < n:
-        deal = Deal(seed=rng.randrange(2**63), dealer=rng.randrange(2))
-        agent = RandomAgent(rng.randrange(2**32))
-        for _ in range(rng.randrange(max_actions)):
+        deal_seed = derive_seed(seed, tries)
+        tries += 1
+        deal = Deal(seed=deal_seed, dealer=derive_seed(deal_seed, 1) % 2)
+        agent = RandomAgent(derive_seed(deal_seed, 2))
+        for _ in range(derive_seed(deal_seed, 3) % max_actions):
             if deal.is_over():
                 break
             player = deal.current_player

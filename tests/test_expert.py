@@ -121,7 +121,9 @@ def test_the_benchmark_ceiling_plays_exact_double_dummy_moves() -> None:
     # the solver's best; in the exchange it takes the option of best value in the true world.
     ladder = load_ladder()
     checked = {"play": 0, "exchange": 0}
-    for deal in random_positions(16, seed=8, max_actions=40):
+    # Deep positions for the play, short ones for the exchange.
+    positions = random_positions(16, seed=8, max_actions=40)
+    for deal in positions + random_positions(8, seed=9, max_actions=6):
         player = deal.current_player
         assert player is not None
         obs, legal = deal.observation(player), deal.legal_actions()

@@ -104,8 +104,9 @@ def test_agents_are_deterministic_for_a_seed() -> None:
 
 
 def test_heuristic_beats_random() -> None:
+    # It wins about three matches to 3 in four (0.76 over 400 seeds): at least 38 of 60.
     wins = 0
-    for seed in range(20):
+    for seed in range(60):
         seats = (
             (HeuristicAgent(), RandomAgent(seed))
             if seed % 2
@@ -113,7 +114,7 @@ def test_heuristic_beats_random() -> None:
         )
         result = Match(seed=seed, rules=Rules(target=3)).play(*seats)
         wins += result.winner == (0 if seed % 2 else 1)
-    assert wins >= 14, wins
+    assert wins >= 38, wins
 
 
 def test_match_undo_within_the_current_deal() -> None:

@@ -202,7 +202,7 @@ def quit_without_saving(child: pexpect.spawn, command: str = "quit") -> None:
 
 
 def test_play_through_a_pseudo_terminal(tmp_path: Path) -> None:
-    child = spawn("--seed", "3", "--opponent", "random", "--target", "2")
+    child = spawn("--seed", "4", "--opponent", "random", "--target", "2")
     child.expect("> ")
     screen = child.before
     for part in (
@@ -215,7 +215,7 @@ def test_play_through_a_pseudo_terminal(tmp_path: Path) -> None:
         "Your move:",
     ):
         assert part in screen, part
-    # Seed 3: the opponent is the elder and proposes; you deal.
+    # Seed 4: the opponent is the elder and proposes; you deal.
     assert "Opponent: propose" in screen and "1) accept  2) refuse" in screen
     # An unparseable and an illegal move: a one-line explanation and the legal choices.
     child.sendline("XYZ")

@@ -32,7 +32,7 @@ from ecarte.duel import (
 )
 from ecarte.errors import EcarteError
 from ecarte.progress import progress_bar
-from ecarte.seeding import agent_seed
+from ecarte.seeding import agent_seed, resolve_seed
 from ecarte.stats import RATE_BOUNDS, mean_interval, ratio_interval, wilson_interval
 
 __all__ = ["AgentSpec", "ArenaResult", "Estimate", "build_agent", "play"]
@@ -93,6 +93,8 @@ class ArenaResult:
     seconds: float
     #: Played by native simulation (no per-decision timing).
     native: bool = False
+    #: The run's seed: the same seed plays the same matches on either path.
+    seed: int | None = None
 
     def table(self) -> str:
         rows = [
@@ -140,10 +142,14 @@ def play_pair(
     decisions = [0, 0]
     seconds = [0.0, 0.0]
     for a_seat in (0, 1):
-        # Each agent keeps its seed when the seats swap, as its cards do.
-        a = _Timed(build_agent(agent_a, agent_seed(match_seed, 0)))
-        b = _Timed(build_agent(agent_b, agent_seed(match_seed, 1)))
-        seats = (a, b) if a_seat == 0 else (b, a)
+        # A seat's seed goes with the seat, as its cards do: in the rematch each agent
+        # draws what the other drew in that seat (docs/api.md, "Seeds"), as natively.
+        specs = (agent_a, agent_b) if a_seat == 0 else (agent_b, agent_a)
+        first, second = (
+            _Timed(build_agent(spec, agent_seed(match_seed, s))) for s, spec in enumerate(specs)
+        )
+        a, b = (first, second) if a_seat == 0 else (second, first)
+        seats = (first, second)
         # The first dealer alternates by seed, as in `duel.simulate`'s matches.
         result = Match(seed=match_seed, first_dealer=index % 2, rules=rules).play(*seats)
         won += result.winner == a_seat
@@ -184,7 +190,11 @@ def _ratio_ci(
 
 
 def summarize(
-    agent_a: AgentSpec, agent_b: AgentSpec, pairs: list[PairResult], seconds: float
+    agent_a: AgentSpec,
+    agent_b: AgentSpec,
+    pairs: list[PairResult],
+    seconds: float,
+    seed: int | None = None,
 ) -> ArenaResult:
     decisions = [sum(p.decisions[i] for p in pairs) for i in (0, 1)]
     spent = [sum(p.seconds[i] for p in pairs) for i in (0, 1)]
@@ -206,6 +216,7 @@ def summarize(
             spent[1] / max(decisions[1], 1),
         ),
         seconds=seconds,
+        seed=seed,
     )
 
 
@@ -249,7 +260,7 @@ def _play_native(
             deals_won += int(run["deals_won"][i, a_seat])
             net += int(run["score"][i, a_seat]) - int(run["score"][i, 1 - a_seat])
         pairs.append(PairResult(won, deals, deals_won, net, (0, 0), (0.0, 0.0)))
-    result = summarize(agent_a, agent_b, pairs, time.perf_counter() - start)
+    result = summarize(agent_a, agent_b, pairs, time.perf_counter() - start, seed)
     return dataclasses.replace(result, native=True)
 
 
@@ -284,7 +295,7 @@ def play(
     agent_a: AgentSpec,
     agent_b: AgentSpec,
     matches: int = 100,
-    seed: int = 0,
+    seed: int | None = None,
     workers: int = 1,
     rules: Rules | None = None,
     progress: bool | None = None,
@@ -297,7 +308,7 @@ def play(
     `workers` > 1 plays seeds in that many processes; agents are built in the workers
     from their names or factories. When both agents are built-in names and `native` is
     true, the matches are played by `duel.simulate` in Rust instead (all cores, the same
-    duplicate format, its own seeding; no per-decision timing). The progress bar shows on
+    matches and the same figures; no per-decision timing). The progress bar shows on
     stderr when it is a
     terminal (or when `progress` is True).
 
@@ -308,6 +319,7 @@ def play(
     """
     if matches < 1:
         raise EcarteError(f"matches must be at least 1, got {matches}")
+    seed = resolve_seed(seed)
     rules = rules or Rules()
     show = sys.stderr.isatty() if progress is None else progress
     ray = ray_backend(backend)
@@ -330,7 +342,7 @@ def play(
             seed=seed,
         )
         results = [pair for part in parts for pair in part]
-    return summarize(agent_a, agent_b, results, time.perf_counter() - start)
+    return summarize(agent_a, agent_b, results, time.perf_counter() - start, seed)
 
 
 def _play_in_processes(

@@ -10,8 +10,9 @@ Importing this module registers ``"ecarte/Duel-v0"``::
                               vectorization_mode="vector_entry_point", opponent="pimc:8")
 
 The opponent is named with the one agent grammar (``random``, ``heuristic``, ``pimc``,
-``pimc:N``) and acts inside Rust. An episode is one deal; consecutive episodes are the
-consecutive deals of an endless match, so the deal alternates between the seats.
+``pimc:N``, ``expert``, ``expert:N``) and acts inside Rust. An episode is one deal;
+consecutive episodes are the consecutive deals of a run of matches to the rules' target, so
+the deal alternates between the seats and the observation carries the match score.
 Observations are a dict of the 214-float tensor (``"observation"``) and the 68-entry
 ``int8`` legal-action mask (``"action_mask"``), as mask-aware learners such as
 ``sb3_contrib.MaskablePPO`` read it. The reward, at the deal's end, is the learner's deal
@@ -92,7 +93,7 @@ class DuelEnv(gymnasium.Env[Obs, np.int64]):
     spec played natively. ``rules`` passes through; ``render_mode`` is ``"ansi"`` (the
     ``ecarte play`` table as text) or ``"human"`` (printed).
 
-    ``reset(seed=s)`` starts an endless match with seed ``s``; ``reset()`` after a deal's
+    ``reset(seed=s)`` starts a run of matches from ``s``; ``reset()`` after a deal's
     end moves to the match's next deal (the dealer alternates). An illegal action ends
     the episode with :data:`ILLEGAL_ACTION_REWARD` and ``info["illegal_action"]``.
     """

@@ -31,6 +31,7 @@ from ecarte._core import derive_seed
 from ecarte._frameworks import missing, observation_high
 from ecarte.duel import NUM_ACTIONS, OBSERVATION_SIZE, Action, Deal, Match, Rules
 from ecarte.errors import EcarteError
+from ecarte.seeding import resolve_seed
 
 try:
     from gymnasium import spaces
@@ -66,10 +67,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
     passes through (a match is played to ``rules.target``); ``render_mode`` is ``"ansi"``
     (the ``ecarte play`` table, from the seat to move, as text) or ``"human"`` (printed).
 
-    ``reset(seed=s)`` starts a stream of episodes from ``s``: deal episodes are the
-    consecutive deals of one endless match (the dealer alternates), match episodes are
-    matches with seeds drawn from ``s`` and alternating first dealers. Illegal actions
-    raise ``IllegalActionError`` here; :func:`env` turns them into a penalty.
+    ``reset(seed=s)`` starts a run of matches from ``s``: match ``m`` of the run has seed
+    ``derive_seed(s, m)`` and first dealer ``m % 2`` (``reset()`` without a seed goes on
+    with the run; the first run's seed is fresh). A match episode is one match; deal
+    episodes are the consecutive deals of the run's matches, each match played to the
+    target (the dealer alternates, and the observation carries the match score). Illegal
+    actions raise ``IllegalActionError`` here; :func:`env` turns them into a penalty.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -104,11 +107,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         )
         self.observation_spaces = {a: space for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
-        self._rng = np.random.default_rng()
-        self._stream = 0  # the seed of the endless match of deal episodes
-        self._episodes = 0
+        self._seed: int | None = None  # the run's seed
+        self._matches = 0  # matches started in the run
         self._match: Match | None = None
-        self._deal: Deal | None = None
+        self._deal_index = 0  # the deal of the episode in progress, in its match
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -120,39 +122,41 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     @property
     def deal(self) -> Deal:
-        """The deal in progress (a copy in match episodes)."""
-        if self._match is not None:
-            return self._match.deal
-        if self._deal is None:
+        """The deal in progress (a copy): the episode's deal in deal episodes, the match's
+        in match episodes."""
+        if self._match is None:
             raise EcarteError("call reset() first")
-        return self._deal
+        if self.episode == "deal":
+            return self._match.deal_at(self._deal_index)
+        return self._match.deal
 
     def _score(self) -> tuple[int, int]:
         return self._match.score if self._match is not None else (0, 0)
 
     def _current_seat(self) -> int | None:
-        if self._match is not None:
-            return self._match.current_player
-        assert self._deal is not None
-        return self._deal.current_player
+        return self.deal.current_player
+
+    def _next_match(self) -> Match:
+        assert self._seed is not None
+        m = self._matches
+        self._matches += 1
+        return Match(seed=derive_seed(self._seed, m), first_dealer=m % 2, rules=self.rules)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-            self._stream = int(self._rng.integers(0, 2**63, dtype=np.int64))
-            self._episodes = 0
-        elif self._episodes == 0 and self._match is None and self._deal is None:
-            self._stream = int(self._rng.integers(0, 2**63, dtype=np.int64))
-        k = self._episodes
-        self._episodes += 1
-        if self.episode == "deal":
+        if seed is not None or self._seed is None:
+            self._seed = resolve_seed(seed)
+            self._matches = 0
             self._match = None
-            self._deal = Deal(seed=derive_seed(self._stream, k), dealer=k % 2, rules=self.rules)
-        else:
-            self._deal = None
-            self._match = Match(
-                seed=derive_seed(self._stream, k), first_dealer=k % 2, rules=self.rules
-            )
+        go_on = (
+            self.episode == "deal"
+            and self._match is not None
+            and not self._match.is_over()
+            and self._match.deal.outcome() is None
+        )
+        if not go_on:
+            self._match = self._next_match()
+        assert self._match is not None
+        self._deal_index = len(self._match.deals) - 1
         self.agents = list(AGENTS)
         self.rewards = {a: 0.0 for a in AGENTS}
         self._cumulative_rewards = {a: 0.0 for a in AGENTS}
@@ -182,17 +186,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         chosen = Action.from_id(int(action))
-        if self._match is not None:
-            scored = len(self._match.outcomes())
-            self._match.apply(chosen)
-            outcomes = self._match.outcomes()
-            outcome = outcomes[-1] if len(outcomes) > scored else None
-            ended = self._match.is_over()
-        else:
-            assert self._deal is not None
-            self._deal.apply(chosen)
-            outcome = self._deal.outcome()
-            ended = outcome is not None
+        assert self._match is not None
+        scored = len(self._match.outcomes())
+        self._match.apply(chosen)
+        outcomes = self._match.outcomes()
+        outcome = outcomes[-1] if len(outcomes) > scored else None
+        ended = self._match.is_over() or (self.episode == "deal" and outcome is not None)
         if outcome is not None:
             winner, loser = AGENTS[outcome.winner], AGENTS[1 - outcome.winner]
             self.rewards[winner] = float(outcome.points)
@@ -220,17 +219,15 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if seat is None:
             seat = AGENTS.index(self.agent_selection)
         legal = deal.legal_actions()
-        if self._match is not None:
-            group = table(
-                deal,
-                seat,
-                score=self._match.score,
-                target=self._match.target,
-                deal_number=len(self._match.deals),
-                legal=legal,
-            )
-        else:
-            group = table(deal, seat, legal=legal)
+        assert self._match is not None
+        group = table(
+            deal,
+            seat,
+            score=self._match.score,
+            target=self._match.target,
+            deal_number=self._deal_index + 1 if self.episode == "deal" else len(self._match.deals),
+            legal=legal,
+        )
         text = f"{AGENTS[seat]}'s view\n" + table_text(group)
         if self.render_mode == "human":
             print(text)

@@ -2,19 +2,15 @@
 
 It samples complete worlds consistent with its own observation (the sampler respects every
 inference the rules allow, see ``rust/src/solver/sampler.rs``), values each legal action in
-every world with the double-dummy solver, and plays the action with the best mean. Sampling
-and solving run in Rust without the GIL.
+every world with the double-dummy solver, and plays the action with the best mean, ties to
+the lowest action id. Sampling and solving run in Rust without the GIL; the agent is the
+native ``"pimc:N"`` (an :class:`ecarte.duel.BuiltinAgent`).
 """
 
 from __future__ import annotations
 
-import zlib
-from collections.abc import Sequence
-
-from ecarte._core import MAX_SAMPLES, derive_seed
-from ecarte.duel import DEFAULT_PIMC_SAMPLES, Action, Observation, pimc_values
-from ecarte.errors import EcarteError
-from ecarte.seeding import resolve_seed
+from ecarte.agents import _check_samples
+from ecarte.duel import DEFAULT_PIMC_SAMPLES, BuiltinAgent
 
 __all__ = ["DEFAULT_SAMPLES", "PimcAgent"]
 
@@ -22,39 +18,19 @@ __all__ = ["DEFAULT_SAMPLES", "PimcAgent"]
 DEFAULT_SAMPLES = DEFAULT_PIMC_SAMPLES
 
 
-class PimcAgent:
+class PimcAgent(BuiltinAgent):
     """Perfect-Information Monte Carlo over ``samples`` worlds per decision.
 
-    Deterministic for a seed: the worlds of a decision are drawn with a seed derived from
-    the agent's seed and the observation, so the same observation always gives the same
-    action, whatever deal it came from.
+    Deterministic for a seed: the worlds of a decision are drawn from a seed derived from
+    the agent's seed and the observation (``duel.decision_seed``), so the same observation
+    always gives the same action, whatever deal it came from. ``values(observation)`` gives
+    each legal action's mean.
     """
 
-    def __init__(self, samples: int = DEFAULT_SAMPLES, seed: int | None = None) -> None:
-        if isinstance(samples, bool) or not isinstance(samples, int):
-            raise EcarteError(f"samples must be a whole number, got {samples!r}")
-        if not 1 <= samples <= MAX_SAMPLES:
-            raise EcarteError(f"samples must be from 1 to {MAX_SAMPLES}, got {samples}")
-        self.samples = samples
-        self.seed = resolve_seed(seed)
-        derive_seed(self.seed, 0)  # checks the seed's range now, not at the first decision
+    _kind = "pimc"
 
-    #: The native evaluator: ``(observation, samples, seed) -> [(action, mean points)]``.
-    native_values = staticmethod(pimc_values)
+    def __new__(cls, samples: int = DEFAULT_SAMPLES, seed: int | None = None) -> PimcAgent:
+        return super().__new__(cls, f"{cls._kind}:{_check_samples(samples)}", seed)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(samples={self.samples}, seed={self.seed})"
-
-    def values(self, observation: Observation) -> list[tuple[Action, float]]:
-        """Each legal action with its mean double-dummy points."""
-        # crc32 is stable across processes, unlike hash() of a str.
-        key = zlib.crc32(observation.to_json().encode())
-        return self.native_values(observation, self.samples, derive_seed(self.seed, key))
-
-    def __call__(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
-        legal = list(legal_actions)
-        if len(legal) == 1:
-            return legal[0]
-        values = dict(self.values(observation))
-        # Best mean; ties go to the lowest action id, so the choice is deterministic.
-        return max(legal, key=lambda a: (values.get(a, float("-inf")), -a.id))

@@ -149,6 +149,7 @@ class Game:
     last_banner: str = ""
 
     def __post_init__(self) -> None:
+        self._seen = self._snapshot()
         self.advance()
 
     @property
@@ -160,27 +161,42 @@ class Game:
 
     def advance(self) -> None:
         """Lets the opponent act until it is the human's turn, a deal ends (the game then
-        waits for :meth:`next_deal`) or the match is over."""
-        while not self.pending_banner and not self.match.is_over() and not self.human_to_move():
-            player = self.match.current_player
-            assert player is not None
-            action = self.opponent(self.match.observation(player), self.match.legal_actions())
-            self._apply(action, f"Opponent: {self._describe(action)}")
+        waits for :meth:`next_deal`) or the match is over: the one match runner
+        (``Match.advance``), the human's seat without an agent."""
+        if self.pending_banner or self.match.is_over():
+            return
+        agents: list[Agent | None] = [None, None]
+        agents[1 - self.seat] = self.opponent
+        self.match.advance(
+            agents[0],
+            agents[1],
+            until="deal",
+            on_action=lambda _seat, action: self._log(f"Opponent: {self._describe(action)}"),
+        )
 
     def next_deal(self) -> None:
         """Starts play of the next deal after a finished one has been shown."""
         self.pending_banner = ""
         self.advance()
 
-    def _apply(self, action: Action, entry: str) -> None:
-        """Applies ``action`` to the match and logs it, the cards the human draws, who
-        draws the turn-up, and the end of the deal."""
+    def _snapshot(self) -> tuple[int, int, int | None]:
+        """The deal in progress, how many cards the human has drawn in it and who holds
+        the turn-up: what the next action's log entry is measured against."""
         index = len(self.match.deals) - 1
-        before = self.match.deal.observation(self.seat)
-        drawn_before, holder_before = len(before.draws), before.turn_up_holder
+        obs = self.match.deal.observation(self.seat)
+        return index, len(obs.draws), obs.turn_up_holder
+
+    def _apply(self, action: Action, entry: str) -> None:
+        """Applies the human's ``action`` to the match and logs it."""
         self.match.apply(action)
+        self._log(entry)
+
+    def _log(self, entry: str) -> None:
+        """Logs the action just applied, the cards the human drew, who drew the turn-up,
+        and the end of the deal."""
+        index, drawn_before, holder_before = self._seen
         self.log.append(entry)
-        deal = self.match.deals[index]  # the deal acted in, finished or not (deals are copies)
+        deal = self.match.deal_at(index)  # the deal acted in, finished or not
         obs = deal.observation(self.seat)
         drawn = obs.draws[drawn_before:]
         if drawn:
@@ -189,6 +205,7 @@ class Game:
         if holder is not None and holder_before is None and holder != self.seat:
             self.log.append(f"The opponent draws the turn-up {deal.turn_up.pretty()}")
         self._note_end_of_deal(deal)
+        self._seen = self._snapshot()
 
     def _describe(self, action: Action) -> str:
         # The opponent's discards are face down.
@@ -251,6 +268,7 @@ class Game:
             self.match.undo()
             if seats.pop() == self.seat:
                 break
+        self._seen = self._snapshot()
         self.log.append("You take back your last move.")
         return Reply("Move taken back.", redraw=True)
 

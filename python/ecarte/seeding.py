@@ -1,22 +1,22 @@
-"""Seeds: what ``seed=None`` means, and how agents' seeds derive from a run's seed.
+"""Seeds: what ``seed=None`` means, and the engine's stream layout as Python sees it.
 
 ``seed=None`` means the same everywhere in ecarte: a fresh random seed from the operating
 system, recorded on the object (``.seed``) or in the result, so any run can be repeated.
-Seeds are whole numbers from 0 to 2**64 - 1; ``derive_seed(seed, i)`` (native, one
-ChaCha8 block, see ``rust/src/card.rs``) gives independent child seeds.
+Seeds are whole numbers from 0 to 2**64 - 1. Every derivation of one seed from another is
+native and defined once (``rust/src/rng/mod.rs``; docs/api.md, "Seeds"):
+``derive_seed(seed, i)`` gives independent child seeds, ``agent_seed(match_seed, seat)``
+the seed of a match's agent by seat, ``decision_seed(agent_seed, observation)`` the worlds
+of a search agent's decision. Python derives no seed of its own.
 """
 
 from __future__ import annotations
 
 import os
 
-from ecarte._core import EcarteError, derive_seed
+from ecarte._core import EcarteError
+from ecarte._core.duel import agent_seed, decision_seed
 
-__all__ = ["agent_seed", "fresh_seed", "resolve_seed"]
-
-#: The first ``derive_seed`` stream index of agent seeds; the deals of a match use the
-#: streams from 0 up, so agents never share a stream with a deal.
-AGENT_STREAM = 1 << 63
+__all__ = ["agent_seed", "decision_seed", "fresh_seed", "resolve_seed"]
 
 
 def fresh_seed() -> int:
@@ -31,13 +31,3 @@ def resolve_seed(seed: int | None) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise EcarteError(f"seed must be a whole number from 0 to 2**64 - 1, got {seed!r}")
     return int(seed)
-
-
-def agent_seed(seed: int, seat: int) -> int:
-    """The seed of the agent in ``seat`` (0 or 1; 2 and up for helpers such as a hint agent)
-    of the match or run with ``seed``: ``derive_seed(seed, AGENT_STREAM + seat)``. Raises
-    ``EcarteError`` for a seed or seat out of range. Every command, the arena and the
-    integrations seed agents through this one function."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < AGENT_STREAM:
-        raise EcarteError(f"seat must be a whole number from 0 to 2**63 - 1, got {seat!r}")
-    return derive_seed(seed, AGENT_STREAM + seat)

@@ -5,6 +5,20 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+/// A suit. With the `python` feature it is also Python's `ecarte.Suit`: one definition.
+#[cfg_attr(
+    feature = "python",
+    pyo3::pyclass(
+        name = "Suit",
+        module = "ecarte",
+        frozen,
+        eq,
+        eq_int,
+        ord,
+        hash,
+        from_py_object
+    )
+)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Suit {
     Clubs = 0,
@@ -54,7 +68,21 @@ impl fmt::Display for Suit {
     }
 }
 
-/// Ranks in their natural (bank) order, deuce low, ace high.
+/// Ranks in their natural (bank) order, deuce low, ace high. With the `python` feature it
+/// is also Python's `ecarte.Rank`.
+#[cfg_attr(
+    feature = "python",
+    pyo3::pyclass(
+        name = "Rank",
+        module = "ecarte",
+        frozen,
+        eq,
+        eq_int,
+        ord,
+        hash,
+        from_py_object
+    )
+)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Rank {
     Two = 0,

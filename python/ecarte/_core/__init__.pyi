@@ -2,7 +2,9 @@
 errors and limits; the variants in the submodules ``duel`` and ``bank``."""
 
 from collections.abc import Iterable, Sequence
-from typing import Final, final
+from typing import Final, TypeVar, final
+
+_T = TypeVar("_T")
 
 from . import bank as bank
 from . import duel as duel
@@ -156,8 +158,28 @@ def shuffled(cards: Iterable[_CardLike], seed: int) -> list[Card]:
     """``cards`` shuffled with ``seed`` (``ChaCha8Rng``, see the docs); a new list."""
 
 def derive_seed(seed: int, index: int) -> int:
-    """The seed of sub-game ``index`` under ``seed`` (``ChaCha8Rng`` stream ``index``, first
+    """The seed of child ``index`` of ``seed`` (``ChaCha8Rng`` stream ``index``, first
     output): how a match seeds its deals."""
+
+def punter_shuffle_seed(table_seed: int, deals: int) -> int:
+    """The seed of a punter's shuffle that names none, after ``deals`` deals at the bank
+    table with seed ``table_seed``."""
+
+@final
+class Stream:
+    """The engine's generator (``ChaCha8``, seeded as every ecarte stream is)."""
+
+    def __new__(cls, seed: int, drawn: int | None = None) -> Stream:
+        """The stream of ``seed``, ``drawn`` words in."""
+    @property
+    def seed(self) -> int: ...
+    def below(self, n: int) -> int:
+        """A whole number from 0 to ``n - 1`` (``n`` from 1 to 2**32 - 1)."""
+    def next_u64(self) -> int:
+        """The next 64-bit word."""
+    def choice(self, items: Sequence[_T]) -> _T:
+        """An item of ``items``, uniformly."""
+    def __reduce__(self) -> tuple[object, ...]: ...
 
 # -- duel --------------------------------------------------------------------------------
 

@@ -3,6 +3,8 @@
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final, Literal, final
 
+from typing_extensions import Self, disjoint_base
+
 import numpy as np
 import numpy.typing as npt
 
@@ -73,6 +75,40 @@ def decode_compact_rows(
 def parse_agent(spec: str) -> tuple[str, int | None]:
     """Parses an agent spec: ``(name, worlds per decision or None)``; ``EcarteError`` for a
     spec that names no agent."""
+
+def agent_seed(match_seed: int, seat: int) -> int:
+    """The seed of the agent in ``seat`` (0 or 1; 2 and up for helpers) of the match with
+    seed ``match_seed``."""
+
+def decision_seed(seed: int, observation: Observation) -> int:
+    """The seed of the worlds a search agent with seed ``seed`` samples for
+    ``observation``."""
+
+@disjoint_base
+class BuiltinAgent:
+    """A built-in agent: a policy named by an agent spec, with its own seed and stream.
+    Calling it with ``(observation, legal_actions)`` gives its action; the engine's match
+    runner calls it natively. Subclassed by the Python agent classes."""
+
+    def __new__(
+        cls, spec: str, seed: int | None = None, drawn: int | None = None
+    ) -> Self:
+        """The agent that ``spec`` names, seeded with ``seed`` (``None``: a fresh random
+        seed), ``drawn`` words into its stream."""
+    @property
+    def spec(self) -> str:
+        """The agent spec, e.g. ``"pimc:24"``."""
+    @property
+    def seed(self) -> int: ...
+    @property
+    def samples(self) -> int | None:
+        """Worlds per decision of a search agent; ``None`` for the others."""
+    def __call__(self, observation: Observation, legal_actions: Sequence[Action]) -> Action:
+        """The action for the player of ``observation``, one of ``legal_actions``."""
+    def values(self, observation: Observation) -> list[tuple[Action, float]]:
+        """Each legal action of ``observation`` with its value, for a search agent, from
+        the worlds the agent samples when it acts; ``EcarteError`` for the others."""
+    def __reduce__(self) -> tuple[object, ...]: ...
 
 _ActionLike = Action | str | int
 
@@ -158,6 +194,9 @@ class Observation:
     @property
     def player(self) -> int:
         """The seat this view belongs to."""
+    @property
+    def key(self) -> int:
+        """A stable 64-bit key of the observation (a hash of its JSON record)."""
     @property
     def dealer(self) -> int: ...
     @property
@@ -555,6 +594,18 @@ class Match:
         ends. Raises ``IllegalActionError`` (nothing changed) when illegal."""
     def undo(self) -> Action:
         """Takes back the last action of the current deal (a finished deal stays scored)."""
+    def deal_at(self, index: int) -> Deal:
+        """A copy of deal ``index`` (from 0): a finished deal or the deal in progress."""
+    def advance(
+        self,
+        agent0: Callable[[Observation, list[Action]], _ActionLike] | None = None,
+        agent1: Callable[[Observation, list[Action]], _ActionLike] | None = None,
+        until: str = "match",
+        on_action: Callable[[int, Action], object] | None = None,
+    ) -> Outcome | None:
+        """Plays on with the agents of the seats that have one; stops when a seat without
+        an agent is to move, when the match is over, or with ``until="deal"`` when a deal
+        ends (returning its outcome). ``on_action(seat, action)`` follows every action."""
     def play(
         self,
         agent0: Callable[[Observation, list[Action]], _ActionLike],

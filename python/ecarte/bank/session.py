@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ecarte._core import Stream
 from ecarte.bank.ledger import PunterView
 from ecarte.bank.table import Table
+from ecarte.seeding import resolve_seed
 
 __all__ = ["SessionDeal", "play_session"]
 
@@ -26,18 +27,19 @@ class SessionDeal:
 def play_session(
     table: Table,
     deals: int,
-    seed: int = 0,
+    seed: int | None = None,
     on_deal: Callable[[SessionDeal], None] | None = None,
 ) -> list[SessionDeal]:
     """Plays ``deals`` deals. The punters decide from :meth:`Table.punter_view` only (the
     trump card and the stakes; the tableaux are face down). Each punter, in seat order
-    after the banker, stakes on one tableau chosen at random (``random.Random(seed)``): the
+    after the banker, stakes on one tableau chosen at random (the engine's ``Stream(seed)``;
+    ``seed=None``: a fresh seed): the
     fixed stake on T2 or T3, or on T4 up to twice the fixed stake, within the bank in
     banking mode and always within the punter's free chips. When the table obliges fixed
     stakes on T2 and T3 and one is missing, the first punter in seat order who can afford
     it places it. After a first break the banker restakes the bank; after a second, the
     bank passes. Stops early when nobody can hold the bank."""
-    rng = random.Random(seed)
+    rng = Stream(resolve_seed(seed))
     history: list[SessionDeal] = []
     for _ in range(deals):
         if table.phase == "over":
@@ -90,7 +92,7 @@ def _place_obliged_stakes(table: Table, view: PunterView, punters: list[str]) ->
     return view
 
 
-def table_stake(view: PunterView, player: str, tableau: int, rng: random.Random) -> int:
+def table_stake(view: PunterView, player: str, tableau: int, rng: Stream) -> int:
     """The policy's stake from what a punter may see: the fixed stake on T2/T3 (in open
     mode, any sum: the fixed stake or the free chips if fewer); on T4 up to twice the fixed
     stake, within the bank (banking mode) and the player's free chips. 0: no stake."""
@@ -100,7 +102,7 @@ def table_stake(view: PunterView, player: str, tableau: int, rng: random.Random)
         if view.mode == "open":
             return max(0, min(fixed, free))
         return fixed if free >= fixed else 0
-    amount = rng.randint(1, 2 * fixed)
+    amount = 1 + rng.below(min(2 * fixed, 2**32 - 1))
     if view.mode == "banking" and not view.responsible:
         already = sum(s.amount for s in view.stakes if s.tableau == 4)
         amount = min(amount, view.bank - already)

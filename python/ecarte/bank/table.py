@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from ecarte._core import Card
+from ecarte._core import Card, punter_shuffle_seed
 from ecarte._core.bank import Deal, Resolution, Shoe
 from ecarte.bank.ledger import (
     PUNTER_TABLEAUX,
@@ -44,14 +44,9 @@ from ecarte.bank.ledger import (
     whole_number,
 )
 from ecarte.errors import InvalidRecordError, InvalidRulesError, InvalidStakeError, TableError
+from ecarte.seeding import fresh_seed
 
 __all__ = ["Table"]
-
-
-def _derived_seed(seed: int, deals: int) -> int:
-    """The seed of a punter's shuffle when none is given: a fixed mix of the table seed and
-    the number of deals played (SplitMix64's increment), so a session is reproducible."""
-    return (seed + 0x9E3779B97F4A7C15 * (deals + 1)) & SEED_MASK
 
 
 class Table:
@@ -62,7 +57,9 @@ class Table:
     stakes on T2 and T3 must be exactly ``fixed_stake`` and the stakes on T4 may total up to
     the bank. In ``"open"`` mode there is no bank: punters stake any positive whole amount on
     T2-T4 and the banker pays from their own chips without limit (chips may go negative).
-    The shoe is shuffled with ``seed``, or given exactly as ``shoe`` (104 cards, top first).
+    The shoe is shuffled with ``seed`` (``None``: a fresh seed, kept in ``.seed``), or given
+    exactly as ``shoe`` (104 cards, top first); the seed also drives the shoe's run-out
+    reshuffles and the punters' shuffles that name no seed (docs/api.md, "Seeds").
     Chips are conserved: the sum of all players' chips plus the bank never changes.
     """
 
@@ -73,11 +70,13 @@ class Table:
         bank: int = 100,
         mode: Mode = "banking",
         fixed_stake: int = 10,
-        seed: int = 0,
+        seed: int | None = None,
         chips: int | Mapping[str, int] = 1000,
         shoe: Sequence[Card | str] | None = None,
         obliged: bool | None = None,
     ) -> None:
+        if seed is None:
+            seed = fresh_seed()
         config = table_config(players, banker, bank, mode, fixed_stake, seed, chips, obliged)
         self._players: list[str] = config["players"]
         self._mode: Mode = mode
@@ -115,6 +114,11 @@ class Table:
     @property
     def players(self) -> list[str]:
         return list(self._players)
+
+    @property
+    def seed(self) -> int:
+        """The table's seed: the shoe's shuffle and every later shuffle derive from it."""
+        return self._seed
 
     @property
     def banker(self) -> str:
@@ -376,7 +380,9 @@ class Table:
 
     def shuffle_rest(self, player: str, seed: int | None = None) -> int:
         """A punter's right after a deal: shuffles the undealt rest of the shoe (the discard
-        pile stays aside). Returns the seed used (derived from the table seed if ``None``)."""
+        pile stays aside). Returns the seed used: with ``None``, the table's own punter-shuffle
+        stream (``punter_shuffle_seed(table seed, deals played)``), so a session replays
+        from the table's seed."""
         self._require("ready", "shuffle_rest")
         self._check_player(player)
         if player == self.banker:
@@ -386,7 +392,7 @@ class Table:
         if self._shuffled_since_deal:
             raise TableError("shuffle_rest: the shoe was already shuffled since the last deal")
         if seed is None:
-            seed = _derived_seed(self._seed, self._deals_played)
+            seed = punter_shuffle_seed(self._seed, self._deals_played)
         if not whole_number(seed) or not 0 <= seed <= SEED_MASK:
             raise TableError(f"seed must be a whole number 0 to 2**64-1, got {seed!r}")
         self._shoe.shuffle_rest(seed)

@@ -1,6 +1,6 @@
 """The solver benchmark that ships with the package, and batch solving.
 
-``solver_positions_v1.jsonl`` (in ``ecarte/data``) is a fixed, versioned set of
+``solver_positions_v2.jsonl`` (in ``ecarte/data``) is a fixed, versioned set of
 double-dummy positions, in the spirit of the standard deal lists of bridge solvers: one
 JSON object a line, each with the deal record of the position (``Deal.to_json``), its exact
 value for the player to move and every best action. ``benches/make_solver_positions.py``
@@ -9,9 +9,11 @@ file stays as it was.
 
 The set: 100 positions for each exchange count from 0 to 11 (1,200 in all, line ``i`` has
 ``i % 12`` exchanges), each the opening lead of a deal of its own seed. The seeds come from
-a SplitMix64 stream of :data:`SEED`, so they overlap neither the seeds 0..99 of
-``benches/solver_positions.py`` nor the small seeds of the tests; discards are drawn from the
-same stream; dealers alternate.
+the engine's stream of :data:`SEED` (``Stream(SEED)``, see docs/api.md, "Seeds"), so they
+overlap neither the seeds 0..99 of ``benches/solver_positions.py`` nor the small seeds of
+the tests; discards are drawn from the same stream; dealers alternate. Version 1 drew from
+a SplitMix64 generator of its own; version 2 is the same set drawn from the engine's one
+generator.
 
 ``ecarte bench solver`` times the solver on it (:func:`run_bench`) and checks every value;
 ``ecarte solve --batch`` solves a file of records (:func:`solve_records`).
@@ -27,6 +29,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ecarte._core import Stream
 from ecarte.duel import Deal, Solution, solve_many_timed
 from ecarte.errors import EcarteError
 
@@ -48,33 +51,13 @@ __all__ = [
 ]
 
 FORMAT = "ecarte.solver.position"
-VERSION = 1
+VERSION = 2
 POSITIONS_FILE = f"solver_positions_v{VERSION}.jsonl"
 SEED = 0x5EED_EC_A27E_0001
 PER_EXCHANGE = 100
 MAX_EXCHANGES = 11
 # Positions per call into the solver: the size of a progress step.
 CHUNK = 64
-
-_MASK = (1 << 64) - 1
-
-
-class SplitMix64:
-    """The SplitMix64 generator: the same numbers on every platform and Python version."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & _MASK
-
-    def next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """An integer in ``range(n)`` (the modulo bias is negligible for small ``n``)."""
-        return self.next() % n
 
 
 @dataclass(frozen=True)
@@ -89,7 +72,7 @@ class Position:
     objective: str = "points"
 
 
-def opening_position(seed: int, dealer: int, exchanges: int, rng: SplitMix64) -> Deal:
+def opening_position(seed: int, dealer: int, exchanges: int, rng: Stream) -> Deal:
     """The deal of ``seed`` after ``exchanges`` exchanges (every proposal accepted, random
     discards), at its first lead."""
     deal = Deal(seed=seed, dealer=dealer)
@@ -109,10 +92,10 @@ def make_positions(count: int | None = None) -> list[dict[str, Any]]:
     """The records of the shipped set (its first ``count`` lines), solved afresh."""
     total = PER_EXCHANGE * (MAX_EXCHANGES + 1)
     count = total if count is None else min(count, total)
-    rng = SplitMix64(SEED)
+    rng = Stream(SEED)
     deals = []
     for i in range(count):
-        seed = rng.next() >> 1  # below 2**63: a seed every API takes
+        seed = rng.next_u64() >> 1  # below 2**63: a seed every API takes
         deals.append(opening_position(seed, i % 2, i % (MAX_EXCHANGES + 1), rng))
     solved = solve_many_timed(deals)
     return [

@@ -41,7 +41,7 @@ def bench_command(ctx: click.Context, full: bool) -> None:
 )
 def bench_solver_command(positions: int | None, threads: int) -> None:
     """Time the double-dummy solver on the position set shipped with ecarte
-    (solver_positions_v1: 100 opening positions for each of 0 to 11 exchanges), check every
+    (solver_positions_v2: 100 opening positions for each of 0 to 11 exchanges), check every
     value, and print median, p90 and max time and nodes per exchange count."""
     import platform
     import statistics

@@ -4,6 +4,7 @@
 //! [`match_deal`] and scores through [`MatchScore`].
 
 use super::action::Action;
+use super::observe::Observation;
 use super::rules::Rules;
 use super::state::{DealState, DuelError, Outcome};
 use crate::rng::{rng_from_seed, GameRng, SeedDeriver};
@@ -82,15 +83,21 @@ impl MatchScore {
     }
 }
 
-/// A match in play: its seed, the running score and the deal in progress. Applying the
-/// action that ends a deal scores it and deals the next, unless the match is over.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A match in play: its seed, the running score, the deal in progress and the finished
+/// deals before it. Applying the action that ends a deal scores it and deals the next,
+/// unless the match is over. The one history of a match: records, display and replay read
+/// it.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Match {
     pub seed: u64,
     pub rules: Rules,
     pub score: MatchScore,
     /// The deal in progress (the last one, finished, once the match is over).
     pub deal: DealState,
+    /// The finished deals before [`Match::deal`], oldest first (only the last one when the
+    /// match keeps no history, see [`Match::without_history`]).
+    earlier: Vec<DealState>,
+    keep_history: bool,
 }
 
 impl Match {
@@ -104,12 +111,59 @@ impl Match {
             rules,
             score: MatchScore::new(rules.target, first_dealer),
             deal: match_deal(seed, first_dealer, 0, rules)?,
+            earlier: Vec::new(),
+            keep_history: true,
         })
     }
 
-    /// The index of the deal in progress.
+    /// This match without the finished deals' history: environments that play match after
+    /// match keep only the deal in progress, the last finished deal and the score.
+    #[must_use]
+    pub fn without_history(mut self) -> Match {
+        self.keep_history = false;
+        let last = self.earlier.pop();
+        self.earlier.clear();
+        self.earlier.extend(last);
+        self
+    }
+
+    /// The index of the deal in progress (from 0).
     pub fn deal_index(&self) -> u64 {
-        u64::from(self.score.deals)
+        u64::from(self.score.deals) - u64::from(self.is_over())
+    }
+
+    /// Deal `index` (from 0) as played so far: a finished deal, or the deal in progress.
+    /// `None` past the deal in progress, or for a finished deal of a match that keeps no
+    /// history.
+    pub fn deal_at(&self, index: usize) -> Option<&DealState> {
+        let current = usize::try_from(self.deal_index()).ok()?;
+        match index.cmp(&current) {
+            std::cmp::Ordering::Equal => Some(&self.deal),
+            std::cmp::Ordering::Greater => None,
+            std::cmp::Ordering::Less if self.keep_history => self.earlier.get(index),
+            std::cmp::Ordering::Less => self.earlier.last().filter(|_| index + 1 == current),
+        }
+    }
+
+    /// The deal that ended last: the deal in progress once the match is over, the one
+    /// before it otherwise; `None` before any deal has ended.
+    pub fn last_finished(&self) -> Option<&DealState> {
+        if self.is_over() {
+            Some(&self.deal)
+        } else {
+            self.earlier.last()
+        }
+    }
+
+    /// Every deal so far, oldest first, the deal in progress last (of a match without
+    /// history: the last finished deal and the deal in progress).
+    pub fn deals(&self) -> impl Iterator<Item = &DealState> + '_ {
+        self.earlier.iter().chain(std::iter::once(&self.deal))
+    }
+
+    /// The outcome of every finished deal, in order.
+    pub fn outcomes(&self) -> impl Iterator<Item = Outcome> + '_ {
+        self.deals().filter_map(DealState::outcome)
     }
 
     pub fn winner(&self) -> Option<u8> {
@@ -118,6 +172,20 @@ impl Match {
 
     pub fn is_over(&self) -> bool {
         self.winner().is_some()
+    }
+
+    /// The player to move, `None` once the match is over.
+    pub fn current_player(&self) -> Option<u8> {
+        if self.is_over() {
+            None
+        } else {
+            self.deal.current_player()
+        }
+    }
+
+    /// What `player` may know of the deal in progress, with the match score.
+    pub fn observation(&self, player: u8) -> Observation {
+        self.deal.observation(player, self.score.score)
     }
 
     /// Applies a legal action to the deal in progress; refused, with nothing changed, when
@@ -129,24 +197,53 @@ impl Match {
                 legal: Vec::new(),
             });
         }
-        self.deal.apply(action)?;
-        self.finish_deal()
+        let mut deal = self.deal;
+        deal.apply(action)?;
+        self.finish_deal(&deal)
     }
 
-    /// Scores the deal in progress if it is over and deals the next unless the match is.
-    fn finish_deal(&mut self) -> Result<Option<Outcome>, DuelError> {
-        let Some(outcome) = self.deal.outcome() else {
+    /// Applies an action already known to be legal (see [`DealState::apply_unchecked`]).
+    pub fn apply_unchecked(&mut self, action: Action) -> Result<Option<Outcome>, DuelError> {
+        let mut deal = self.deal;
+        deal.apply_unchecked(action);
+        self.finish_deal(&deal)
+    }
+
+    /// Takes back the last action of the deal in progress; `None` (nothing changed) at the
+    /// start of a deal or once the match is over: a finished deal stays scored.
+    pub fn undo(&mut self) -> Option<Action> {
+        if self.is_over() {
+            return None;
+        }
+        let (before, action) = self.deal.before_last()?;
+        self.deal = before;
+        Some(action)
+    }
+
+    /// Makes `deal` the deal in progress; if it is over, scores it and deals the next unless
+    /// the match is.
+    fn finish_deal(&mut self, deal: &DealState) -> Result<Option<Outcome>, DuelError> {
+        let Some(outcome) = deal.outcome() else {
+            self.deal = *deal;
             return Ok(None);
         };
-        self.score.record(&outcome);
-        if !self.is_over() {
-            self.deal = match_deal(
-                self.seed,
-                self.score.first_dealer,
-                self.deal_index(),
-                self.rules,
-            )?;
+        let mut score = self.score;
+        score.record(&outcome);
+        if score.winner().is_some() {
+            (self.score, self.deal) = (score, *deal);
+            return Ok(Some(outcome));
         }
+        let next = match_deal(
+            self.seed,
+            score.first_dealer,
+            u64::from(score.deals),
+            self.rules,
+        )?;
+        if !self.keep_history {
+            self.earlier.clear();
+        }
+        self.earlier.push(*deal);
+        (self.score, self.deal) = (score, next);
         Ok(Some(outcome))
     }
 }

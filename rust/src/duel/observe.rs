@@ -103,6 +103,23 @@ pub struct Observation {
     pub history: Vec<Option<Action>>,
 }
 
+impl Observation {
+    /// A stable 64-bit key of the observation: FNV-1a over its JSON record, the same on
+    /// every platform and run. Search agents seed each decision with it
+    /// ([`crate::rng::decision_seed`]), so the same observation gets the same decision.
+    pub fn key(&self) -> u64 {
+        use std::hash::Hasher;
+        let mut hasher = fnv::FnvHasher::default();
+        hasher.write(self.to_json().as_bytes());
+        hasher.finish()
+    }
+
+    /// The JSON record of the observation.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
 impl DealState {
     /// What `player` may know, with the match score `score` (zeros outside a match).
     pub fn observation(&self, player: u8, score: [u8; 2]) -> Observation {

@@ -105,19 +105,15 @@ pub struct MatchRecord {
 }
 
 impl MatchRecord {
-    /// The record of `game`, whose earlier deals are `finished` (oldest first).
-    pub fn of(game: &Match, finished: &[DealState]) -> MatchRecord {
+    /// The record of `game`: every deal so far.
+    pub fn of(game: &Match) -> MatchRecord {
         MatchRecord {
             format: MATCH_FORMAT.to_string(),
             version: MATCH_VERSION,
             seed: game.seed,
             first_dealer: game.score.first_dealer,
             rules: game.rules,
-            deals: finished
-                .iter()
-                .chain(std::iter::once(&game.deal))
-                .map(DealRecord::of)
-                .collect(),
+            deals: game.deals().map(DealRecord::of).collect(),
         }
     }
 
@@ -132,57 +128,51 @@ impl MatchRecord {
     }
 
     /// Replays the record: every deal must be the match's seeded deal under the match's
-    /// rules, every action legal, and only the last deal unfinished. Returns the match and
-    /// its finished deals before the current one.
-    pub fn replay(&self) -> Result<(Match, Vec<DealState>), DuelError> {
+    /// rules, every action legal, and only the last deal unfinished.
+    pub fn replay(&self) -> Result<Match, DuelError> {
         let bad = |text: String| DuelError::InvalidRecord(text);
         let mut game =
             Match::new(self.seed, self.first_dealer, self.rules).map_err(|e| bad(e.to_string()))?;
-        let mut finished = Vec::new();
+        if self.deals.is_empty() {
+            return Err(bad("a match record holds at least one deal".into()));
+        }
         for (i, deal) in self.deals.iter().enumerate() {
+            let number = i + 1;
             check_header(&deal.format, deal.version, RECORD_FORMAT, RECORD_VERSION)?;
-            if i > 0 && game.deal.is_over() {
-                return Err(bad(format!("deal {i} comes after the match ended")));
+            if i > 0 && game.is_over() {
+                return Err(bad(format!("deal {number} comes after the match ended")));
             }
             if deal.rules != self.rules {
-                return Err(bad(format!("deal {i} has rules other than the match's")));
+                return Err(bad(format!(
+                    "deal {number} has rules other than the match's"
+                )));
             }
             if deal.deck.as_slice() != game.deal.deck().as_slice()
                 || deal.dealer != game.deal.dealer()
             {
                 return Err(bad(format!(
-                    "deal {i} is not the deal of seed {} with dealer {}",
+                    "deal {number} is not the deal of seed {} with dealer {}",
                     self.seed,
                     game.deal.dealer()
                 )));
             }
             for (j, &action) in deal.actions.iter().enumerate() {
-                let before = game.deal;
                 let ended = game
                     .apply(action)
-                    .map_err(|e| bad(format!("deal {i}, action {j}: {e}")))?;
-                if ended.is_some() {
-                    if j + 1 != deal.actions.len() {
-                        return Err(bad(format!("deal {i} goes on after it ended")));
-                    }
-                    if !game.is_over() {
-                        let mut done = before;
-                        done.apply_unchecked(action);
-                        finished.push(done);
-                    }
+                    .map_err(|e| bad(format!("deal {number}, action {}: {e}", j + 1)))?;
+                if ended.is_some() && j + 1 != deal.actions.len() {
+                    return Err(bad(format!("deal {number} goes on after it ended")));
                 }
             }
-            if i + 1 < self.deals.len() && !game.is_over() && finished.len() != i + 1 {
-                return Err(bad(format!("deal {i} is unfinished")));
+            let finished = game.is_over() || game.deal_index() > i as u64;
+            if i + 1 < self.deals.len() && !finished {
+                return Err(bad(format!("deal {number} is unfinished")));
+            }
+            if i + 1 == self.deals.len() && finished && !game.is_over() {
+                // `to_json` always writes the deal in progress, if only its deck.
+                return Err(bad(format!("deal {} is missing", number + 1)));
             }
         }
-        if self.deals.is_empty() {
-            return Err(bad("a match record holds at least one deal".into()));
-        }
-        if !game.is_over() && finished.len() == self.deals.len() {
-            // `to_json` always writes the deal in progress, if only its deck.
-            return Err(bad(format!("deal {} is missing", self.deals.len())));
-        }
-        Ok((game, finished))
+        Ok(game)
     }
 }

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::card::{Card, Rank};
+use crate::card::{Card, Rank, Suit};
 
 /// The rank order of a duel; both are "equally accepted" by the seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -45,8 +45,22 @@ impl Order {
         ranks
     }
 
-    pub fn beats(self, a: Card, b: Card) -> bool {
+    /// Whether `a` ranks above `b` (a comparison of ranks only; see [`beats`] for tricks).
+    pub fn outranks(self, a: Card, b: Card) -> bool {
         self.strength(a.rank()) > self.strength(b.rank())
+    }
+}
+
+/// The trick rule, defined once: whether `card`, played second, beats `lead` when `trump`
+/// is trumps. A card of the led suit beats it if it ranks higher; a trump beats any card
+/// of another suit; any other card loses. (The solver's packed form,
+/// `solver::packed::beats_with`, is tested against this.)
+#[inline]
+pub fn beats(order: Order, trump: Suit, card: Card, lead: Card) -> bool {
+    if card.suit() == lead.suit() {
+        order.outranks(card, lead)
+    } else {
+        card.suit() == trump
     }
 }
 
@@ -117,9 +131,9 @@ mod tests {
     fn ecarte_order_puts_the_ace_between_ten_and_jack() {
         let names: String = Order::Ecarte.ranks().iter().map(|r| r.letter()).collect();
         assert_eq!(names, "789TAJQK");
-        assert!(Order::Ecarte.beats(c("JH"), c("AH")));
-        assert!(Order::Ecarte.beats(c("AH"), c("TH")));
-        assert!(Order::Ecarte.beats(c("KH"), c("QH")));
+        assert!(Order::Ecarte.outranks(c("JH"), c("AH")));
+        assert!(Order::Ecarte.outranks(c("AH"), c("TH")));
+        assert!(Order::Ecarte.outranks(c("KH"), c("QH")));
     }
 
     #[test]
@@ -130,8 +144,8 @@ mod tests {
             .map(|r| r.letter())
             .collect();
         assert_eq!(names, "789TJQKA");
-        assert!(Order::Traditional.beats(c("AH"), c("KH")));
-        assert!(!Order::Traditional.beats(c("JH"), c("AH")));
+        assert!(Order::Traditional.outranks(c("AH"), c("KH")));
+        assert!(!Order::Traditional.outranks(c("JH"), c("AH")));
     }
 
     #[test]

@@ -69,6 +69,17 @@ pub struct Outcome {
     pub tricks: [u8; 2],
 }
 
+impl Outcome {
+    /// Whether some deal can end with this outcome (a record read from outside): a seat,
+    /// 1 or 2 points, at most the pack's cards and tricks.
+    pub fn is_possible(&self) -> bool {
+        self.winner <= 1
+            && (1..=2).contains(&self.points)
+            && self.cards.iter().map(|&c| u32::from(c)).sum::<u32>() <= 32
+            && self.tricks.iter().map(|&t| u32::from(t)).sum::<u32>() <= 16
+    }
+}
+
 /// One duel deal. Seats are 0 and 1; the elder is the seat that does not deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DealState {
@@ -316,10 +327,6 @@ impl DealState {
         self.talon_size() >= 2 && self.exchanges < self.rules.max_exchanges
     }
 
-    fn is_trump(&self, card: Card) -> bool {
-        card.suit() == self.trump
-    }
-
     fn suit_mask(suit: Suit) -> u32 {
         0xff << (suit.index() * 8)
     }
@@ -502,11 +509,7 @@ impl DealState {
     /// Whether `card`, played second, beats `lead`: a trump beats any other suit, and
     /// within the led suit the higher rank wins.
     pub fn beats(&self, card: Card, lead: Card) -> bool {
-        if card.suit() == lead.suit() {
-            self.rules.order.beats(card, lead)
-        } else {
-            self.is_trump(card)
-        }
+        super::rules::beats(self.rules.order, self.trump(), card, lead)
     }
 
     /// The outcome once the deal is over: more cards wins, equal cards go to the winner

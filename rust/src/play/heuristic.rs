@@ -5,7 +5,7 @@
 use crate::card::{Card, Suit};
 use crate::duel::action::{bit, cards_of, Action};
 use crate::duel::observe::Observation;
-use crate::duel::rules::Order;
+use crate::duel::rules::{beats, Order};
 use crate::duel::state::{DealState, Phase};
 
 /// What a native policy sees when it acts: a subset of the player's observation.
@@ -135,17 +135,10 @@ fn play_choice(view: &View, cards: &[Card], cost: impl Fn(Card) -> u8) -> Option
             .max_by_key(|&c| cost(c))
             .or_else(|| cards.iter().copied().min_by_key(|&c| cost(c)));
     };
-    let beats = |c: Card| {
-        if c.suit() == lead.suit() {
-            view.order.beats(c, lead)
-        } else {
-            c.suit() == trump
-        }
-    };
     cards
         .iter()
         .copied()
-        .filter(|&c| beats(c))
+        .filter(|&c| beats(view.order, trump, c, lead))
         .min_by_key(|&c| cost(c))
         .or_else(|| cards.iter().copied().min_by_key(|&c| cost(c)))
 }

@@ -2,10 +2,12 @@
 //! parallel, and the vector environment. This layer uses the rules (`duel`) and the search
 //! (`solver`); neither of them knows of it.
 
+pub mod agent;
 pub mod expert;
 pub mod heuristic;
 pub mod opponent;
 pub mod policy;
 pub mod random;
+pub mod runner;
 pub mod simulate;
 pub mod vecenv;

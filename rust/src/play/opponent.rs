@@ -10,33 +10,36 @@
 
 use rayon::prelude::*;
 
+use super::agent::Agent;
 use super::policy::Policy;
+use super::runner::{self, Stop};
 use super::vecenv::check_batch_len;
 use crate::duel::action::{write_mask, Action, NUM_ACTIONS};
-use crate::duel::matches::match_deal;
+use crate::duel::matches::Match;
 use crate::duel::observe::OBSERVATION_SIZE;
 use crate::duel::rules::Rules;
-use crate::duel::state::{DealState, DuelError};
-use crate::rng::{self, rng_from_seed, GameRng};
+use crate::duel::state::{DealState, DuelError, Outcome};
+use crate::rng;
 
 /// Envs per parallel job for the cheap policies; PIMC decisions run one env per job.
 const PARALLEL_MIN: usize = 2048;
 
-/// One env: its deal, the deal's index in the env's endless match, the opponent's
-/// generator, and whether the deal ended at the last step (reset at the next).
+/// One env: its match in progress and the opponent playing it, how many matches the env
+/// has started, and the deal that ended at the last step with the score after it (shown
+/// until the next step starts the next deal).
 #[derive(Clone, Debug)]
 struct Game {
-    state: DealState,
-    deals: u64,
-    rng: GameRng,
-    done: bool,
+    play: Match,
+    opponent: Agent,
+    matches: u64,
+    ended: Option<(DealState, [u8; 2])>,
 }
 
-/// Env `i` plays the deals of a match with seed `derive_seed(seed, i)` and first dealer 0,
-/// without end, like [`super::vecenv::VecEnv`]: its `k`-th deal is shuffled with
-/// `derive_seed(derive_seed(seed, i), k)` and dealt by seat `k % 2`, so the learner deals
-/// every other deal. The opponent's generator is seeded with
-/// `rng::agent_seed(derive_seed(seed, i), opponent_seat)`.
+/// Env `i` plays match after match, each to the rules' target: its `j`-th match has seed
+/// `derive_seed(derive_seed(seed, i), j)` and first dealer `j % 2`, so the dealer alternates
+/// within a match as the rules say and the learner deals every other deal. The opponent is
+/// the match's agent in its seat ([`rng::agent_seed`]`(match seed, opponent seat)`), as in
+/// the arena. Observations carry the match score.
 #[derive(Clone, Debug)]
 pub struct OpponentVecEnv {
     games: Vec<Game>,
@@ -74,7 +77,7 @@ impl OpponentVecEnv {
             seat,
         };
         for i in 0..n {
-            let game = env.fresh(i)?;
+            let game = env.start_match(i, 0)?;
             env.games.push(game);
         }
         Ok(env)
@@ -96,29 +99,40 @@ impl OpponentVecEnv {
         self.opponent
     }
 
-    /// The current deal of env `i`.
+    /// The deal env `i` shows: the one that ended at the last step, or the one in play.
     pub fn state(&self, i: usize) -> Option<&DealState> {
-        self.games.get(i).map(|g| &g.state)
+        self.games
+            .get(i)
+            .map(|g| g.ended.as_ref().map_or(&g.play.deal, |(deal, _)| deal))
     }
 
-    fn fresh(&self, i: usize) -> Result<Game, DuelError> {
-        let match_seed = rng::item_seed(self.seed, i as u64);
+    /// The match score of env `i` as its observation shows it.
+    pub fn score(&self, i: usize) -> Option<[u8; 2]> {
+        self.games
+            .get(i)
+            .map(|g| g.ended.map_or(g.play.score.score, |(_, score)| score))
+    }
+
+    /// Match `j` of env `i`, with its opponent.
+    fn start_match(&self, i: usize, j: u64) -> Result<Game, DuelError> {
+        let match_seed = rng::derive_seed(rng::item_seed(self.seed, i as u64), j);
+        let opponent_seat = u64::from(1 - self.seat);
         Ok(Game {
-            state: match_deal(match_seed, 0, 0, self.rules)?,
-            deals: 0,
-            rng: rng_from_seed(rng::agent_seed(match_seed, u64::from(1 - self.seat))),
-            done: false,
+            play: Match::new(match_seed, (j % 2) as u8, self.rules)?.without_history(),
+            opponent: Agent::new(self.opponent, rng::agent_seed(match_seed, opponent_seat)),
+            matches: j + 1,
+            ended: None,
         })
     }
 
     fn min_len(&self) -> usize {
         match self.opponent {
-            Policy::Pimc(_) => 1,
+            Policy::Pimc(_) | Policy::Expert(_) => 1,
             _ => PARALLEL_MIN,
         }
     }
 
-    /// Starts every env again on its first deal (with `seed` if given), lets the opponent
+    /// Starts every env again on its first match (with `seed` if given), lets the opponent
     /// act, and writes the learner's observations.
     pub fn reset(
         &mut self,
@@ -128,15 +142,16 @@ impl OpponentVecEnv {
         if let Some(seed) = seed {
             self.seed = seed;
         }
-        for i in 0..self.len() {
-            self.games[i] = self.fresh(i)?;
-        }
-        let (opponent, seat, min_len) = (self.opponent, self.seat, self.min_len());
+        let fresh = (0..self.len())
+            .map(|i| self.start_match(i, 0))
+            .collect::<Result<Vec<Game>, DuelError>>()?;
+        self.games = fresh;
+        let (seat, min_len) = (self.seat, self.min_len());
         self.games
             .par_iter_mut()
             .with_min_len(min_len)
             .for_each(|game| {
-                let _ = opponent_turns(game, opponent, seat);
+                let _ = opponent_turns(game, seat);
             });
         out.rewards.fill(0.0);
         out.terminated.fill(false);
@@ -145,9 +160,9 @@ impl OpponentVecEnv {
     }
 
     /// Applies `actions[i]` (an action id) for the learner in env `i`, then the opponent's
-    /// replies. Envs whose deal ended at the last step ignore their action and start the
-    /// next deal. Every action is checked first; an illegal one is refused with no env
-    /// changed.
+    /// replies. Envs whose deal ended at the last step ignore their action and go on with
+    /// the next deal (of the next match, if that deal ended the match). Every action is
+    /// checked first; an illegal one is refused with no env changed.
     pub fn step(
         &mut self,
         actions: &[i64],
@@ -155,40 +170,49 @@ impl OpponentVecEnv {
     ) -> Result<(), DuelError> {
         check_batch_len(actions.len(), self.len())?;
         for (i, (&id, game)) in actions.iter().zip(&self.games).enumerate() {
-            if game.done {
+            if game.ended.is_some() {
                 continue;
             }
             let action = usize::try_from(id).ok().and_then(Action::from_id);
-            if !action.is_some_and(|a| game.state.is_legal(a)) {
+            if !action.is_some_and(|a| game.play.deal.is_legal(a)) {
                 return Err(DuelError::IllegalAction {
                     action: format!("id {id} in env {i}"),
-                    legal: game.state.legal_actions(),
+                    legal: game.play.deal.legal_actions(),
                 });
             }
         }
-        let (seed, rules) = (self.seed, self.rules);
-        let (opponent, seat, min_len) = (self.opponent, self.seat, self.min_len());
+        let next_matches: Vec<Option<Game>> = self
+            .games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let over = g.ended.is_some() && g.play.is_over();
+                over.then(|| self.start_match(i, g.matches)).transpose()
+            })
+            .collect::<Result<_, DuelError>>()?;
+        let (seat, min_len) = (self.seat, self.min_len());
         self.games
             .par_iter_mut()
+            .zip(next_matches.into_par_iter())
             .zip(actions.par_iter())
             .zip(out.rewards.par_iter_mut())
             .zip(out.terminated.par_iter_mut())
             .with_min_len(min_len)
-            .enumerate()
-            .for_each(|(i, (((game, &id), reward), done))| {
+            .for_each(|((((game, next), &id), reward), done)| {
                 *reward = 0.0;
                 *done = false;
-                if game.done {
-                    game.deals += 1;
-                    let match_seed = rng::item_seed(seed, i as u64);
-                    if let Ok(next) = match_deal(match_seed, 0, game.deals, rules) {
-                        game.state = next;
+                if game.ended.take().is_some() {
+                    if let Some(next) = next {
+                        *game = next;
                     }
-                    game.done = false;
                 } else if let Some(action) = usize::try_from(id).ok().and_then(Action::from_id) {
-                    game.state.apply_unchecked(action);
+                    if let Ok(Some(outcome)) = game.play.apply_unchecked(action) {
+                        *reward = game.end_deal(outcome, seat);
+                        *done = true;
+                        return;
+                    }
                 }
-                if let Some(points) = opponent_turns(game, opponent, seat) {
+                if let Some(points) = opponent_turns(game, seat) {
                     *reward = points;
                     *done = true;
                 }
@@ -205,30 +229,44 @@ impl OpponentVecEnv {
             .zip(out.mask.par_chunks_mut(NUM_ACTIONS))
             .with_min_len(PARALLEL_MIN)
             .for_each(|((game, obs), mask)| {
-                game.state.encode_observation(seat, [0, 0], obs);
-                write_mask(game.state.legal_mask(), mask);
+                let (deal, score) = game
+                    .ended
+                    .as_ref()
+                    .map_or((&game.play.deal, game.play.score.score), |(d, s)| (d, *s));
+                deal.encode_observation(seat, score, obs);
+                write_mask(deal.legal_mask(), mask);
             });
     }
 }
 
-/// Lets the opponent act until the learner is to move or the deal ends; at the end, marks
-/// the game done and returns the learner's signed deal points.
-fn opponent_turns(game: &mut Game, opponent: Policy, seat: u8) -> Option<f32> {
-    while let Some(player) = game.state.current_player() {
-        if player == seat {
-            return None;
+impl Game {
+    /// Keeps the deal that just ended (with `outcome`) for the learner's last look at it;
+    /// returns the learner's signed deal points.
+    fn end_deal(&mut self, outcome: Outcome, seat: u8) -> f32 {
+        let last = *self.play.last_finished().unwrap_or(&self.play.deal);
+        self.ended = Some((last, self.play.score.score));
+        let points = f32::from(outcome.points);
+        if outcome.winner == seat {
+            points
+        } else {
+            -points
         }
-        let action = opponent.choose(&game.state, &mut game.rng);
-        game.state.apply_unchecked(action);
     }
-    let outcome = game.state.outcome()?;
-    game.done = true;
-    let points = f32::from(outcome.points);
-    Some(if outcome.winner == seat {
-        points
-    } else {
-        -points
-    })
+}
+
+/// Lets the opponent act until the learner is to move or the deal ends; at the end, keeps
+/// the finished deal and returns the learner's signed deal points.
+fn opponent_turns(game: &mut Game, seat: u8) -> Option<f32> {
+    let mut agents: [Option<&mut Agent>; 2] = [None, None];
+    agents[1 - seat as usize] = Some(&mut game.opponent);
+    match runner::advance(&mut game.play, agents, true, |_, _, _| Ok(())) {
+        Ok(Stop::DealEnded(outcome)) => Some(game.end_deal(outcome, seat)),
+        Ok(Stop::MatchOver) => {
+            let outcome = game.play.deal.outcome()?;
+            Some(game.end_deal(outcome, seat))
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -258,19 +296,19 @@ mod tests {
                 terminated: &mut terminated,
             };
             env.reset(None, &mut out).unwrap();
-            let mut rng = rng_from_seed(9);
+            let mut rng = crate::rng::rng_from_seed(9);
             let mut finished = 0;
             for _ in 0..400 {
                 let actions: Vec<i64> = env
                     .games
                     .iter()
                     .map(|g| {
-                        if g.done {
+                        if g.ended.is_some() {
                             0
                         } else {
-                            assert_eq!(g.state.current_player(), Some(seat));
-                            super::super::random::random_action(g.state.legal_mask(), &mut rng).id()
-                                as i64
+                            assert_eq!(g.play.current_player(), Some(seat));
+                            super::super::random::random_action(g.play.deal.legal_mask(), &mut rng)
+                                .id() as i64
                         }
                     })
                     .collect();

@@ -2,9 +2,11 @@
 //! expert. Each reads only what the player to move may know, never the hidden cards.
 
 use crate::duel::action::Action;
+use crate::duel::observe::Observation;
 use crate::duel::state::DealState;
-use crate::rng::GameRng;
+use crate::rng::{self, GameRng};
 use crate::solver::pimc::pimc_values;
+use crate::solver::sampler::SampleError;
 
 use super::expert::{expert_values, DEFAULT_EXPERT_SAMPLES};
 use super::heuristic::{heuristic_action, heuristic_rollout, View};
@@ -25,73 +27,184 @@ pub enum Policy {
     Expert(u16),
 }
 
-impl Policy {
-    /// The agent specs [`Policy::parse`] reads, for help and error texts.
-    pub const SPECS: &'static str = "'random', 'heuristic', 'pimc', 'pimc:N' (N worlds per decision, 1 to 65535), 'expert' or 'expert:N'";
+/// The most worlds a search policy may sample per decision: the one limit of `pimc:N`,
+/// `expert:N`, the arena's `--samples` and the Python agents.
+pub const MAX_SAMPLES: u16 = 10_000;
 
-    /// `"random"`, `"heuristic"`, `"pimc"`, `"pimc:N"` (N worlds per decision), `"expert"`
-    /// or `"expert:N"`. This is
-    /// the one grammar of agent specs: Python's agents, the arena and the CLI read it here.
-    pub fn parse(name: &str) -> Option<Policy> {
-        match name.split_once(':') {
-            None => match name {
-                "random" => Some(Policy::Random),
-                "heuristic" => Some(Policy::Heuristic),
-                "pimc" => Some(Policy::Pimc(DEFAULT_PIMC_SAMPLES)),
-                "expert" => Some(Policy::Expert(DEFAULT_EXPERT_SAMPLES)),
-                _ => None,
-            },
-            Some(("pimc", n)) if n.bytes().all(|b| b.is_ascii_digit()) => {
-                n.parse().ok().filter(|&n| n > 0).map(Policy::Pimc)
-            }
-            Some(("expert", n)) if n.bytes().all(|b| b.is_ascii_digit()) => {
-                n.parse().ok().filter(|&n| n > 0).map(Policy::Expert)
-            }
-            Some(_) => None,
-        }
-    }
+/// Why an agent spec names no agent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpecError {
+    /// No agent has this name.
+    Unknown(String),
+    /// A search agent's world count outside `1..=MAX_SAMPLES`.
+    Samples { name: &'static str, given: String },
+}
 
-    /// The action for the player to move in `state`. Every policy reads only what that
-    /// player may know: the view, or for PIMC the player's whole observation.
-    // Into the playout loops, so that the random draw inlined here is compiled there
-    // (with POPCNT and BMI2, see `with_bit_instructions`).
-    #[allow(clippy::inline_always)]
-    #[inline(always)]
-    pub fn choose(self, state: &DealState, rng: &mut GameRng) -> Action {
+impl std::fmt::Display for SpecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Policy::Random => random_action(state.legal_mask(), rng),
-            Policy::Heuristic => heuristic_action(&View::of_state(state)),
-            Policy::Pimc(samples) => pimc_action(state, samples, rng, false),
-            Policy::Expert(samples) => pimc_action(state, samples, rng, true),
+            SpecError::Unknown(spec) => {
+                write!(f, "unknown agent {spec:?}: choose {}", Policy::SPECS)
+            }
+            SpecError::Samples { name, given } => write!(
+                f,
+                "{name}:N takes N worlds per decision from 1 to {MAX_SAMPLES}, got {given:?}"
+            ),
         }
     }
 }
 
-/// The PIMC choice: the best mean double-dummy value over sampled worlds, ties to the
-/// lowest action id (as `PimcAgent` does); the heuristic's if no world can be sampled.
-/// The expert's choice, by the same rule over its values (see [`super::expert`]).
-fn pimc_action(state: &DealState, samples: u16, rng: &mut GameRng, expert: bool) -> Action {
-    use rand::Rng;
-    let legal = state.legal_mask();
-    if legal.is_power_of_two() {
-        return nth_action(legal, 0);
+impl std::error::Error for SpecError {}
+
+impl Policy {
+    /// The agent specs [`Policy::parse`] reads, for help and error texts.
+    pub const SPECS: &'static str = "'random', 'heuristic', 'pimc', 'pimc:N' (N worlds per decision, 1 to 10000), 'expert' or 'expert:N'";
+
+    /// `"random"`, `"heuristic"`, `"pimc"`, `"pimc:N"` (N worlds per decision), `"expert"`
+    /// or `"expert:N"`. This is the one grammar of agent specs: Python's agents, the arena
+    /// and the CLI read it here.
+    pub fn parse(spec: &str) -> Result<Policy, SpecError> {
+        let (name, samples) = match spec.split_once(':') {
+            None => (spec, None),
+            Some((name, n)) => (name, Some(n)),
+        };
+        let search = match name {
+            "random" | "heuristic" if samples.is_some() => None,
+            "random" => return Ok(Policy::Random),
+            "heuristic" => return Ok(Policy::Heuristic),
+            "pimc" => Some((
+                "pimc",
+                Policy::Pimc as fn(u16) -> Policy,
+                DEFAULT_PIMC_SAMPLES,
+            )),
+            "expert" => Some((
+                "expert",
+                Policy::Expert as fn(u16) -> Policy,
+                DEFAULT_EXPERT_SAMPLES,
+            )),
+            _ => None,
+        };
+        let Some((name, make, default)) = search else {
+            return Err(SpecError::Unknown(spec.to_string()));
+        };
+        let Some(n) = samples else {
+            return Ok(make(default));
+        };
+        Some(n)
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse::<u16>().ok())
+            .filter(|n| (1..=MAX_SAMPLES).contains(n))
+            .map(make)
+            .ok_or_else(|| SpecError::Samples {
+                name,
+                given: n.to_string(),
+            })
     }
-    let player = state.current_player().unwrap_or(0);
-    let obs = state.observation(player, [0, 0]);
-    let (samples, seed) = (usize::from(samples), rng.next_u64());
-    let values = if expert {
-        expert_values(&obs, samples, seed)
-    } else {
-        pimc_values(&obs, samples, seed, heuristic_rollout)
-    };
-    match values {
-        Ok(values) => values
-            .iter()
-            .rev()
-            .max_by(|a, b| a.1.total_cmp(&b.1))
-            .map_or_else(|| heuristic_action(&View::of_state(state)), |(a, _)| *a),
-        Err(_) => heuristic_action(&View::of_state(state)),
+
+    /// The spec that names this policy (`"pimc:24"`); [`Policy::parse`] reads it back.
+    pub fn spec(self) -> String {
+        match self {
+            Policy::Random => "random".into(),
+            Policy::Heuristic => "heuristic".into(),
+            Policy::Pimc(n) => format!("pimc:{n}"),
+            Policy::Expert(n) => format!("expert:{n}"),
+        }
     }
+
+    /// Worlds per decision of a search policy; `None` for the others.
+    pub fn samples(self) -> Option<u16> {
+        match self {
+            Policy::Pimc(n) | Policy::Expert(n) => Some(n),
+            Policy::Random | Policy::Heuristic => None,
+        }
+    }
+
+    /// The action for the player to move in `state`, a deal of a match whose score is
+    /// `score`, for an agent with seed `seed` that draws from `stream`. Every policy reads
+    /// only what that player may know: the cheap ones the state's view, the search ones the
+    /// player's observation (see [`Policy::choose_seen`], the same choice).
+    // Into the playout loops, so that the random draw inlined here is compiled there
+    // (with POPCNT and BMI2, see `with_bit_instructions`).
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    pub fn choose(
+        self,
+        state: &DealState,
+        score: [u8; 2],
+        stream: &mut GameRng,
+        seed: u64,
+    ) -> Action {
+        match self {
+            Policy::Random => random_action(state.legal_mask(), stream),
+            Policy::Heuristic => heuristic_action(&View::of_state(state)),
+            Policy::Pimc(_) | Policy::Expert(_) => {
+                let legal = state.legal_mask();
+                if legal.is_power_of_two() {
+                    return nth_action(legal, 0);
+                }
+                let player = state.current_player().unwrap_or(0);
+                self.search(&state.observation(player, score), legal, seed)
+            }
+        }
+    }
+
+    /// [`Policy::choose`] from the player's observation and the legal actions' mask, as an
+    /// agent called from outside the engine sees the game.
+    pub fn choose_seen(
+        self,
+        obs: &Observation,
+        legal: u128,
+        stream: &mut GameRng,
+        seed: u64,
+    ) -> Action {
+        match self {
+            Policy::Random => random_action(legal, stream),
+            Policy::Heuristic => heuristic_action(&View::of_observation(obs, legal)),
+            Policy::Pimc(_) | Policy::Expert(_) if legal.is_power_of_two() => nth_action(legal, 0),
+            Policy::Pimc(_) | Policy::Expert(_) => self.search(obs, legal, seed),
+        }
+    }
+
+    /// Each legal action with its value for a search policy (PIMC's mean double-dummy
+    /// points, the expert's weighted mean), the worlds drawn from the decision's seed
+    /// ([`rng::decision_seed`]); `None` for the other policies.
+    pub fn values(
+        self,
+        obs: &Observation,
+        seed: u64,
+    ) -> Option<Result<Vec<(Action, f64)>, SampleError>> {
+        let decision = rng::decision_seed(seed, obs.key());
+        match self {
+            Policy::Pimc(n) => Some(pimc_values(
+                obs,
+                usize::from(n),
+                decision,
+                heuristic_rollout,
+            )),
+            Policy::Expert(n) => Some(expert_values(obs, usize::from(n), decision)),
+            Policy::Random | Policy::Heuristic => None,
+        }
+    }
+
+    /// The search policies' choice: the best value ([`best_action`]); the heuristic's if no
+    /// world can be sampled.
+    fn search(self, obs: &Observation, legal: u128, seed: u64) -> Action {
+        match self.values(obs, seed) {
+            Some(Ok(values)) => best_action(&values),
+            _ => None,
+        }
+        .unwrap_or_else(|| heuristic_action(&View::of_observation(obs, legal)))
+    }
+}
+
+/// The action with the best value, ties to the lowest action id: the one tie-break of every
+/// search agent. `values` are in action-id order.
+pub fn best_action(values: &[(Action, f64)]) -> Option<Action> {
+    values
+        .iter()
+        .rev()
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(a, _)| *a)
 }
 
 #[cfg(test)]
@@ -108,7 +221,7 @@ mod tests {
             for policy in [Policy::Random, Policy::Heuristic] {
                 let mut s = DealState::from_seed(seed, (seed % 2) as u8, Rules::default()).unwrap();
                 while !s.is_over() {
-                    let a = policy.choose(&s, &mut rng);
+                    let a = policy.choose(&s, [0, 0], &mut rng, 1);
                     assert!(s.is_legal(a), "{a} in {:?}", s.legal_actions());
                     s.apply_unchecked(a);
                 }
@@ -120,18 +233,42 @@ mod tests {
     fn parses_policy_names() {
         assert_eq!(
             Policy::parse("pimc"),
-            Some(Policy::Pimc(DEFAULT_PIMC_SAMPLES))
+            Ok(Policy::Pimc(DEFAULT_PIMC_SAMPLES))
         );
-        assert_eq!(Policy::parse("pimc:8"), Some(Policy::Pimc(8)));
+        assert_eq!(Policy::parse("pimc:8"), Ok(Policy::Pimc(8)));
         assert_eq!(
             Policy::parse("expert"),
-            Some(Policy::Expert(DEFAULT_EXPERT_SAMPLES))
+            Ok(Policy::Expert(DEFAULT_EXPERT_SAMPLES))
         );
-        assert_eq!(Policy::parse("expert:12"), Some(Policy::Expert(12)));
+        assert_eq!(Policy::parse("expert:12"), Ok(Policy::Expert(12)));
+        assert_eq!(Policy::parse("pimc:10000"), Ok(Policy::Pimc(MAX_SAMPLES)));
+        for bad in ["oracle", "random:3", "", "heuristic:1", ":", "Pimc"] {
+            assert!(
+                matches!(Policy::parse(bad), Err(SpecError::Unknown(_))),
+                "{bad}"
+            );
+        }
         for bad in [
-            "pimc:0", "pimc:x", "oracle", "random:3", "", "expert:0", "expert:",
+            "pimc:0",
+            "pimc:x",
+            "expert:0",
+            "expert:",
+            "pimc:10001",
+            "pimc:+5",
+            "pimc:99999999999",
         ] {
-            assert_eq!(Policy::parse(bad), None, "{bad}");
+            assert!(
+                matches!(Policy::parse(bad), Err(SpecError::Samples { .. })),
+                "{bad}"
+            );
+        }
+        for policy in [
+            Policy::Random,
+            Policy::Heuristic,
+            Policy::Pimc(3),
+            Policy::Expert(9),
+        ] {
+            assert_eq!(Policy::parse(&policy.spec()), Ok(policy));
         }
     }
 
@@ -140,7 +277,7 @@ mod tests {
         let mut rng = rng_from_seed(2);
         let mut s = DealState::from_seed(4, 0, Rules::default()).unwrap();
         while !s.is_over() {
-            let a = Policy::Pimc(4).choose(&s, &mut rng);
+            let a = Policy::Pimc(4).choose(&s, [0, 0], &mut rng, 2);
             assert!(s.is_legal(a));
             s.apply_unchecked(a);
         }
@@ -153,10 +290,49 @@ mod tests {
         let mut b = rng_from_seed(4);
         let mut s = DealState::from_seed(4, 1, Rules::default()).unwrap();
         while !s.is_over() {
-            let x = Policy::Expert(2).choose(&s, &mut a);
-            assert_eq!(x, Policy::Expert(2).choose(&s, &mut b));
+            let x = Policy::Expert(2).choose(&s, [0, 0], &mut a, 4);
+            assert_eq!(x, Policy::Expert(2).choose(&s, [0, 0], &mut b, 4));
             assert!(s.is_legal(x), "{x} in {:?}", s.legal_actions());
             s.apply_unchecked(x);
         }
+    }
+
+    /// The choice from the state and the choice from the observation are one choice: the
+    /// engine's agents and the agents Python calls draw and decide alike.
+    #[test]
+    fn choosing_from_the_state_or_the_observation_is_the_same() {
+        for policy in [
+            Policy::Random,
+            Policy::Heuristic,
+            Policy::Pimc(2),
+            Policy::Expert(2),
+        ] {
+            let (mut a, mut b) = (rng_from_seed(8), rng_from_seed(8));
+            let mut s = DealState::from_seed(11, 1, Rules::default()).unwrap();
+            while !s.is_over() {
+                let player = s.current_player().unwrap();
+                let x = policy.choose(&s, [3, 5], &mut a, 21);
+                let seen = s.observation(player, [3, 5]);
+                assert_eq!(
+                    x,
+                    policy.choose_seen(&seen, s.legal_mask(), &mut b, 21),
+                    "{policy:?}"
+                );
+                s.apply_unchecked(x);
+            }
+            assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn ties_go_to_the_lowest_action_id() {
+        let values = [
+            (Action::Propose, 0.5),
+            (Action::Decline, 1.0),
+            (Action::Accept, 1.0),
+            (Action::Refuse, -1.0),
+        ];
+        assert_eq!(best_action(&values), Some(Action::Decline));
+        assert_eq!(best_action(&[]), None);
     }
 }

@@ -4,11 +4,13 @@
 
 use rayon::prelude::*;
 
+use super::agent::Agent;
 use super::policy::Policy;
 use super::random::with_bit_instructions;
-use crate::duel::matches::{match_deal_shuffled_by, match_deal_with, MatchScore};
+use super::runner;
+use crate::duel::matches::{match_deal_shuffled_by, Match};
 use crate::duel::rules::Rules;
-use crate::duel::state::{DealState, DuelError, Outcome};
+use crate::duel::state::{DealState, DuelError};
 use crate::rng::{self, chacha8_pairs, GameRng, SeedDeriver};
 
 /// One finished deal of a batch.
@@ -39,21 +41,31 @@ pub fn play_deal(
     (batch_seed, index): (u64, u64),
     policies: [Policy; 2],
 ) -> Result<DealSummary, DuelError> {
-    play_deal_with(state, rng::policy_rng(batch_seed, index), policies)
+    let seeds = batch_agent_seeds(batch_seed);
+    play_deal_with(state, rng::policy_rng(batch_seed, index), policies, seeds)
 }
 
-/// Plays `state` to the end, the policies drawing from `rng`.
+/// The seeds of the agents of a batch of independent deals with seed `batch_seed`: those
+/// of the seats of the match with that seed, whose deals the batch's deals are.
+fn batch_agent_seeds(batch_seed: u64) -> [u64; 2] {
+    [0, 1].map(|seat| rng::agent_seed(batch_seed, seat))
+}
+
+/// Plays `state` to the end, both policies drawing from `rng`, the agent in seat `s`
+/// having seed `seeds[s]`.
 pub fn play_deal_with(
     mut state: DealState,
     mut rng: GameRng,
     policies: [Policy; 2],
+    seeds: [u64; 2],
 ) -> Result<DealSummary, DuelError> {
     let dealer = state.dealer();
     with_bit_instructions(
         #[inline(always)]
         || {
             while let Some(player) = state.current_player() {
-                let action = policies[player as usize].choose(&state, &mut rng);
+                let seat = player as usize;
+                let action = policies[seat].choose(&state, [0, 0], &mut rng, seeds[seat]);
                 state.apply_unchecked(action);
             }
         },
@@ -85,13 +97,21 @@ pub fn simulate_deals(
     rules.validate().map_err(DuelError::InvalidRules)?;
     let deriver = SeedDeriver::new(seed);
     let policy_key = rng::policy_key(seed);
+    let seeds = batch_agent_seeds(seed);
     let mut deals = vec![DealSummary::default(); n];
     deals
         .par_chunks_mut(GROUP)
         .enumerate()
         .try_for_each(|(g, group)| {
             let first = start.wrapping_add((g * GROUP) as u64);
-            play_group(first, group, &deriver, &policy_key, rules, policies)
+            play_group(
+                first,
+                group,
+                &deriver,
+                &policy_key,
+                rules,
+                (policies, seeds),
+            )
         })?;
     Ok(deals)
 }
@@ -112,7 +132,7 @@ fn play_group(
     deriver: &SeedDeriver,
     policy_key: &[u32; 8],
     rules: Rules,
-    policies: [Policy; 2],
+    (policies, seeds): ([Policy; 2], [u64; 2]),
 ) -> Result<(), DuelError> {
     let index = |j: usize| first.wrapping_add(j as u64);
     // Pairs 0 .. GROUP / 2: two deals' seed blocks each; then a pair per deal's policies.
@@ -138,45 +158,37 @@ fn play_group(
         let mut shuffle_rng = GameRng::at_start(shuffle_keys[j], 0, &second_pass[j]);
         let policy_rng = GameRng::at_start(*policy_key, index(j), &first_pass[GROUP / 2 + j]);
         let state = match_deal_shuffled_by(&mut shuffle_rng, 0, index(j), rules)?;
-        *summary = play_deal_with(state, policy_rng, policies)?;
+        *summary = play_deal_with(state, policy_rng, policies, seeds)?;
     }
     Ok(())
 }
 
-/// Plays a match through [`crate::duel::matches`], the deals of the Python `Match`.
+/// Plays the match with seed `match_seed` and first dealer `first_dealer` through the one
+/// runner ([`runner::play_match`]), the agent in seat `s` seeded with
+/// [`rng::agent_seed`]`(match_seed, s)`: the match `Match.play` plays with the same agents.
 pub fn play_match(
     match_seed: u64,
     first_dealer: u8,
     rules: Rules,
     policies: [Policy; 2],
 ) -> Result<MatchSummary, DuelError> {
-    let mut score = MatchScore::new(rules.target, first_dealer);
+    let mut game = Match::new(match_seed, first_dealer, rules)?.without_history();
+    let [mut a, mut b] =
+        [0, 1].map(|seat| Agent::new(policies[seat], rng::agent_seed(match_seed, seat as u64)));
     let mut deals_won = [0u32; 2];
-    let deriver = SeedDeriver::new(match_seed);
-    loop {
-        if let Some(winner) = score.winner() {
-            return Ok(MatchSummary {
-                winner,
-                score: score.score,
-                deals: score.deals,
-                deals_won,
-            });
-        }
-        let j = u64::from(score.deals);
-        let rng = rng::policy_rng(match_seed, j);
-        let deal = play_deal_with(
-            match_deal_with(&deriver, first_dealer, j, rules)?,
-            rng,
-            policies,
-        )?;
-        deals_won[deal.winner as usize] += 1;
-        score.record(&Outcome {
-            winner: deal.winner,
-            points: deal.points,
-            cards: deal.cards,
-            tricks: deal.tricks,
-        });
-    }
+    runner::play_match(&mut game, [&mut a, &mut b], |_, outcome| {
+        deals_won[outcome.winner as usize] += 1;
+        Ok(())
+    })?;
+    let winner = game.winner().ok_or_else(|| {
+        DuelError::InvalidRecord("a simulated match ended without a winner".into())
+    })?;
+    Ok(MatchSummary {
+        winner,
+        score: game.score.score,
+        deals: game.score.deals,
+        deals_won,
+    })
 }
 
 /// Matches `start .. start + n`; match `i` has seed `derive_seed(seed, i)` and first
@@ -199,6 +211,7 @@ pub fn simulate_matches(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::duel::matches::match_deal_with;
 
     fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
         rayon::ThreadPoolBuilder::new()

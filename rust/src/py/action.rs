@@ -268,11 +268,7 @@ impl PyOutcome {
     #[staticmethod]
     fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyOutcome> {
         let value: Outcome = parse_record(record, "outcome")?;
-        if !(value.winner <= 1
-            && (1..=2).contains(&value.points)
-            && value.cards.iter().map(|&c| u32::from(c)).sum::<u32>() <= 32
-            && value.tricks.iter().map(|&t| u32::from(t)).sum::<u32>() <= 16)
-        {
+        if !value.is_possible() {
             return Err(InvalidRecordError::new_err(format!(
                 "invalid record: not a possible outcome: {}",
                 describe(record)

@@ -4,37 +4,148 @@
 use pyo3::prelude::*;
 
 use super::action::PyAction;
+use super::deal::entropy_seed;
+use super::errors::int_in;
 use super::errors::{extract_u64, int_usize, EcarteError, IllegalActionError, MAX_SAMPLES};
 use super::observe::PyObservation;
 use crate::duel::{Action, Observation};
+use crate::play::agent::Agent;
 use crate::play::heuristic::{heuristic_action, heuristic_rollout, View};
 use crate::play::policy::Policy;
+use crate::rng;
 use crate::solver::pimc;
 
 /// The native policy an agent spec names (the one grammar: [`Policy::parse`]).
 pub fn policy(spec: &Bound<'_, PyAny>) -> PyResult<Policy> {
-    super::errors::text(spec, "an agent spec")
-        .ok()
-        .and_then(|name| Policy::parse(&name))
-        .ok_or_else(|| {
-            EcarteError::new_err(format!(
-                "unknown agent {}: choose {}",
-                super::errors::describe(spec),
-                Policy::SPECS
-            ))
-        })
+    let text = super::errors::text(spec, "an agent spec").map_err(|_| {
+        EcarteError::new_err(format!(
+            "an agent spec is text, got {}: choose {}",
+            super::errors::describe(spec),
+            Policy::SPECS
+        ))
+    })?;
+    Policy::parse(&text).map_err(|e| EcarteError::new_err(e.to_string()))
 }
 
 /// Parses an agent spec: `(name, worlds per decision or None)`; `EcarteError` for a
 /// spec that names no agent.
 #[pyfunction]
 fn parse_agent(spec: &Bound<'_, PyAny>) -> PyResult<(&'static str, Option<u32>)> {
-    Ok(match policy(spec)? {
-        Policy::Random => ("random", None),
-        Policy::Heuristic => ("heuristic", None),
-        Policy::Pimc(n) => ("pimc", Some(u32::from(n))),
-        Policy::Expert(n) => ("expert", Some(u32::from(n))),
-    })
+    let policy = policy(spec)?;
+    let name = match policy {
+        Policy::Random => "random",
+        Policy::Heuristic => "heuristic",
+        Policy::Pimc(_) => "pimc",
+        Policy::Expert(_) => "expert",
+    };
+    Ok((name, policy.samples().map(u32::from)))
+}
+
+/// A built-in agent (see `ecarte.agents`): a policy named by an agent spec, with its own
+/// seed and stream. Calling it with `(observation, legal_actions)` gives its action; the
+/// engine's match runner calls it natively. Subclassed by the Python agent classes.
+#[pyclass(name = "BuiltinAgent", module = "ecarte.duel", subclass)]
+#[derive(Clone)]
+pub struct PyAgent(pub Agent);
+
+#[pymethods]
+impl PyAgent {
+    /// The agent that `spec` names, seeded with `seed` (`None`: a fresh random seed).
+    #[new]
+    #[pyo3(signature = (spec, seed = None, drawn = None))]
+    fn new(
+        spec: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+        drawn: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyAgent> {
+        let policy = policy(spec)?;
+        let seed = match seed {
+            Some(s) if !s.is_none() => extract_u64(s, "seed")?,
+            _ => entropy_seed(),
+        };
+        let drawn = match drawn.filter(|d| !d.is_none()) {
+            Some(d) => int_in(
+                d,
+                "drawn (words of the agent's stream)",
+                0,
+                i128::from(u64::MAX),
+            )?,
+            None => 0,
+        };
+        Ok(PyAgent(Agent::resumed(policy, seed, drawn as u128)))
+    }
+    /// The agent spec, e.g. `"pimc:24"`.
+    #[getter]
+    fn spec(&self) -> String {
+        self.0.policy().spec()
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.0.seed()
+    }
+    /// Worlds per decision of a search agent; `None` for the others.
+    #[getter]
+    fn samples(&self) -> Option<u16> {
+        self.0.policy().samples()
+    }
+    /// The action for the player of `observation`, one of `legal_actions`.
+    fn __call__(
+        &mut self,
+        py: Python<'_>,
+        observation: PyRef<'_, PyObservation>,
+        legal_actions: Vec<PyAction>,
+    ) -> PyResult<PyAction> {
+        if legal_actions.is_empty() {
+            return Err(IllegalActionError::new_err(
+                "no legal action to choose from",
+            ));
+        }
+        let legal: u128 = legal_actions.iter().fold(0, |m, a| m | 1u128 << a.0.id());
+        let obs = observation.0.clone();
+        let agent = &mut self.0;
+        let action = py.detach(|| agent.act_seen(&obs, legal));
+        // Legal actions that are not the observation's own leave the choice to the list.
+        Ok(if legal >> action.id() & 1 == 1 {
+            PyAction(action)
+        } else {
+            legal_actions[0]
+        })
+    }
+    /// Each legal action of `observation` with its value, for a search agent (mean
+    /// double-dummy points, the expert's weighted mean), from this decision's worlds: those
+    /// the agent samples when it acts. `EcarteError` for the other agents.
+    fn values(
+        &self,
+        py: Python<'_>,
+        observation: PyRef<'_, PyObservation>,
+    ) -> PyResult<Vec<(PyAction, f64)>> {
+        let (policy, seed) = (self.0.policy(), self.0.seed());
+        let obs = observation.0.clone();
+        let values = py
+            .detach(move || policy.values(&obs, seed))
+            .ok_or_else(|| EcarteError::new_err(format!("{} values no actions", policy.spec())))?
+            .map_err(|e| EcarteError::new_err(e.to_string()))?;
+        Ok(values.into_iter().map(|(a, v)| (PyAction(a), v)).collect())
+    }
+    /// Pickles as its class, spec, seed and place in its stream: a copy plays on alike.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>, String, u64, u128))> {
+        let me = slf.borrow();
+        Ok((
+            slf.py().import("ecarte.agents")?.getattr("_restore")?,
+            (
+                slf.get_type().into_any(),
+                me.spec(),
+                me.0.seed(),
+                me.0.drawn(),
+            ),
+        ))
+    }
+    fn __repr__(&self) -> String {
+        format!("BuiltinAgent({:?}, seed={})", self.spec(), self.0.seed())
+    }
 }
 
 /// The native heuristic's choice for an observation and its legal actions.
@@ -91,6 +202,26 @@ fn pimc_values(
     })
 }
 
+/// The seed of the worlds a search agent with seed `seed` samples for `observation`.
+#[pyfunction]
+fn decision_seed(seed: &Bound<'_, PyAny>, observation: PyRef<'_, PyObservation>) -> PyResult<u64> {
+    Ok(rng::decision_seed(
+        extract_u64(seed, "seed")?,
+        observation.0.key(),
+    ))
+}
+
+/// The seed of the agent in `seat` (0 or 1; 2 and up for helpers) of the match with seed
+/// `match_seed`.
+#[pyfunction]
+fn agent_seed(match_seed: &Bound<'_, PyAny>, seat: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let seat = int_in(seat, "seat", 0, i128::from(u64::MAX - rng::AGENT_STREAM))?;
+    Ok(rng::agent_seed(
+        extract_u64(match_seed, "seed")?,
+        seat as u64,
+    ))
+}
+
 /// A sampling evaluator (PIMC's, the expert's) for Python: checks `samples` and `seed`,
 /// runs `evaluate` without the GIL and converts its values.
 pub fn sampled_values<E: std::fmt::Display + Send>(
@@ -110,6 +241,9 @@ pub fn sampled_values<E: std::fmt::Display + Send>(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyAgent>()?;
+    m.add_function(wrap_pyfunction!(decision_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(agent_seed, m)?)?;
     m.add_function(wrap_pyfunction!(parse_agent, m)?)?;
     m.add_function(wrap_pyfunction!(expert_values, m)?)?;
     m.add_function(wrap_pyfunction!(pimc_values, m)?)?;

@@ -5,7 +5,7 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
-use super::card::{extract_cards, to_py, PyCard, PySuit};
+use super::card::{extract_cards, to_py, PyCard};
 use super::errors::{EcarteError, InvalidShoeError};
 use crate::bank::{self, BankError, Composition, Outcome};
 use crate::card::{Card, Suit};
@@ -22,8 +22,8 @@ impl From<BankError> for PyErr {
 /// A trump given as a `Suit`, a suit letter or symbol, or a `Card` (its suit). Returns the
 /// suit and the card if one was given.
 fn extract_trump(obj: &Bound<'_, PyAny>) -> PyResult<(Suit, Option<Card>)> {
-    if let Ok(s) = obj.extract::<PySuit>() {
-        return Ok((s.into(), None));
+    if let Ok(s) = obj.extract::<Suit>() {
+        return Ok((s, None));
     }
     if let Ok(c) = obj.extract::<PyCard>() {
         return Ok((c.0.suit(), Some(c.0)));
@@ -151,8 +151,8 @@ impl PyBankDeal {
     }
     /// The trump suit: the trump card's suit.
     #[getter]
-    fn trump(&self) -> PySuit {
-        self.0.trump().into()
+    fn trump(&self) -> Suit {
+        self.0.trump()
     }
     /// T2, T3 and T4 each resolved against T1.
     fn results(&self) -> Vec<PyBankResolution> {

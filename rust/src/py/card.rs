@@ -3,9 +3,8 @@
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use super::errors::{extract_u64, InvalidCardError};
+use super::errors::InvalidCardError;
 use crate::card::{self, Card, Rank, Suit};
-use crate::rng;
 
 /// A playing card: frozen, hashable, ordered by suit (C, D, H, S) then rank (2 to A).
 #[pyclass(
@@ -20,51 +19,6 @@ use crate::rng;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PyCard(pub Card);
 
-#[pyclass(
-    name = "Suit",
-    module = "ecarte",
-    frozen,
-    eq,
-    eq_int,
-    ord,
-    hash,
-    from_py_object
-)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum PySuit {
-    Clubs = 0,
-    Diamonds = 1,
-    Hearts = 2,
-    Spades = 3,
-}
-
-#[pyclass(
-    name = "Rank",
-    module = "ecarte",
-    frozen,
-    eq,
-    eq_int,
-    ord,
-    hash,
-    from_py_object
-)]
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum PyRank {
-    Two = 0,
-    Three,
-    Four,
-    Five,
-    Six,
-    Seven,
-    Eight,
-    Nine,
-    Ten,
-    Jack,
-    Queen,
-    King,
-    Ace,
-}
-
 type VariantReduce<'py> = (Bound<'py, PyAny>, (Bound<'py, PyAny>, String));
 
 /// Pickles an enum member as `getattr(its class, its name)`.
@@ -75,62 +29,29 @@ fn reduce_variant<'py>(member: &Bound<'py, PyAny>) -> PyResult<VariantReduce<'py
     Ok((getattr, (member.get_type().into_any(), name)))
 }
 
-impl From<Suit> for PySuit {
-    fn from(s: Suit) -> PySuit {
-        [
-            PySuit::Clubs,
-            PySuit::Diamonds,
-            PySuit::Hearts,
-            PySuit::Spades,
-        ][s.index()]
-    }
-}
-
-impl From<PySuit> for Suit {
-    fn from(s: PySuit) -> Suit {
-        Suit::from_index(s as usize)
-    }
-}
-
-impl From<Rank> for PyRank {
-    fn from(r: Rank) -> PyRank {
-        use PyRank::{
-            Ace, Eight, Five, Four, Jack, King, Nine, Queen, Seven, Six, Ten, Three, Two,
-        };
-        [
-            Two, Three, Four, Five, Six, Seven, Eight, Nine, Ten, Jack, Queen, King, Ace,
-        ][r.index()]
-    }
-}
-
-impl From<PyRank> for Rank {
-    fn from(r: PyRank) -> Rank {
-        Rank::from_index(r as usize)
-    }
-}
-
 #[pymethods]
-impl PySuit {
+impl Suit {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<VariantReduce<'py>> {
         reduce_variant(slf.as_any())
     }
     /// The suit's letter: C, D, H or S.
-    #[getter]
-    fn letter(&self) -> char {
-        Suit::from(*self).letter()
+    #[getter(letter)]
+    fn py_letter(&self) -> char {
+        self.letter()
     }
     /// The suit's symbol: ♣ ♦ ♥ ♠.
-    #[getter]
-    fn symbol(&self) -> char {
-        Suit::from(*self).symbol()
+    #[getter(symbol)]
+    fn py_symbol(&self) -> char {
+        self.symbol()
     }
     /// Parses a letter (either case) or a symbol.
     #[staticmethod]
-    fn parse(text: &Bound<'_, PyAny>) -> PyResult<PySuit> {
+    #[pyo3(name = "parse")]
+    fn py_parse(text: &Bound<'_, PyAny>) -> PyResult<Suit> {
         let text = card_text(text)?;
         let mut chars = text.trim().chars();
         match (chars.next().and_then(Suit::from_char), chars.next()) {
-            (Some(s), None) => Ok(s.into()),
+            (Some(s), None) => Ok(s),
             _ => Err(InvalidCardError::new_err(format!(
                 "invalid suit {text:?}: expected C, D, H, S or ♣ ♦ ♥ ♠"
             ))),
@@ -142,20 +63,21 @@ impl PySuit {
 }
 
 #[pymethods]
-impl PyRank {
+impl Rank {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<VariantReduce<'py>> {
         reduce_variant(slf.as_any())
     }
     /// The rank's letter: 2-9, T, J, Q, K or A.
-    #[getter]
-    fn letter(&self) -> char {
-        Rank::from(*self).letter()
+    #[getter(letter)]
+    fn py_letter(&self) -> char {
+        self.letter()
     }
     /// Parses 2-9, T or 10, J, Q, K, A in either case.
     #[staticmethod]
-    fn parse(text: &Bound<'_, PyAny>) -> PyResult<PyRank> {
+    #[pyo3(name = "parse")]
+    fn py_parse(text: &Bound<'_, PyAny>) -> PyResult<Rank> {
         let text = card_text(text)?;
-        Rank::from_text(text.trim()).map(Into::into).ok_or_else(|| {
+        Rank::from_text(text.trim()).ok_or_else(|| {
             InvalidCardError::new_err(format!(
                 "invalid rank {text:?}: expected 2-9, T or 10, J, Q, K, A"
             ))
@@ -209,15 +131,15 @@ impl PyCard {
     /// `Card("QH")`, `Card("q♥")`, `Card("10S")`, or `Card(rank, suit)`.
     #[new]
     #[pyo3(signature = (text_or_rank, suit = None))]
-    fn new(text_or_rank: &Bound<'_, PyAny>, suit: Option<PySuit>) -> PyResult<PyCard> {
+    fn new(text_or_rank: &Bound<'_, PyAny>, suit: Option<Suit>) -> PyResult<PyCard> {
         match suit {
             None => extract_card(text_or_rank).map(PyCard),
             Some(s) => {
-                let rank = match text_or_rank.extract::<PyRank>() {
+                let rank = match text_or_rank.extract::<Rank>() {
                     Ok(r) => r,
-                    Err(_) => PyRank::parse(text_or_rank)?,
+                    Err(_) => Rank::py_parse(text_or_rank)?,
                 };
-                Ok(PyCard(Card::new(rank.into(), s.into())))
+                Ok(PyCard(Card::new(rank, s)))
             }
         }
     }
@@ -245,12 +167,12 @@ impl PyCard {
     }
 
     #[getter]
-    fn rank(&self) -> PyRank {
-        self.0.rank().into()
+    fn rank(&self) -> Rank {
+        self.0.rank()
     }
     #[getter]
-    fn suit(&self) -> PySuit {
-        self.0.suit().into()
+    fn suit(&self) -> Suit {
+        self.0.suit()
     }
     /// `suit * 13 + rank`, 0-51.
     #[getter]
@@ -290,33 +212,12 @@ fn shoe_pack() -> Vec<PyCard> {
     to_py(card::shoe_pack())
 }
 
-/// `cards` shuffled with `seed` (`ChaCha8Rng`, see the docs); a new list.
-#[pyfunction]
-fn shuffled(cards: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
-    let seed = extract_u64(seed, "seed")?;
-    let mut cards = extract_cards(cards)?;
-    rng::shuffle_with_seed(&mut cards, seed);
-    Ok(to_py(cards))
-}
-
-/// The seed of sub-game `index` under `seed` (`ChaCha8Rng` stream `index`, first output): how a
-/// match seeds its deals.
-#[pyfunction]
-fn derive_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult<u64> {
-    Ok(rng::derive_seed(
-        extract_u64(seed, "seed")?,
-        extract_u64(index, "index")?,
-    ))
-}
-
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCard>()?;
-    m.add_class::<PySuit>()?;
-    m.add_class::<PyRank>()?;
+    m.add_class::<Suit>()?;
+    m.add_class::<Rank>()?;
     m.add_function(wrap_pyfunction!(duel_pack, m)?)?;
     m.add_function(wrap_pyfunction!(full_pack, m)?)?;
     m.add_function(wrap_pyfunction!(shoe_pack, m)?)?;
-    m.add_function(wrap_pyfunction!(shuffled, m)?)?;
-    m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     Ok(())
 }

@@ -8,10 +8,11 @@ use super::action::{
     extract_action, extract_action_or_list_legal, fast_action, interned_actions, mask_ids,
     PyAction, PyOutcome, PyTrick,
 };
-use super::card::{extract_cards, to_py, PyCard, PySuit};
+use super::card::{extract_cards, to_py, PyCard};
 use super::errors::{extract_u64, int_in, int_u8, text, EcarteError, InvalidDeckError};
 use super::observe::{score_pair, seat, PyObservation};
 use super::rules::{rules_or_default, PyRules};
+use crate::card::Suit;
 use crate::duel::{DealRecord, DealState, NUM_ACTIONS, OBSERVATION_SIZE};
 
 /// One duel deal: a state machine over the exchange and play phases, with undo and a
@@ -132,8 +133,8 @@ impl PyDeal {
         self.state.phase().name()
     }
     #[getter]
-    fn trump(&self) -> PySuit {
-        self.state.trump().into()
+    fn trump(&self) -> Suit {
+        self.state.trump()
     }
     #[getter]
     fn turn_up(&self) -> PyCard {

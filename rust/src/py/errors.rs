@@ -124,8 +124,9 @@ pub fn describe(obj: &Bound<'_, PyAny>) -> String {
 pub const MAX_BATCH: usize = 10_000_000;
 /// The most envs in a `VecEnv`: its float32 observations then take under 1 GiB.
 pub const MAX_ENVS: usize = 1 << 20;
-/// The most worlds per call of the sampler or per PIMC decision.
-pub const MAX_SAMPLES: usize = 100_000;
+/// The most worlds per call of the sampler or per search decision (the one limit,
+/// [`crate::play::policy::MAX_SAMPLES`]).
+pub const MAX_SAMPLES: usize = crate::play::policy::MAX_SAMPLES as usize;
 /// The most threads a call may ask for.
 pub const MAX_THREADS: usize = 256;
 

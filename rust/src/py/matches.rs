@@ -5,11 +5,13 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use super::action::{extract_action_or_list_legal, PyAction, PyOutcome};
+use super::agents::PyAgent;
 use super::deal::{entropy_seed, PyDeal};
-use super::errors::{extract_u64, int_u8, EcarteError, IllegalActionError};
+use super::errors::{extract_u64, int_in, int_u8, EcarteError, IllegalActionError};
 use super::observe::{seat, PyObservation};
 use super::rules::PyRules;
-use crate::duel::{DealState, Match, MatchRecord, Rules};
+use crate::duel::{Action, Match, MatchRecord, Rules};
+use crate::play::runner::{self, Player, Stop};
 
 /// `MatchResult(winner, score, outcomes)`'s arguments, for pickling.
 type ResultArgs = (u8, (u8, u8), Vec<PyOutcome>);
@@ -61,45 +63,98 @@ impl PyMatchResult {
 /// A duel match to `rules.target` points (7 by default).
 ///
 /// The dealer alternates every deal, starting with `first_dealer`; deal `i` is shuffled
-/// with `derive_seed(seed, i)`. Play it with `play`, or step by step with `apply`: the
-/// action that ends a deal scores it and deals the next at once.
+/// with `derive_seed(seed, i)`. Play it with `play`, step by step with `apply`, or with
+/// agents in some seats with `advance`: the action that ends a deal scores it and deals
+/// the next at once.
 #[pyclass(name = "Match", module = "ecarte.duel", eq)]
 #[derive(Clone, PartialEq, Eq)]
 pub struct PyMatch {
     game: Match,
-    /// The finished deals before the current one, oldest first.
-    finished: Vec<DealState>,
+}
+
+/// An agent as the match runner calls it: a built-in agent, called natively, or any
+/// Python callable `agent(observation, legal_actions) -> action`.
+enum Seat<'py> {
+    Native(Bound<'py, PyAgent>),
+    Callback(Bound<'py, PyAny>),
+}
+
+impl<'py> Seat<'py> {
+    fn of(agent: Bound<'py, PyAny>) -> PyResult<Seat<'py>> {
+        let py = agent.py();
+        if let Ok(native) = agent.cast::<PyAgent>() {
+            // A subclass that overrides `__call__` is called as Python code.
+            let base_call = py.get_type::<PyAgent>().getattr("__call__")?;
+            if agent.get_type().getattr("__call__")?.is(&base_call) {
+                return Ok(Seat::Native(native.clone()));
+            }
+        }
+        if !agent.is_callable() {
+            return Err(EcarteError::new_err(format!(
+                "an agent is a callable agent(observation, legal_actions) -> action, got {}",
+                super::errors::describe(&agent)
+            )));
+        }
+        Ok(Seat::Callback(agent))
+    }
+}
+
+impl Player for Seat<'_> {
+    type Error = PyErr;
+
+    fn act(&mut self, game: &Match) -> PyResult<Action> {
+        match self {
+            Seat::Native(agent) => {
+                let py = agent.py();
+                let mut agent = agent.borrow_mut();
+                let (deal, score) = (game.deal, game.score.score);
+                let agent = &mut agent.0;
+                Ok(py.detach(|| agent.act(&deal, score)))
+            }
+            Seat::Callback(agent) => {
+                let seat = game.current_player().unwrap_or(0);
+                let legal: Vec<PyAction> = game
+                    .deal
+                    .legal_actions()
+                    .into_iter()
+                    .map(PyAction)
+                    .collect();
+                let action = agent.call1((PyObservation(game.observation(seat)), legal))?;
+                extract_action_or_list_legal(&game.deal, &action)
+            }
+        }
+    }
+}
+
+/// The agents of both seats, `None` where nobody plays for the runner.
+fn seats(agents: [Option<Bound<'_, PyAny>>; 2]) -> PyResult<[Option<Seat<'_>>; 2]> {
+    let [a, b] = agents.map(|a| a.filter(|a| !a.is_none()).map(Seat::of).transpose());
+    Ok([a?, b?])
 }
 
 impl PyMatch {
-    fn outcomes(&self) -> Vec<PyOutcome> {
-        self.finished
-            .iter()
-            .chain(std::iter::once(&self.game.deal))
-            .filter_map(DealState::outcome)
-            .map(PyOutcome)
-            .collect()
-    }
-
-    /// Applies an action; returns the deal it finished, if any.
-    fn step(&mut self, action: &Bound<'_, PyAny>) -> PyResult<Option<DealState>> {
-        if self.game.is_over() {
-            return Err(IllegalActionError::new_err(format!(
-                "illegal action {}: the match is over",
-                super::errors::describe(action)
-            )));
-        }
-        let action = extract_action_or_list_legal(&self.game.deal, action)?;
-        let before = self.game.deal;
-        let ended = self.game.apply(action)?;
-        Ok(ended.map(|_| {
-            let mut done = before;
-            done.apply_unchecked(action);
-            if !self.game.is_over() {
-                self.finished.push(done);
-            }
-            done
-        }))
+    /// Runs the match forward on a copy kept in step with `slf` after every action, so
+    /// that agents and callbacks may read the match while it plays.
+    fn run(
+        slf: &Bound<'_, Self>,
+        agents: &mut [Option<Seat<'_>>; 2],
+        stop_at_deal_end: bool,
+        on_action: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Stop> {
+        let mut game = slf.borrow().game.clone();
+        let [a, b] = agents;
+        runner::advance(
+            &mut game,
+            [a.as_mut(), b.as_mut()],
+            stop_at_deal_end,
+            |game, seat, action| {
+                slf.borrow_mut().game = game.clone();
+                match on_action {
+                    Some(callback) => callback.call1((seat, PyAction(action))).map(|_| ()),
+                    None => Ok(()),
+                }
+            },
+        )
     }
 }
 
@@ -129,7 +184,6 @@ impl PyMatch {
         };
         Ok(PyMatch {
             game: Match::new(seed, first_dealer, rules)?,
-            finished: Vec::new(),
         })
     }
 
@@ -171,19 +225,23 @@ impl PyMatch {
     /// Copies of every deal so far, the current one last.
     #[getter]
     fn deals(&self) -> Vec<PyDeal> {
-        self.finished
-            .iter()
-            .chain(std::iter::once(&self.game.deal))
+        self.game
+            .deals()
             .map(|d| PyDeal::from_state(d, None))
             .collect()
     }
+    /// A copy of deal `index` (from 0): a finished deal or the deal in progress.
+    fn deal_at(&self, index: &Bound<'_, PyAny>) -> PyResult<PyDeal> {
+        let last = self.game.deal_index();
+        let k = int_in(index, "deal index", 0, i128::from(last))?;
+        self.game
+            .deal_at(k as usize)
+            .map(|d| PyDeal::from_state(d, None))
+            .ok_or_else(|| EcarteError::new_err(format!("no deal {k} in this match")))
+    }
     #[getter]
     fn current_player(&self) -> Option<u8> {
-        if self.game.is_over() {
-            None
-        } else {
-            self.game.deal.current_player()
-        }
+        self.game.current_player()
     }
     fn legal_actions(&self) -> Vec<PyAction> {
         if self.game.is_over() {
@@ -198,57 +256,86 @@ impl PyMatch {
     }
     /// `player`'s view of the current deal, with the match score.
     fn observation(&self, player: &Bound<'_, PyAny>) -> PyResult<PyObservation> {
-        Ok(PyObservation(
-            self.game
-                .deal
-                .observation(seat(player)?, self.game.score.score),
-        ))
+        Ok(PyObservation(self.game.observation(seat(player)?)))
     }
     /// The outcome of every finished deal, in order.
-    #[pyo3(name = "outcomes")]
-    fn py_outcomes(&self) -> Vec<PyOutcome> {
-        self.outcomes()
+    fn outcomes(&self) -> Vec<PyOutcome> {
+        self.game.outcomes().map(PyOutcome).collect()
     }
     /// Applies `action` to the current deal; scores it and deals the next when it ends.
     /// Raises `IllegalActionError` (nothing changed) when illegal.
     fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.step(action).map(|_| ())
+        if self.game.is_over() {
+            return Err(IllegalActionError::new_err(format!(
+                "illegal action {}: the match is over",
+                super::errors::describe(action)
+            )));
+        }
+        let action = extract_action_or_list_legal(&self.game.deal, action)?;
+        self.game.apply(action)?;
+        Ok(())
     }
     /// Takes back the last action of the current deal (a finished deal stays scored).
     fn undo(&mut self) -> PyResult<PyAction> {
-        let undone = if self.game.is_over() {
-            None
-        } else {
-            self.game.deal.before_last()
+        self.game
+            .undo()
+            .map(PyAction)
+            .ok_or_else(|| EcarteError::new_err("nothing to undo in the current deal"))
+    }
+    /// Plays on with `agent0` and `agent1` choosing for the seats that have one (`None`:
+    /// nobody plays that seat here). Stops when a seat without an agent is to move, when
+    /// the match is over, or, with `until="deal"`, when a deal ends; returns that deal's
+    /// outcome then, else `None`. `on_action(seat, action)` is called after every action.
+    /// The one match runner (as `play`, `simulate` and the arena use it).
+    #[pyo3(signature = (agent0 = None, agent1 = None, until = "match", on_action = None))]
+    fn advance<'py>(
+        slf: &Bound<'py, Self>,
+        agent0: Option<Bound<'py, PyAny>>,
+        agent1: Option<Bound<'py, PyAny>>,
+        until: &str,
+        on_action: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Option<PyOutcome>> {
+        let stop_at_deal_end = match until {
+            "match" => false,
+            "deal" => true,
+            other => {
+                return Err(EcarteError::new_err(format!(
+                    "until must be 'match' or 'deal', got {other:?}"
+                )))
+            }
         };
-        let (before, action) =
-            undone.ok_or_else(|| EcarteError::new_err("nothing to undo in the current deal"))?;
-        self.game.deal = before;
-        Ok(PyAction(action))
+        let mut players = seats([agent0, agent1])?;
+        let on_action = on_action.filter(|c| !c.is_none());
+        Ok(
+            match PyMatch::run(slf, &mut players, stop_at_deal_end, on_action)? {
+                Stop::DealEnded(outcome) => Some(PyOutcome(outcome)),
+                Stop::MatchOver | Stop::Outside(_) => None,
+            },
+        )
     }
     /// Plays to the end, `agent0` and `agent1` choosing for seats 0 and 1 from
     /// `(observation, legal_actions)`; `on_deal(deal, match)` is called after each
     /// finished deal.
     #[pyo3(signature = (agent0, agent1, on_deal = None))]
-    fn play(
-        slf: &Bound<'_, Self>,
-        agent0: &Bound<'_, PyAny>,
-        agent1: &Bound<'_, PyAny>,
-        on_deal: Option<&Bound<'_, PyAny>>,
+    fn play<'py>(
+        slf: &Bound<'py, Self>,
+        agent0: Bound<'py, PyAny>,
+        agent1: Bound<'py, PyAny>,
+        on_deal: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyMatchResult> {
-        let seats = [agent0, agent1];
+        let mut players = seats([Some(agent0), Some(agent1)])?;
         loop {
-            let (player, observation, legal) = {
-                let me = slf.borrow();
-                let Some(player) = me.current_player() else {
-                    break;
-                };
-                (player, me.observation_of(player), me.legal_actions())
-            };
-            let action = seats[player as usize].call1((observation, legal))?;
-            let ended = slf.borrow_mut().step(&action)?;
-            if let (Some(callback), Some(deal)) = (on_deal.filter(|c| !c.is_none()), ended) {
-                callback.call1((PyDeal::from_state(&deal, None), slf))?;
+            let stop = PyMatch::run(slf, &mut players, true, None)?;
+            if let (Some(callback), Stop::DealEnded(_) | Stop::MatchOver) =
+                (on_deal.filter(|c| !c.is_none()), stop)
+            {
+                let finished = slf.borrow().game.last_finished().copied();
+                if let Some(deal) = finished {
+                    callback.call1((PyDeal::from_state(&deal, None), slf))?;
+                }
+            }
+            if !matches!(stop, Stop::DealEnded(_)) {
+                break;
             }
         }
         slf.borrow().result()
@@ -267,7 +354,7 @@ impl PyMatch {
     }
     /// The versioned match record: seed, first dealer, rules and every deal's record.
     fn to_json(&self) -> String {
-        MatchRecord::of(&self.game, &self.finished).to_json()
+        MatchRecord::of(&self.game).to_json()
     }
     /// Replays a record made by `to_json`. Every deal must be the seeded deal with the
     /// alternating dealer and the match's rules, every action legal, and only the last
@@ -275,8 +362,8 @@ impl PyMatch {
     #[staticmethod]
     fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyMatch> {
         let record = super::errors::text(text, "a match record")?;
-        let (game, finished) = MatchRecord::from_json(&record)?.replay()?;
-        Ok(PyMatch { game, finished })
+        let game = MatchRecord::from_json(&record)?.replay()?;
+        Ok(PyMatch { game })
     }
     fn copy(&self) -> PyMatch {
         self.clone()
@@ -297,14 +384,8 @@ impl PyMatch {
             "<Match seed={} score={a}-{b} target={} deals={}>",
             self.game.seed,
             self.game.rules.target,
-            self.finished.len() + 1
+            self.game.deal_index() + 1
         )
-    }
-}
-
-impl PyMatch {
-    fn observation_of(&self, player: u8) -> PyObservation {
-        PyObservation(self.game.deal.observation(player, self.game.score.score))
     }
 }
 

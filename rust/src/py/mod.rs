@@ -16,6 +16,7 @@ mod deal;
 pub mod errors;
 mod matches;
 mod observe;
+mod rng;
 mod rules;
 mod simulate;
 mod solver;
@@ -29,6 +30,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     errors::register_limits(m)?;
     card::register(m)?;
+    rng::register(m)?;
     let duel = submodule(m, "duel")?;
     deal::register(&duel)?;
     matches::register(&duel)?;

@@ -3,9 +3,10 @@
 use pyo3::prelude::*;
 
 use super::action::{PyAction, PyTrick};
-use super::card::{to_py, PyCard, PySuit};
+use super::card::{to_py, PyCard};
 use super::errors::{int_u8, parse_record, InvalidRecordError};
 use super::rules::PyRules;
+use crate::card::Suit;
 use crate::duel::Observation;
 
 /// What one player may know of a deal: their hand and discards, the turn-up and who drew
@@ -55,8 +56,8 @@ impl PyObservation {
         to_py(self.0.discards.iter().copied())
     }
     #[getter]
-    fn trump(&self) -> PySuit {
-        self.0.trump.into()
+    fn trump(&self) -> Suit {
+        self.0.trump
     }
     #[getter]
     fn turn_up(&self) -> PyCard {
@@ -122,7 +123,13 @@ impl PyObservation {
     /// The observation as JSON, for logging and tools.
     #[allow(clippy::wrong_self_convention)]
     fn to_json(&self) -> String {
-        serde_json::to_string(&self.0).unwrap_or_default()
+        self.0.to_json()
+    }
+    /// A stable 64-bit key of the observation (a hash of its JSON record): the same
+    /// observation has the same key on every platform and run.
+    #[getter]
+    fn key(&self) -> u64 {
+        self.0.key()
     }
     /// Reads what `to_json` wrote. The observation must be one that some deal gives
     /// (checked by drawing a consistent world and observing it again); anything else
@@ -130,7 +137,7 @@ impl PyObservation {
     #[staticmethod]
     fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyObservation> {
         let obs: Observation = parse_record(record, "observation")?;
-        if !observation_is_possible(&obs) {
+        if !crate::solver::sampler::observation_is_possible(&obs) {
             return Err(InvalidRecordError::new_err(
                 "invalid record: no deal gives this observation",
             ));
@@ -151,29 +158,6 @@ impl PyObservation {
             self.0.talon_size
         )
     }
-}
-
-/// Whether some deal gives `obs`: the counts are in range, and a world sampled from it
-/// gives it back exactly.
-fn observation_is_possible(obs: &Observation) -> bool {
-    let small = obs.player <= 1
-        && obs.dealer <= 1
-        && obs.current_player.is_none_or(|p| p <= 1)
-        && obs.rules.validate().is_ok()
-        && obs.hand.len() <= 5
-        && obs.initial_hand.len() == 5
-        && obs.discards.len() <= 22
-        && obs.draws.len() <= 22
-        && obs.talon_drawers.len() <= 22
-        && obs.talon_size <= 22
-        && obs.tricks.len() <= 16
-        && obs.history.len() <= crate::duel::state::MAX_ACTIONS;
-    if !small {
-        return false;
-    }
-    // The sampler trusts its input; a malformed one must not take the interpreter down.
-    let sampled = std::panic::catch_unwind(|| crate::solver::sampler::sample_worlds(obs, 1, 0));
-    matches!(sampled, Ok(Ok(worlds)) if worlds.first().is_some_and(|w| w.observation(obs.player, obs.score) == *obs))
 }
 
 /// A seat, 0 or 1.

@@ -249,3 +249,31 @@ mod reduce_tests {
         }
     }
 }
+
+#[cfg(test)]
+mod beats_tests {
+    use super::{beats_with, to_internal};
+    use crate::card::{piquet_pack, Suit};
+    use crate::duel::rules::{beats, Order};
+
+    /// The packed trick rule is the one definition (`duel::rules::beats`) on every pair
+    /// of duel cards, every trump suit and both rank orders.
+    #[test]
+    fn packed_beats_is_the_trick_rule() {
+        for order in [Order::Ecarte, Order::Traditional] {
+            for trump in Suit::ALL {
+                let trump_bits = 0xff << (trump.index() * 8);
+                for card in piquet_pack() {
+                    for lead in piquet_pack().into_iter().filter(|&l| l != card) {
+                        let packed = (to_internal(card, order), to_internal(lead, order));
+                        assert_eq!(
+                            beats_with(trump_bits, packed.0, packed.1),
+                            beats(order, trump, card, lead),
+                            "{card} on {lead}, trumps {trump}, {order:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -39,6 +39,7 @@ use std::fmt;
 use crate::card::Card;
 use crate::duel::action::{bit, pack_card, Action, PACK_SIZE};
 use crate::duel::observe::Observation;
+use crate::duel::rules::beats;
 use crate::duel::state::{DealState, TALON_SIZE};
 use crate::rng::rng_from_seed;
 
@@ -353,12 +354,8 @@ impl Model {
                     match lead.take() {
                         None => lead = Some(*card),
                         Some(first) => {
-                            let beats = if suit(first) == suit(*card) {
-                                obs.rules.order.beats(*card, first)
-                            } else {
-                                suit(*card) == trump
-                            };
-                            leader = if beats { player } else { 1 - player };
+                            let won = beats(obs.rules.order, obs.trump, *card, first);
+                            leader = if won { player } else { 1 - player };
                             if draws.next < TALON_SIZE {
                                 draws.draw(deck, &mut events, &mut slots)?;
                                 draws.draw(deck, &mut events, &mut slots)?;
@@ -505,6 +502,29 @@ pub fn sample_worlds(
         worlds.push(counts.sample(obs, &mut rng)?);
     }
     Ok(worlds)
+}
+
+/// Whether some deal gives `obs` (a record read from outside): the counts are in range, and
+/// a world sampled from it gives it back exactly.
+pub fn observation_is_possible(obs: &Observation) -> bool {
+    let small = obs.player <= 1
+        && obs.dealer <= 1
+        && obs.current_player.is_none_or(|p| p <= 1)
+        && obs.rules.validate().is_ok()
+        && obs.hand.len() <= 5
+        && obs.initial_hand.len() == 5
+        && obs.discards.len() <= 22
+        && obs.draws.len() <= 22
+        && obs.talon_drawers.len() <= 22
+        && obs.talon_size <= 22
+        && obs.tricks.len() <= 16
+        && obs.history.len() <= crate::duel::state::MAX_ACTIONS;
+    if !small {
+        return false;
+    }
+    // The sampler trusts its input; a malformed one must not take the interpreter down.
+    let sampled = std::panic::catch_unwind(|| sample_worlds(obs, 1, 0));
+    matches!(sampled, Ok(Ok(worlds)) if worlds.first().is_some_and(|w| w.observation(obs.player, obs.score) == *obs))
 }
 
 #[cfg(test)]

@@ -330,7 +330,7 @@ mod reference {
                         None => lead = Some(*card),
                         Some(first) => {
                             let beats = if suit(first) == suit(*card) {
-                                obs.rules.order.beats(*card, first)
+                                obs.rules.order.outranks(*card, first)
                             } else {
                                 card.suit() == obs.trump
                             };
