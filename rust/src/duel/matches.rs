@@ -320,9 +320,9 @@ mod tests {
             assert!(deals >= 1);
             assert!(m.is_over());
             assert_eq!(m.winner(), Some(winner));
-            assert_eq!(m.deal_index(), deals);
-            assert!(m.deal.is_over(), "the last deal stays, finished");
-            let before = m;
+            assert_eq!(m.deal_index(), deals - 1, "the last deal stays, finished");
+            assert!(m.deal.is_over());
+            let before = m.clone();
             assert!(m.apply(Action::Decline).is_err());
             assert_eq!(m, before);
         }
@@ -348,6 +348,95 @@ mod tests {
             assert_eq!(m.deal, finished);
         }
         panic!("deal {index} did not end");
+    }
+
+    /// A match's views against the deals as this test saw them end: `deal_at`, `deals`,
+    /// `outcomes`, `last_finished`, `current_player` and `observation`; `undo`; the same
+    /// match driven by `apply_unchecked`; and the same match without history, which keeps
+    /// only the last finished deal.
+    #[test]
+    fn a_match_keeps_its_deals() {
+        let rules = Rules {
+            target: 4,
+            ..Rules::default()
+        };
+        let mut m = Match::new(11, 0, rules).unwrap();
+        let mut unchecked = m.clone();
+        let mut brief = m.clone().without_history();
+        let mut finished: Vec<DealState> = Vec::new();
+        let mut outcomes: Vec<Outcome> = Vec::new();
+        for step in 0.. {
+            check_views(&m, &brief, &finished, &outcomes);
+            assert_eq!(unchecked, m);
+            if m.is_over() {
+                break;
+            }
+            if m.deal.actions().next().is_none() {
+                let before = m.clone();
+                assert_eq!(m.undo(), None, "nothing to undo at a deal's start");
+                assert_eq!(m, before);
+            }
+            let legal = m.deal.legal_actions();
+            let action = legal[step % legal.len()];
+            let before = m.deal;
+            let outcome = m.apply(action).unwrap();
+            if outcome.is_none() {
+                assert_eq!(m.undo(), Some(action));
+                assert_eq!(m.deal, before);
+                assert_eq!(m.apply(action).unwrap(), None);
+            }
+            assert_eq!(unchecked.apply_unchecked(action).unwrap(), outcome);
+            assert_eq!(brief.apply(action).unwrap(), outcome);
+            if let Some(outcome) = outcome {
+                let mut done = before;
+                done.apply(action).unwrap();
+                finished.push(done);
+                outcomes.push(outcome);
+            }
+        }
+        assert!(finished.len() >= 3, "{} deals", finished.len());
+        assert_eq!(m.current_player(), None);
+        let before = m.clone();
+        assert_eq!(m.undo(), None, "a finished deal stays scored");
+        assert_eq!(m, before);
+    }
+
+    /// The views of `m` and of `brief` (the same match without history), given the deals
+    /// that have ended and their outcomes.
+    fn check_views(m: &Match, brief: &Match, finished: &[DealState], outcomes: &[Outcome]) {
+        // Once the match is over, the last deal to end stays the deal in progress.
+        let (done, live) = if m.is_over() {
+            let (last, done) = finished.split_last().unwrap();
+            (done, *last)
+        } else {
+            (finished, m.deal)
+        };
+        let current = done.len();
+        assert_eq!(m.deal, live);
+        assert_eq!(m.deal_index(), current as u64);
+        for (k, deal) in done.iter().enumerate() {
+            assert_eq!(m.deal_at(k), Some(deal), "deal {k}");
+            let kept = (k + 1 == current).then_some(deal);
+            assert_eq!(brief.deal_at(k), kept, "deal {k} without history");
+        }
+        assert_eq!(m.deal_at(current), Some(&live));
+        assert_eq!(brief.deal_at(current), Some(&live));
+        assert_eq!(m.deal_at(current + 1), None);
+        let all: Vec<DealState> = done.iter().copied().chain([live]).collect();
+        assert_eq!(m.deals().copied().collect::<Vec<_>>(), all);
+        let kept = &all[current.saturating_sub(1)..];
+        assert_eq!(brief.deals().copied().collect::<Vec<_>>(), kept);
+        assert_eq!(m.outcomes().collect::<Vec<_>>(), outcomes);
+        let kept_outcomes: Vec<Outcome> = kept.iter().filter_map(DealState::outcome).collect();
+        assert_eq!(brief.outcomes().collect::<Vec<_>>(), kept_outcomes);
+        assert_eq!(m.last_finished(), finished.last());
+        assert_eq!(brief.last_finished(), finished.last());
+        let player = (!m.is_over()).then(|| live.current_player()).flatten();
+        assert_eq!(m.current_player(), player);
+        for seat in 0..2 {
+            assert_eq!(m.observation(seat), live.observation(seat, m.score.score));
+        }
+        assert_eq!((brief.score, brief.deal), (m.score, m.deal));
     }
 
     #[test]

@@ -17,12 +17,34 @@ use super::state::{DealState, Outcome, Phase, Trick};
 use crate::card::{piquet_pack, Card, Suit};
 
 /// The rank letters of each order from low to high (docs/rules.md, "Pack and rank order").
-fn ranks_low_to_high(order: Order) -> &'static str {
+pub fn ranks_low_to_high(order: Order) -> &'static str {
     match order {
         Order::Ecarte => "789TAJQK",
         Order::Traditional => "789TJQKA",
     }
 }
+
+/// Whether `reply`, played second, takes the trick led with `lead` (docs/rules.md, "Play
+/// phase"): the trick goes to the highest trump in it, else to the higher card of the led
+/// suit.
+pub fn reply_takes(order: Order, trump: Suit, lead: Card, reply: Card) -> bool {
+    let ranks = ranks_low_to_high(order);
+    let strength = |c: Card| ranks.find(c.rank().letter()).expect("a duel rank");
+    if reply.suit() == lead.suit() {
+        strength(reply) > strength(lead)
+    } else {
+        reply.suit() == trump
+    }
+}
+
+/// The phases in the order of docs/api.md's one-hot entries.
+pub const PHASES: [Phase; 5] = [
+    Phase::Proposal,
+    Phase::Response,
+    Phase::Discard,
+    Phase::Play,
+    Phase::Over,
+];
 
 /// A card's index in the tensor's card planes (docs/api.md): suit in `C D H S` order times
 /// 8, plus the rank in natural order `7 8 9 T J Q K A`.
@@ -141,19 +163,10 @@ impl Referee {
         }
     }
 
-    /// Who takes a trick: the highest trump in it, else the higher card of the led suit.
+    /// Who takes the trick `leader` led with `lead` and the other seat answered with `reply`.
     pub fn trick_winner(&self, leader: u8, lead: Card, reply: Card) -> u8 {
-        let follower = 1 - leader;
-        if reply.suit() == lead.suit() {
-            let ranks = ranks_low_to_high(self.rules.order);
-            let strength = |c: Card| ranks.find(c.rank().letter()).expect("a duel rank");
-            if strength(reply) > strength(lead) {
-                follower
-            } else {
-                leader
-            }
-        } else if reply.suit() == self.trump {
-            follower
+        if reply_takes(self.rules.order, self.trump, lead, reply) {
+            1 - leader
         } else {
             leader
         }
@@ -329,13 +342,6 @@ impl Referee {
     /// The facts of `player`'s observation layouts (docs/api.md), in the layouts' order.
     fn layout_facts(&self, player: u8, score: [u8; 2]) -> LayoutFacts {
         let (me, opp) = (player as usize, 1 - player as usize);
-        let phases = [
-            Phase::Proposal,
-            Phase::Response,
-            Phase::Discard,
-            Phase::Play,
-            Phase::Over,
-        ];
         let tricks = self.tricks_taken();
         LayoutFacts {
             planes: [
@@ -352,7 +358,7 @@ impl Referee {
                 Some(p) if p == player => 1,
                 Some(_) => 2,
             },
-            phase: phases
+            phase: PHASES
                 .iter()
                 .position(|&p| p == self.phase)
                 .expect("a phase"),

@@ -122,6 +122,7 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::duel::referee;
 
     fn c(text: &str) -> Card {
         text.parse().unwrap()
@@ -205,19 +206,37 @@ mod tests {
         }
     }
 
-    /// Within a suit the higher rank wins, by the orders of docs/rules.md written out here:
-    /// every ordered pair of ranks, and no card beats its own rank.
+    /// The higher rank by the orders of docs/rules.md (as the test referee writes them out):
+    /// every ordered pair of ranks, and no card outranks its own rank.
     #[test]
-    fn beats_is_the_strict_rank_order() {
-        for (order, low_to_high) in [
-            (Order::Ecarte, "789TAJQK"),
-            (Order::Traditional, "789TJQKA"),
-        ] {
+    fn outranks_is_the_strict_rank_order() {
+        for order in [Order::Ecarte, Order::Traditional] {
+            let low_to_high = referee::ranks_low_to_high(order);
             for (i, a) in low_to_high.chars().enumerate() {
                 for (j, b) in low_to_high.chars().enumerate() {
-                    let (a, b) = (c(&format!("{a}H")), c(&format!("{b}H")));
-                    assert_eq!(order.beats(a, b), i > j, "{order:?}: {a} over {b}");
+                    let (a, b) = (c(&format!("{a}H")), c(&format!("{b}S")));
+                    assert_eq!(order.outranks(a, b), i > j, "{order:?}: {a} over {b}");
                     assert_eq!(order.strength(a.rank()) as usize, i, "{order:?} {a}");
+                }
+            }
+        }
+    }
+
+    /// The trick rule on every pair of cards, every trump and both orders, against the test
+    /// referee's reading of docs/rules.md.
+    #[test]
+    fn beats_is_the_trick_rule() {
+        let pack = crate::card::piquet_pack();
+        for order in [Order::Ecarte, Order::Traditional] {
+            for trump in Suit::ALL {
+                for &lead in &pack {
+                    for &card in pack.iter().filter(|&&card| card != lead) {
+                        assert_eq!(
+                            beats(order, trump, card, lead),
+                            referee::reply_takes(order, trump, lead, card),
+                            "{card} on {lead}, {trump:?} trumps, {order:?}"
+                        );
+                    }
                 }
             }
         }

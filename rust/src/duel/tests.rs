@@ -1,10 +1,11 @@
 //! One test per duel rule of docs/rules.md, plus pinned perft counts.
 
 use super::action::{pack_index, Action};
+use super::observe::Observation;
 use super::record::DealRecord;
 use super::referee;
 use super::rules::{Order, Rules};
-use super::state::{DealState, DuelError, Phase};
+use super::state::{DealState, DuelError, Outcome, Phase};
 use crate::card::{piquet_pack, Card};
 
 fn c(text: &str) -> Card {
@@ -47,16 +48,9 @@ fn play_deal(elder: &str, dealer: &str, turn_up: &str) -> DealState {
 
 #[test]
 fn phases_are_named_and_indexed_in_the_documented_order() {
-    let phases = [
-        Phase::Proposal,
-        Phase::Response,
-        Phase::Discard,
-        Phase::Play,
-        Phase::Over,
-    ];
-    let names: Vec<&str> = phases.iter().map(|p| p.name()).collect();
+    let names: Vec<&str> = referee::PHASES.iter().map(|p| p.name()).collect();
     assert_eq!(names, ["proposal", "response", "discard", "play", "over"]);
-    for (i, phase) in phases.iter().enumerate() {
+    for (i, phase) in referee::PHASES.iter().enumerate() {
         assert_eq!(phase.index(), i);
     }
 }
@@ -468,6 +462,68 @@ fn off_pack_cards_are_refused() {
     }
 }
 
+/// An outcome read from outside is possible only with a seat, 1 or 2 points, and at most
+/// the pack's 32 cards and 16 tricks in all.
+#[test]
+fn possible_outcomes() {
+    let outcome = |winner, points, cards, tricks| Outcome {
+        winner,
+        points,
+        cards,
+        tricks,
+    };
+    for value in 0..=255u8 {
+        assert_eq!(
+            outcome(value, 1, [20, 12], [10, 6]).is_possible(),
+            value <= 1
+        );
+        assert_eq!(
+            outcome(1, value, [20, 12], [10, 6]).is_possible(),
+            value == 1 || value == 2
+        );
+    }
+    for a in 0..=33u8 {
+        let within = a <= 32;
+        assert_eq!(outcome(0, 1, [a, 0], [0, 0]).is_possible(), within);
+        assert_eq!(outcome(0, 1, [0, a], [0, 0]).is_possible(), within);
+        assert!(outcome(0, 1, [a / 2, a - a / 2], [0, 0]).is_possible() == within);
+        assert!(!outcome(0, 1, [a, 33 - a], [0, 0]).is_possible());
+    }
+    for t in 0..=17u8 {
+        let within = t <= 16;
+        assert_eq!(outcome(0, 1, [0, 0], [t, 0]).is_possible(), within);
+        assert_eq!(
+            outcome(0, 1, [0, 0], [t / 2, t - t / 2]).is_possible(),
+            within
+        );
+    }
+    assert!(!outcome(0, 1, [255, 255], [0, 0]).is_possible());
+    assert!(!outcome(0, 1, [0, 0], [255, 255]).is_possible());
+}
+
+/// An observation's JSON record reads back to it, and its key is FNV-1a (64-bit) over that
+/// record, written out here.
+#[test]
+fn observation_record_and_key() {
+    let mut s = DealState::from_seed(12, 0, Rules::default()).unwrap();
+    for _ in 0..6 {
+        let a = s.legal_actions()[0];
+        s.apply(a).unwrap();
+    }
+    for player in 0..2 {
+        let obs = s.observation(player, [2, 5]);
+        let json = obs.to_json();
+        let back: Observation = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, obs);
+        let mut fnv: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in json.bytes() {
+            fnv ^= u64::from(byte);
+            fnv = fnv.wrapping_mul(0x0100_0000_01b3);
+        }
+        assert_eq!(obs.key(), fnv);
+    }
+}
+
 #[test]
 fn record_round_trip_and_tampering() {
     let mut s = DealState::from_seed(3, 1, Rules::default()).unwrap();
@@ -578,6 +634,7 @@ fn random_deals_agree_with_the_referee() {
     let mut exchanges = [0; 12];
     referee::play_side_by_side(27, 200, referee::assert_agree, |engine, referee| {
         let o = engine.outcome().unwrap();
+        assert!(o.is_possible());
         let tie = usize::from(o.cards[0] == o.cards[1]);
         outcomes[tie][usize::from(o.points)] += 1;
         exchanges[usize::from(referee.exchanges)] += 1;
