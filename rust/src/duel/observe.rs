@@ -62,9 +62,7 @@ const BYTE_FLOATS: [[f32; 8]; 256] = {
     while byte < 256 {
         let mut bit = 0;
         while bit < 8 {
-            if byte >> bit & 1 == 1 {
-                table[byte][bit] = 1.0;
-            }
+            table[byte][bit] = (byte >> bit & 1) as f32;
             bit += 1;
         }
         byte += 1;
