@@ -115,6 +115,31 @@ impl Referee {
         referee
     }
 
+    /// The referee's deal after the engine's actions so far.
+    pub fn replayed(engine: &DealState) -> Referee {
+        let mut referee = Referee::new(engine.deck(), engine.dealer(), engine.rules());
+        for action in engine.actions() {
+            referee.apply(action);
+        }
+        referee
+    }
+
+    /// Leaf count of the game tree below this deal to `depth` actions (all the way down when
+    /// `None`).
+    pub fn perft(&self, depth: Option<u32>) -> u64 {
+        if depth == Some(0) || self.phase == Phase::Over {
+            return 1;
+        }
+        self.legal()
+            .into_iter()
+            .map(|action| {
+                let mut child = self.clone();
+                child.apply(action);
+                child.perft(depth.map(|d| d - 1))
+            })
+            .sum()
+    }
+
     pub fn elder(&self) -> u8 {
         1 - self.dealer
     }

@@ -5,7 +5,7 @@ use super::observe::Observation;
 use super::record::DealRecord;
 use super::referee;
 use super::rules::{Order, Rules};
-use super::state::{DealState, DuelError, Outcome, Phase};
+use super::state::{DealState, DuelError, Outcome, Phase, MAX_ACTIONS};
 use crate::card::{piquet_pack, Card};
 
 fn c(text: &str) -> Card {
@@ -195,11 +195,15 @@ fn draws_after_each_trick_winner_first() {
 fn the_turn_up_is_drawn_last() {
     let mut s = play_deal("KH 7C 8C 9C TC", "7S 9S 8D 9D TD", "8S");
     let turn_up = s.turn_up();
-    while s.talon_size() > 0 {
+    until_done(|| {
+        if s.talon_size() == 0 {
+            return false;
+        }
         assert_eq!(s.turn_up_holder(), None);
         let a = s.legal_actions()[0];
         s.apply(a).unwrap();
-    }
+        true
+    });
     let holder = s.turn_up_holder().expect("the turn-up was drawn");
     assert!(s.hand(holder).contains(&turn_up));
     let last = s.tricks().last().unwrap();
@@ -243,17 +247,27 @@ fn the_dealer_never_proposes() {
 }
 
 fn exchange_all(s: &mut DealState) {
-    while matches!(
-        s.phase(),
-        Phase::Proposal | Phase::Response | Phase::Discard
-    ) {
+    until_done(|| {
         let a = match s.phase() {
             Phase::Proposal => Action::Propose,
             Phase::Response => Action::Accept,
-            _ => s.legal_actions()[0],
+            Phase::Discard => s.legal_actions()[0],
+            Phase::Play | Phase::Over => return false,
         };
         s.apply(a).unwrap();
+        true
+    });
+}
+
+/// Runs `step` until it returns false, failing if that takes more steps than a deal has
+/// actions: a fault that stalls a deal then fails the test instead of hanging it.
+fn until_done(mut step: impl FnMut() -> bool) {
+    for _ in 0..=MAX_ACTIONS {
+        if !step() {
+            return;
+        }
     }
+    panic!("no end after {MAX_ACTIONS} actions");
 }
 
 #[test]
@@ -328,12 +342,16 @@ fn rule_option_allows_trump_discards() {
 }
 
 fn play_out(s: &mut DealState, pick: impl Fn(&[Action]) -> Action) {
-    while !s.is_over() {
+    until_done(|| {
+        if s.is_over() {
+            return false;
+        }
         let legal = s.legal_actions();
         assert!(!legal.is_empty(), "a legal action exists until the end");
         s.apply(pick(&legal)).unwrap();
         assert!(s.check_conservation());
-    }
+        true
+    });
 }
 
 #[test]
@@ -528,12 +546,16 @@ fn observation_record_and_key() {
 fn record_round_trip_and_tampering() {
     let mut s = DealState::from_seed(3, 1, Rules::default()).unwrap();
     let mut actions = vec![];
-    while !s.is_over() {
+    until_done(|| {
+        if s.is_over() {
+            return false;
+        }
         let legal = s.legal_actions();
         let a = legal[actions.len() % legal.len()];
         s.apply(a).unwrap();
         actions.push(a);
-    }
+        true
+    });
     let record = DealRecord::of(&s);
     assert_eq!(record.actions, actions);
     let parsed = DealRecord::from_json(&record.to_json()).unwrap();
@@ -562,16 +584,32 @@ fn record_round_trip_and_tampering() {
 fn late_position(seed: u64) -> DealState {
     let mut s = DealState::from_seed(seed, 0, Rules::default()).unwrap();
     exchange_all(&mut s);
+    // Checked before anyone counts its tree: a larger deal's is far too large.
+    assert_in_play_after(&s, 11);
     s
+}
+
+/// `s` is in play after `exchanges` exchanges, with five cards in each hand and two talon
+/// cards fewer for each exchange.
+fn assert_in_play_after(s: &DealState, exchanges: u8) {
+    assert_eq!(s.exchanges(), exchanges);
+    assert_eq!(s.phase(), Phase::Play);
+    assert_eq!((s.hand(0).len(), s.hand(1).len()), (5, 5));
+    assert_eq!(s.talon_size(), 22 - 2 * usize::from(exchanges));
 }
 
 #[test]
 fn perft_after_eleven_exchanges() {
-    // Pinned leaf counts of the whole play tree (5 tricks). A change in legal-move
-    // generation or trick resolution changes them.
-    let counts: Vec<u64> = (0..4).map(|seed| late_position(seed).perft(None)).collect();
+    // Pinned leaf counts of the whole play tree (5 tricks), also counted by the referee. A
+    // change in legal-move generation or trick resolution changes them.
+    let mut counts = Vec::new();
+    for seed in 0..4 {
+        let s = late_position(seed);
+        let full = referee_counts_first(&s, 3).perft(None);
+        counts.push(s.perft(None));
+        assert_eq!(counts[counts.len() - 1], full, "seed {seed}");
+    }
     assert_eq!(counts, PERFT_ELEVEN);
-    // Depth-limited counts from the same positions.
     assert_eq!(late_position(0).perft(Some(2)), PERFT_ELEVEN_DEPTH2);
 }
 
@@ -583,8 +621,21 @@ fn perft_after_nine_exchanges() {
     };
     let mut s = DealState::from_seed(11, 1, rules).unwrap();
     exchange_all(&mut s);
-    assert_eq!(s.exchanges(), 9);
+    assert_in_play_after(&s, 9);
+    referee_counts_first(&s, 3);
     assert_eq!(s.perft(None), PERFT_NINE);
+}
+
+/// The referee's deal after `s`'s actions, once it agrees with `s` and with its tree counts to
+/// `depth`: a fault in move generation then fails at once instead of in a count of a tree
+/// it may have made endless.
+fn referee_counts_first(s: &DealState, depth: u32) -> referee::Referee {
+    let r = referee::Referee::replayed(s);
+    referee::assert_agree(s, &r, [0, 0]);
+    for d in 1..=depth {
+        assert_eq!(s.perft(Some(d)), r.perft(Some(d)), "depth {d}");
+    }
+    r
 }
 
 const PERFT_ELEVEN: [u64; 4] = [3456, 2880, 3456, 3312];
@@ -596,11 +647,15 @@ fn undo_and_moves_derive_from_the_log() {
     let mut s = DealState::from_seed(8, 0, Rules::default()).unwrap();
     assert!(s.before_last().is_none());
     let mut states = vec![s];
-    while !s.is_over() {
+    until_done(|| {
+        if s.is_over() {
+            return false;
+        }
         let legal = s.legal_actions();
         s.apply(legal[states.len() % legal.len()]).unwrap();
         states.push(s);
-    }
+        true
+    });
     let moves = s.moves();
     assert_eq!(moves.len(), states.len() - 1);
     for (i, (player, action)) in moves.iter().enumerate() {
