@@ -5,7 +5,7 @@ single-thread cost of the work items, and a run on 1 against 2 local CPUs.
     python benches/ray_scale.py costs
     python benches/ray_scale.py scaling CPUS [SEEDS]   # one process per CPU count
 
-Needs ``pip install 'ecarte[ray]'``.
+Needs Ray (``pip install '.[ray]'`` from a checkout).
 """
 
 from __future__ import annotations
@@ -78,6 +78,11 @@ def costs() -> None:
     )
     _timed(
         "deal pimc v heuristic", 20, lambda: duel.simulate(20, 1, ("pimc", "heuristic"), threads=1)
+    )
+    _timed(
+        "deal expert v heuristic",
+        20,
+        lambda: duel.simulate(20, 1, ("expert", "heuristic"), threads=1),
     )
     played = duel.simulate(20_000, 1, ("heuristic", "heuristic"), matches=True, threads=1)
     print(f"deals per match (heuristic v heuristic): {played['deals'].mean():.2f}")

@@ -352,7 +352,7 @@ def test_observation_tensor_into_a_buffer() -> None:
     assert np.array_equal(buffer, deal.observation_tensor(1))
     with pytest.raises(ecarte.EcarteError, match="214"):
         deal.observation_tensor(1, out=np.zeros(10, dtype=np.float32))
-    with pytest.raises(TypeError):
+    with pytest.raises(ecarte.EcarteError, match="dtype float64"):
         deal.observation_tensor(1, out=np.zeros(OBSERVATION_SIZE, dtype=np.float64))  # type: ignore[arg-type]
 
 

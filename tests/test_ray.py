@@ -122,6 +122,9 @@ def test_solve_many(cluster: None, chunk: int | None, objective: str | None) -> 
     deals = positions(12)
     local = duel.solve_many(deals, objective)
     assert duel.solve_many(deals, objective, backend=on_ray(chunk)) == local
+    timed = duel.solve_many_timed(deals, objective, backend=on_ray(chunk))
+    assert [solution for solution, _ in timed] == local
+    assert all(seconds >= 0 for _, seconds in timed)
 
 
 def same_rates(a: ArenaResult, b: ArenaResult) -> bool:
@@ -224,7 +227,7 @@ def test_an_agent_exception_names_the_chunk_and_seed(cluster: None) -> None:
 
 def test_without_ray_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)
-    with pytest.raises(EcarteError, match=r"pip install 'ecarte\[ray\]'"):
+    with pytest.raises(EcarteError, match=r"needs Ray: pip install ray \(the \[ray\] extra\)"):
         duel.simulate(10, 1, backend="ray")
     with pytest.raises(EcarteError, match="backend must be"):
         duel.simulate(10, 1, backend="cluster")  # type: ignore[arg-type]

@@ -10,46 +10,67 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
+import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import Any, Final
 
 from ecarte._core import derive_seed
 from ecarte.agents import Agent, make_agent
-from ecarte.distributed import Backend, dispatch, ray_backend
+from ecarte.display import counted
+from ecarte.distributed import Backend, Interrupted, dispatch, ray_backend
 from ecarte.duel import (
+    DEALS_PER_MATCH,
     Action,
     Match,
     Observation,
     Rules,
     is_native_agent,
+    parse_agent,
     simulate,
     simulate_item_seconds,
 )
-from ecarte.errors import EcarteError
-from ecarte.progress import progress_bar
+from ecarte.errors import EcarteError, InvalidRecordError
+from ecarte.progress import Bar, progress_bar
+from ecarte.records import dump_record, read_record, whole
 from ecarte.seeding import agent_seed, resolve_seed
 from ecarte.stats import RATE_BOUNDS, mean_interval, ratio_interval, wilson_interval
 
-__all__ = ["AgentSpec", "ArenaResult", "Estimate", "build_agent", "play"]
+__all__ = [
+    "AgentFactory",
+    "AgentLike",
+    "ArenaInterrupted",
+    "ArenaResult",
+    "Estimate",
+    "build_agent",
+    "play",
+]
 
-#: An agent name (``"pimc"``, ``"pimc:16"`` for 16 samples, ``"heuristic"``, ``"random"``)
-#: or a picklable factory taking a seed.
-AgentSpec = str | Callable[[int], Agent]
+#: A picklable function that builds an agent from its seed.
+AgentFactory = Callable[[int], Agent]
+#: What the arena plays: an agent spec (a string of ``ecarte.duel.AGENT_SPECS``: ``"pimc"``,
+#: ``"pimc:16"``, ``"heuristic"``, ...) or an :data:`AgentFactory`.
+AgentLike = str | AgentFactory
+#: The former name of :data:`AgentLike`, kept for earlier code ("agent spec" now means the
+#: string alone).
+AgentSpec = AgentLike
 
 
-def build_agent(spec: AgentSpec, seed: int) -> Agent:
-    """The agent of `spec` (an agent spec, see ``ecarte.duel.AGENT_SPECS``, or a factory)
-    with `seed`."""
-    return make_agent(spec, seed) if isinstance(spec, str) else spec(seed)
+def build_agent(agent: AgentLike, seed: int) -> Agent:
+    """The agent that ``agent`` (an agent spec or a factory) gives with ``seed``."""
+    return make_agent(agent, seed) if isinstance(agent, str) else agent(seed)
 
 
-def spec_name(spec: AgentSpec) -> str:
-    return spec if isinstance(spec, str) else getattr(spec, "__name__", repr(spec))
+def agent_name(agent: AgentLike) -> str:
+    """The agent's name in a result: a built-in agent's full spec, with its worlds per
+    decision (``"pimc:24"``), a factory's name otherwise."""
+    if isinstance(agent, str):
+        if not is_native_agent(agent):
+            return agent
+        name, samples = parse_agent(agent)
+        return name if samples is None else f"{name}:{samples}"
+    return getattr(agent, "__name__", repr(agent))
 
 
 @dataclass(frozen=True)
@@ -95,11 +116,51 @@ class ArenaResult:
     native: bool = False
     #: The run's seed: the same seed plays the same matches on either path.
     seed: int | None = None
+    #: Interrupted: the figures cover only the seeds that finished.
+    partial: bool = False
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def to_json(self) -> str:
+        """The versioned record: every field, each estimate as ``{"mean", "low", "high"}``."""
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        for name in ESTIMATES:
+            fields[name] = dataclasses.asdict(fields[name])
+        return dump_record(RECORD_FORMAT, RECORD_VERSION, fields)
+
+    @classmethod
+    def from_json(cls, text: str) -> ArenaResult:
+        """Reads what :meth:`to_json` wrote: at least one seed and two deals a seed, each
+        estimate's interval around its mean within the bounds of a rate (points per deal:
+        -2 to 2), times that are not negative; anything else raises ``InvalidRecordError``."""
+        data = read_record(text, RECORD_FORMAT, RECORD_VERSION, RECORD_FIELDS)
+        estimates = {name: _estimate(name, data[name]) for name in ESTIMATES}
+        times = data["decision_seconds"]
+        if not (len(times) == 2 and all(_is_float(t) and t >= 0 for t in times)):
+            raise InvalidRecordError(f"decision_seconds is two times, got {times!r}")
+        if not (
+            whole(data["pairs"], 1)
+            and whole(data["deals"], 2 * data["pairs"])
+            and data["seconds"] >= 0
+            and (data["seed"] is None or whole(data["seed"], 0, 2**64 - 1))
+        ):
+            raise InvalidRecordError(
+                "an arena result has a seed of 0 to 2**64 - 1, at least one pair of matches, "
+                "at least a deal a match and a time that is not negative"
+            )
+        fields = {name: data[name] for name in RECORD_FIELDS}
+        fields.update(estimates, decision_seconds=(float(times[0]), float(times[1])))
+        fields["seconds"] = float(data["seconds"])
+        return cls(**fields)
 
     def table(self) -> str:
+        played = f"{2 * self.pairs} ({counted(self.pairs, 'seed')}, seats swapped)"
+        if self.partial:
+            played += ", partial: interrupted"
         rows = [
             ("agents", f"{self.agent_a} v {self.agent_b}"),
-            ("matches", f"{2 * self.pairs} ({self.pairs} seeds, seats swapped)"),
+            ("matches", played),
             ("deals", str(self.deals)),
             (f"match win rate of {self.agent_a}", str(self.match_win_rate)),
             (f"deal win rate of {self.agent_a}", str(self.deal_win_rate)),
@@ -115,6 +176,47 @@ class ArenaResult:
         ]
         width = max(len(k) for k, _ in rows)
         return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+
+
+RECORD_FORMAT: Final = "ecarte.arena.result"
+RECORD_VERSION: Final = 1
+#: The estimates of a result and the bounds of each.
+ESTIMATES: Final = {
+    "match_win_rate": RATE_BOUNDS,
+    "deal_win_rate": RATE_BOUNDS,
+    "points_per_deal": (-2.0, 2.0),
+}
+RECORD_FIELDS: Final[dict[str, type | tuple[type, ...]]] = {
+    "agent_a": str,
+    "agent_b": str,
+    "pairs": int,
+    "deals": int,
+    **dict.fromkeys(ESTIMATES, dict),
+    "decision_seconds": list,
+    "seconds": float,
+    "native": bool,
+    "seed": (int, type(None)),
+    "partial": bool,
+}
+
+
+def _is_float(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _estimate(name: str, value: dict[str, Any]) -> Estimate:
+    """The estimate ``name`` of an arena record: its mean inside its interval, inside the
+    estimate's bounds."""
+    low_bound, high_bound = ESTIMATES[name]
+    if set(value) != {"mean", "low", "high"} or not all(map(_is_float, value.values())):
+        raise InvalidRecordError(f"{name} is {{mean, low, high}}, got {value!r}")
+    mean, low, high = (float(value[k]) for k in ("mean", "low", "high"))
+    if not low_bound <= low <= mean <= high <= high_bound:
+        raise InvalidRecordError(
+            f"{name}: the interval [{low}, {high}] must hold the mean {mean} and lie within "
+            f"[{low_bound}, {high_bound}]"
+        )
+    return Estimate(mean, low, high)
 
 
 class _Timed:
@@ -134,7 +236,7 @@ class _Timed:
 
 
 def play_pair(
-    agent_a: AgentSpec, agent_b: AgentSpec, seed: int, index: int, rules: Rules
+    agent_a: AgentLike, agent_b: AgentLike, seed: int, index: int, rules: Rules
 ) -> PairResult:
     """Seed `index` under `seed`, played with A in seat 0 and then in seat 1."""
     match_seed = derive_seed(seed, index)
@@ -144,9 +246,9 @@ def play_pair(
     for a_seat in (0, 1):
         # A seat's seed goes with the seat, as its cards do: in the rematch each agent
         # draws what the other drew in that seat (docs/api.md, "Seeds"), as natively.
-        specs = (agent_a, agent_b) if a_seat == 0 else (agent_b, agent_a)
+        seated = (agent_a, agent_b) if a_seat == 0 else (agent_b, agent_a)
         first, second = (
-            _Timed(build_agent(spec, agent_seed(match_seed, s))) for s, spec in enumerate(specs)
+            _Timed(build_agent(agent, agent_seed(match_seed, s))) for s, agent in enumerate(seated)
         )
         a, b = (first, second) if a_seat == 0 else (second, first)
         seats = (first, second)
@@ -190,8 +292,8 @@ def _ratio_ci(
 
 
 def summarize(
-    agent_a: AgentSpec,
-    agent_b: AgentSpec,
+    agent_a: AgentLike,
+    agent_b: AgentLike,
     pairs: list[PairResult],
     seconds: float,
     seed: int | None = None,
@@ -199,8 +301,8 @@ def summarize(
     decisions = [sum(p.decisions[i] for p in pairs) for i in (0, 1)]
     spent = [sum(p.seconds[i] for p in pairs) for i in (0, 1)]
     return ArenaResult(
-        agent_a=spec_name(agent_a),
-        agent_b=spec_name(agent_b),
+        agent_a=agent_name(agent_a),
+        agent_b=agent_name(agent_b),
         pairs=len(pairs),
         deals=sum(p.deals for p in pairs),
         match_win_rate=_match_rate_ci([p.matches_won for p in pairs]),
@@ -220,8 +322,20 @@ def summarize(
     )
 
 
-#: Seeds per chunk of a local native arena (for the progress bar).
-LOCAL_NATIVE_CHUNK = 16
+#: Wall seconds of work per chunk of a local native arena: Ctrl-C keeps the seeds of the
+#: chunks that finished, and the bar counts them.
+LOCAL_CHUNK_SECONDS = 1.0
+#: The most seeds per chunk of a local native arena.
+MAX_LOCAL_CHUNK = 4096
+
+
+def local_native_chunk(agent_a: str, agent_b: str) -> int:
+    """Seeds per chunk of a local native arena: about :data:`LOCAL_CHUNK_SECONDS` of work on
+    every core, and at least one seed per core."""
+    cores = os.cpu_count() or 1
+    seed_seconds = 2 * simulate_item_seconds((agent_a, agent_b), True)
+    by_time = int(LOCAL_CHUNK_SECONDS * cores / max(seed_seconds, 1e-9))
+    return max(cores, min(by_time, MAX_LOCAL_CHUNK))
 
 
 def _play_native(
@@ -230,7 +344,7 @@ def _play_native(
     matches: int,
     seed: int,
     rules: Rules,
-    show: bool,
+    show: bool | None,
     backend: Backend = "local",
 ) -> ArenaResult:
     """The duplicate matches through native simulation: match `i` is played once with A
@@ -242,41 +356,51 @@ def _play_native(
         matches,
         lambda: 2 * simulate_item_seconds((agent_a, agent_b), True),
         (agent_a, agent_b, seed, rules),
-        local_chunk=LOCAL_NATIVE_CHUNK,
+        local_chunk=local_native_chunk(agent_a, agent_b),
+        live=True,
         label="Seeds",
         progress=show,
         seed=seed,
     )
-    a_first, a_second = (
-        {k: np.concatenate([p[a_seat][k] for p in parts]) for k in parts[0][a_seat]}
-        for a_seat in (0, 1)
-    )
-    pairs = []
-    for i in range(matches):
-        won = deals = deals_won = net = 0
-        for a_seat, run in ((0, a_first), (1, a_second)):
-            won += int(run["winner"][i] == a_seat)
-            deals += int(run["deals"][i])
-            deals_won += int(run["deals_won"][i, a_seat])
-            net += int(run["score"][i, a_seat]) - int(run["score"][i, 1 - a_seat])
-        pairs.append(PairResult(won, deals, deals_won, net, (0, 0), (0.0, 0.0)))
+    pairs = [pair for part in parts for pair in part]
     result = summarize(agent_a, agent_b, pairs, time.perf_counter() - start, seed)
     return dataclasses.replace(result, native=True)
 
 
 def _native_chunk(
-    start: int, n: int, agent_a: str, agent_b: str, seed: int, rules: Rules
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Seeds ``start .. start + n - 1`` natively, with A in seat 0 and then in seat 1."""
-    first, second = (
-        dict(simulate(n, seed, seats, rules, matches=True, start=start).columns)
-        for seats in ((agent_a, agent_b), (agent_b, agent_a))
-    )
-    return first, second
+    start: int,
+    n: int,
+    agent_a: str,
+    agent_b: str,
+    seed: int,
+    rules: Rules,
+    bar: Bar | None = None,
+) -> list[PairResult]:
+    """Seeds ``start .. start + n - 1`` natively, with A in seat 0 and then in seat 1; the
+    ``bar``, if given, follows the deals played."""
+    runs = []
+    for a_seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
+
+        def played(deals: int, before: int = a_seat) -> None:
+            if bar is not None:
+                seeds = (before * n * DEALS_PER_MATCH + deals) / (2 * DEALS_PER_MATCH)
+                bar.running(min(seeds, 0.99 * n), f"{deals} deals")
+
+        runs.append(simulate(n, seed, seats, rules, True, start, on_progress=played).columns)
+    pairs = []
+    for i in range(n):
+        won = deals = deals_won = net = 0
+        for a_seat, run in enumerate(runs):
+            won += int(run["winner"][i] == a_seat)
+            deals += int(run["deals"][i])
+            deals_won += int(run["deals_won"][i, a_seat])
+            net += int(run["score"][i, a_seat]) - int(run["score"][i, 1 - a_seat])
+        pairs.append(PairResult(won, deals, deals_won, net, (0, 0), (0.0, 0.0)))
+    return pairs
 
 
 def _pairs_chunk(
-    start: int, n: int, agent_a: AgentSpec, agent_b: AgentSpec, seed: int, rules: Rules
+    start: int, n: int, agent_a: AgentLike, agent_b: AgentLike, seed: int, rules: Rules
 ) -> list[PairResult]:
     """Seeds ``start .. start + n - 1``, each played twice (:func:`play_pair`)."""
     return [play_pair(agent_a, agent_b, seed, i, rules) for i in range(start, start + n)]
@@ -289,11 +413,22 @@ PYTHON_PAIR_SECONDS = 0.05
 def _single_thread_worker() -> None:
     # Each worker process is one of `workers` cores: keep the solver's pool to one thread.
     os.environ.setdefault("RAYON_NUM_THREADS", "1")
+    # Ctrl-C reaches the whole process group: the parent stops the pool and reports.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class ArenaInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`play`: a ``KeyboardInterrupt`` holding the result of the seeds
+    that finished (``partial``, marked ``partial=True``), or ``None`` if none did."""
+
+    def __init__(self, partial: ArenaResult | None) -> None:
+        super().__init__()
+        self.partial = partial
 
 
 def play(
-    agent_a: AgentSpec,
-    agent_b: AgentSpec,
+    agent_a: AgentLike,
+    agent_b: AgentLike,
     matches: int = 100,
     seed: int | None = None,
     workers: int = 1,
@@ -309,26 +444,54 @@ def play(
     from their names or factories. When both agents are built-in names and `native` is
     true, the matches are played by `duel.simulate` in Rust instead (all cores, the same
     matches and the same figures; no per-decision timing). The progress bar shows on
-    stderr when it is a
-    terminal (or when `progress` is True).
+    stderr when it is a terminal (or as `progress` says).
 
     `backend="ray"` (or a ``RayBackend``) plays the seeds in chunks on a Ray cluster
     instead of `workers` processes; agents (names, or picklable factories) are shipped to
     the tasks and built there. The rates and intervals are identical to a local run; an
     exception in an agent raises an ``EcarteError`` naming the chunk and the seed.
+
+    Ctrl-C stops the run within about a second and raises :class:`ArenaInterrupted`, a
+    ``KeyboardInterrupt`` that holds the result of the seeds that had finished.
     """
     if matches < 1:
         raise EcarteError(f"matches must be at least 1, got {matches}")
     seed = resolve_seed(seed)
     rules = rules or Rules()
-    show = sys.stderr.isatty() if progress is None else progress
-    ray = ray_backend(backend)
-    if native and isinstance(agent_a, str) and isinstance(agent_b, str):
-        if is_native_agent(agent_a) and is_native_agent(agent_b):
-            return _play_native(agent_a, agent_b, matches, seed, rules, show, backend)
+    started = time.perf_counter()
+    try:
+        return _play(agent_a, agent_b, matches, seed, workers, rules, progress, native, backend)
+    except Interrupted as stop:
+        pairs = [pair for part in stop.finished for pair in part]
+        partial = None
+        if pairs:
+            result = summarize(agent_a, agent_b, pairs, time.perf_counter() - started, seed)
+            partial = dataclasses.replace(result, native=_is_native(agent_a, agent_b, native))
+            partial = dataclasses.replace(partial, partial=True)
+        raise ArenaInterrupted(partial) from None
+
+
+def _is_native(agent_a: AgentLike, agent_b: AgentLike, native: bool) -> bool:
+    return native and is_native_agent(agent_a) and is_native_agent(agent_b)
+
+
+def _play(
+    agent_a: AgentLike,
+    agent_b: AgentLike,
+    matches: int,
+    seed: int,
+    workers: int,
+    rules: Rules,
+    progress: bool | None,
+    native: bool,
+    backend: Backend,
+) -> ArenaResult:
+    if _is_native(agent_a, agent_b, native):
+        assert isinstance(agent_a, str) and isinstance(agent_b, str)
+        return _play_native(agent_a, agent_b, matches, seed, rules, progress, backend)
     start = time.perf_counter()
-    if workers > 1 and ray is None:
-        results = _play_in_processes(agent_a, agent_b, matches, seed, rules, show, workers)
+    if workers > 1 and ray_backend(backend) is None:
+        results = _play_in_processes(agent_a, agent_b, matches, seed, rules, progress, workers)
     else:
         parts = dispatch(
             backend,
@@ -338,7 +501,7 @@ def play(
             (agent_a, agent_b, seed, rules),
             local_chunk=1,
             label="Seeds",
-            progress=show,
+            progress=progress,
             seed=seed,
         )
         results = [pair for part in parts for pair in part]
@@ -346,29 +509,37 @@ def play(
 
 
 def _play_in_processes(
-    agent_a: AgentSpec,
-    agent_b: AgentSpec,
+    agent_a: AgentLike,
+    agent_b: AgentLike,
     matches: int,
     seed: int,
     rules: Rules,
-    show: bool,
+    show: bool | None,
     workers: int,
 ) -> list[PairResult]:
     """Every seed (:func:`play_pair`) in a pool of `workers` processes, in the order they
-    finish."""
+    finish; Ctrl-C raises :class:`~ecarte.distributed.Interrupted` with the seeds that had
+    finished."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from multiprocessing import get_context
 
     results: list[PairResult] = []
     with progress_bar("Seeds", matches, show) as advance:
-        ctx = get_context("spawn")
-        with ProcessPoolExecutor(
-            workers, mp_context=ctx, initializer=_single_thread_worker
-        ) as pool:
+        pool = ProcessPoolExecutor(
+            workers, mp_context=get_context("spawn"), initializer=_single_thread_worker
+        )
+        try:
             futures = [
                 pool.submit(play_pair, agent_a, agent_b, seed, i, rules) for i in range(matches)
             ]
             for future in as_completed(futures):
                 results.append(future.result())
                 advance(1)
+        except KeyboardInterrupt as exc:
+            # The workers ignore Ctrl-C (one report, from here); stop them at once.
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+            raise Interrupted([results]) from exc
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
     return results

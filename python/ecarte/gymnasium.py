@@ -33,6 +33,7 @@ from ecarte.errors import EcarteError
 try:
     import gymnasium
     from gymnasium import spaces
+    from gymnasium.utils import seeding
     from gymnasium.vector import AutoresetMode, VectorEnv
     from gymnasium.vector.utils import batch_space
 except ImportError as exc:
@@ -120,7 +121,13 @@ class DuelEnv(gymnasium.Env[Obs, np.int64]):
 
     def _observe(self, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_]) -> Obs:
         self._obs = {"observation": obs[0].copy(), "action_mask": mask[0].astype(np.int8)}
-        return self._obs
+        return self._last_obs()
+
+    def _last_obs(self) -> Obs:
+        """A copy of the last observation: the env keeps its own, to check the next action
+        against, whatever the caller does to the arrays it gets."""
+        assert self._obs is not None
+        return {key: value.copy() for key, value in self._obs.items()}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -148,8 +155,7 @@ class DuelEnv(gymnasium.Env[Obs, np.int64]):
         a = int(action)
         if not (0 <= a < NUM_ACTIONS and self._obs["action_mask"][a]):
             self._ended = self._forfeit = True
-            last = {key: value.copy() for key, value in self._obs.items()}
-            return last, ILLEGAL_ACTION_REWARD, True, False, {"illegal_action": True}
+            return self._last_obs(), ILLEGAL_ACTION_REWARD, True, False, {"illegal_action": True}
         obs, mask, rewards, terminated = self._native.step([a])
         self._ended = bool(terminated[0])
         if self.render_mode == "human":
@@ -197,9 +203,9 @@ class DuelVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._np_random_seed: int | None = None
-        self._rng = np.random.default_rng()
-        self._native = OpponentVecEnv(num_envs, _seed_from(self._rng), opponent, seat, rules)
+        # Unseeded, a fresh seed, kept in np_random_seed as Gymnasium's own envs keep it.
+        self._np_random, self._np_random_seed = seeding.np_random()
+        self._native = OpponentVecEnv(num_envs, _seed_from(self.np_random), opponent, seat, rules)
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
@@ -207,9 +213,8 @@ class DuelVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         if isinstance(seed, list):
             seed = seed[0]
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
-            self._np_random_seed = seed
-        obs, mask = self._native.reset(_seed_from(self._rng))
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        obs, mask = self._native.reset(_seed_from(self.np_random))
         return {"observation": obs, "action_mask": mask.view(np.int8)}, {}
 
     def step(

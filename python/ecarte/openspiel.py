@@ -252,6 +252,17 @@ def _state_of(game: EcarteGame, deal: Deal) -> EcarteState:
     return state
 
 
+def _buffer_layout(array: np.ndarray[Any, Any]) -> tuple[object, ...]:
+    """What an array is over its memory: dtype, shape, strides, address, writeability."""
+    return (
+        array.dtype,
+        array.shape,
+        array.strides,
+        array.__array_interface__["data"][0],
+        array.flags.writeable,
+    )
+
+
 class EcarteObserver:
     """OpenSpiel's observer for the game (``make_py_observer``). With perfect recall it
     gives the information state: tensor = the 214-float observation tensor, the dealt
@@ -285,8 +296,16 @@ class EcarteObserver:
         for name, size, shape in pieces:
             self.dict[name] = self.tensor[offset : offset + size].reshape(shape)
             offset += size
+        self._layout = _buffer_layout(self.tensor)
 
     def set_from(self, state: EcarteState, player: int) -> None:
+        # The views in `dict` stay valid only while `tensor` is the array they were cut
+        # from: resized in place (``refcheck=False``), it has moved, and they dangle.
+        if _buffer_layout(self.tensor) != self._layout:
+            raise EcarteError(
+                "the observer's tensor was changed in place (its dtype, shape, memory or "
+                "flags): undo the change, or make a new observer"
+            )
         self.tensor.fill(0.0)
         if state.deal is None:
             return
@@ -362,7 +381,7 @@ def ismcts_bot(
     """OpenSpiel's Python ISMCTS bot (``open_spiel.python.algorithms.ismcts.ISMCTSBot``)
     for ``game``: ``simulations`` per decision, ``rollouts`` random rollouts per leaf,
     UCT constant ``uct_c`` (the rewards are deal points, -2 to 2), the most visited action;
-    reproducible for ``seed`` (its worlds too).
+    reproducible for ``seed`` (its worlds too; ``None``: a fresh seed, kept in ``bot.seed``).
     Its search starts afresh at every decision, so it also takes ``evaluate_bots``'
     ``restart_at`` and ``inform_action`` calls (which the bot itself lacks)."""
     from open_spiel.python.algorithms import ismcts
@@ -377,7 +396,8 @@ def ismcts_bot(
 
     if simulations < 1:
         raise EcarteError(f"simulations must be at least 1, got {simulations}")
-    random = np.random.RandomState(resolve_seed(seed) % 2**32)
+    seed = resolve_seed(seed)
+    random = np.random.RandomState(seed % 2**32)
     bot = _ISMCTSBot(
         game,
         RandomRolloutEvaluator(rollouts, random),
@@ -388,6 +408,7 @@ def ismcts_bot(
     )
     # The bot's own resampling draws from an unseeded generator; seed it from the bot's.
     bot.set_resampler(lambda state, player: state.resample_from_infostate(player, random.uniform))
+    bot.seed = seed  # a fresh seed (seed=None) is kept, as every ecarte seed is
     return bot
 
 

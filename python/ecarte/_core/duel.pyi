@@ -58,9 +58,10 @@ _Phase = Literal["proposal", "response", "discard", "play", "over"]
 _ActionKind = Literal["play", "discard", "propose", "decline", "accept", "refuse"]
 _Objective = Literal["points", "cards"]
 
-AGENT_SPECS: Final[str]
-"""The agent specs the one grammar reads: ``random``, ``heuristic``, ``pimc``, ``pimc:N``,
-``expert``, ``expert:N``."""
+AGENT_SPECS: Final[tuple[str, ...]]
+"""The forms of the agent specs the one grammar reads: ``("random", "heuristic", "pimc",
+"pimc:N", "expert", "expert:N")``, ``N`` the worlds per decision (1 to ``MAX_SAMPLES``);
+what each agent is: docs/agents.md."""
 DEFAULT_PIMC_SAMPLES: Final[int]
 """Worlds per decision of ``"pimc"``."""
 DEFAULT_EXPERT_SAMPLES: Final[int]
@@ -70,7 +71,7 @@ def decode_compact_rows(
     rows: npt.NDArray[np.uint8],
 ) -> npt.NDArray[np.float32]:
     """The float32 tensors of ``n`` compact rows, shape ``(n, COMPACT_OBSERVATION_SIZE)``
-    (use ``ecarte.duel.decode_observations``)."""
+    (use ``ecarte.duel.decode_observations``); ``EcarteError`` for anything else."""
 
 def parse_agent(spec: str) -> tuple[str, int | None]:
     """Parses an agent spec: ``(name, worlds per decision or None)``; ``EcarteError`` for a
@@ -362,8 +363,9 @@ class Deal:
         out: npt.NDArray[np.float32] | None = None,
     ) -> npt.NDArray[np.float32]:
         """``player``'s observation as a float32 vector of length 214 (layout in the
-        docs). With ``out`` (a contiguous float32 array of that length) it is written there
-        and ``out`` is returned, with no allocation."""
+        docs). With ``out`` (a writeable, contiguous float32 array of that length) it is
+        written there and ``out`` is returned, with no allocation; any other ``out`` raises
+        ``EcarteError``."""
     def perft(self, depth: int | None = None) -> int:
         """Leaf count of the game tree below this state, ``depth`` actions deep (to the end
         when ``None``). Runs without the GIL."""
@@ -385,9 +387,11 @@ def simulate(
     matches: bool = False,
     start: int | None = None,
     threads: int | None = None,
+    on_progress: Callable[[int], object] | None = None,
 ) -> list[tuple[str, np.ndarray]]:
     """Plays ``n`` deals (or matches) natively between two built-in agents; returns
-    columns of arrays. See ``ecarte.duel.simulate``."""
+    columns of arrays. ``on_progress(deals)`` is told the deals played so far while it
+    runs. Ctrl-C stops it at once (``KeyboardInterrupt``). See ``ecarte.duel.simulate``."""
 
 def heuristic_action(
     observation: Observation, legal_actions: list[Action]
@@ -401,7 +405,11 @@ class VecEnv:
     ``observation`` picks the layout of the observation rows: ``"float32"`` (the default,
     ``OBSERVATION_SIZE`` entries) or ``"compact"`` (``uint8``, ``COMPACT_OBSERVATION_SIZE`` bytes, card
     planes bit-packed; ``ecarte.duel.decode_observations`` turns it into the float32
-    rows). The layouts are in docs/api.md."""
+    rows). The layouts are in docs/api.md.
+
+    ``reset`` and ``step`` return the same arrays every time, over memory the env owns:
+    their values may be changed, but a change of dtype, shape, strides or writeability
+    makes the next call raise ``EcarteError`` (docs/api.md, "VecEnv arrays")."""
 
     def __new__(
         cls,
@@ -429,7 +437,9 @@ class VecEnv:
         npt.NDArray[np.int64],
     ]:
         """Applies one action id per env; returns ``(observations, masks, rewards,
-        terminated, current_players)``. The arrays are reused by the next call."""
+        terminated, current_players)``. The arrays are reused by the next call. Every
+        action is checked first: an illegal one raises ``IllegalActionError`` (naming the
+        id as given) and no env advances."""
     def random_actions(self) -> npt.NDArray[np.int64]:
         """One uniformly random legal action id per env (for baselines and benchmarks),
         from a generator seeded with the env's seed."""
@@ -479,7 +489,10 @@ class OpponentVecEnv:
 class Solution:
     """The exact double-dummy result of a play-phase position, for the player to move."""
 
-    def __new__(cls, value: int, best_actions: Sequence[Action], nodes: int) -> Solution: ...
+    def __new__(cls, value: int, best_actions: Sequence[Action], nodes: int) -> Solution:
+        """The solution with these parts, which some play-phase position must be able to
+        have: a value of deal points (-2 to 2) or cards (0 to 32), and one to five cards
+        played in action-id order; ``EcarteError`` otherwise."""
     @property
     def value(self) -> int:
         """Deal points (+2, +1, -1, -2), or the cards taken with ``objective="cards"``."""
@@ -489,6 +502,13 @@ class Solution:
     @property
     def nodes(self) -> int:
         """Search nodes visited."""
+    def to_json(self) -> str:
+        """The versioned record: ``{"format": "ecarte.duel.solution", "version": 1,
+        "value": v, "best_actions": [...], "nodes": n}``."""
+    @staticmethod
+    def from_json(text: str) -> Solution:
+        """Reads what ``to_json`` wrote, checked as the constructor checks; anything else
+        raises ``InvalidRecordError``."""
 
 def solve(deal: Deal, objective: str | None = None) -> Solution:
     """Solves a play-phase position double-dummy (every card and the talon order known).
@@ -497,14 +517,17 @@ def solve(deal: Deal, objective: str | None = None) -> Solution:
     (the most cards the player to move can end the deal with). Raises ``EcarteError``
     outside the play phase. Runs without the GIL."""
 
-def solve_many(deals: Sequence[Deal], objective: str | None = None) -> list[Solution]:
-    """Solves many positions in parallel (rayon); results in input order."""
+def solve_many(
+    deals: Sequence[Deal], objective: str | None = None, threads: int | None = None
+) -> list[Solution]:
+    """Solves many positions in parallel on ``threads`` threads (default: all cores);
+    results in input order. ``ecarte.duel.solve_many`` adds a Ray backend."""
 
 def solve_many_timed(
     deals: Sequence[Deal], objective: str | None = None, threads: int | None = None
 ) -> list[tuple[Solution, float]]:
-    """Solves many positions in parallel on ``threads`` threads (default: all cores), each
-    with its own solve time in seconds; results in input order."""
+    """``solve_many`` (the same arguments), each solution with its own solve time in
+    seconds."""
 
 def action_values(
     deal: Deal, objective: str | None = None
@@ -534,14 +557,26 @@ class MatchResult:
 
     def __new__(
         cls, winner: int, score: tuple[int, int], outcomes: Sequence[Outcome]
-    ) -> MatchResult: ...
+    ) -> MatchResult:
+        """The result with these parts, which some match must be able to end with: every
+        outcome possible, each seat's score the points of the deals it won, the winner ahead
+        and the winner of the last deal; ``EcarteError`` otherwise."""
     @property
-    def winner(self) -> int: ...
+    def winner(self) -> int:
+        """The seat that won the match."""
     @property
-    def score(self) -> tuple[int, int]: ...
+    def score(self) -> tuple[int, int]:
+        """Match points of seat 0 and seat 1."""
     @property
     def outcomes(self) -> tuple[Outcome, ...]:
         """Every deal's outcome, in order."""
+    def to_json(self) -> str:
+        """The versioned record: ``{"format": "ecarte.duel.match_result", "version": 1,
+        "winner": w, "score": [a, b], "outcomes": [outcome records]}``."""
+    @staticmethod
+    def from_json(text: str) -> MatchResult:
+        """Reads what ``to_json`` wrote, checked as the constructor checks; anything else
+        raises ``InvalidRecordError``."""
 
 @final
 class Match:
@@ -618,7 +653,14 @@ class Match:
     def result(self) -> MatchResult:
         """The result; ``EcarteError`` while the match goes on."""
     def to_json(self) -> str:
-        """The versioned match record: seed, first dealer, rules and every deal's record."""
+        """The versioned match record: seed, first dealer, rules, every deal's record and
+        the players' names, if set."""
+    @property
+    def players(self) -> tuple[str, str] | None:
+        """The names of the players in seat 0 and seat 1, for the record and its replay
+        (``None`` until set): each 1 to 40 characters on one line."""
+    @players.setter
+    def players(self, names: tuple[str, str] | None) -> None: ...
     @staticmethod
     def from_json(text: str) -> Match:
         """Replays a record made by ``to_json``. Every deal must be the seeded deal with

@@ -4,8 +4,10 @@ re-exported under clean names; :func:`odds` takes the turned-up card explicitly,
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Final
+
+import numpy.typing as npt
 
 from ecarte._core import Card, Suit
 from ecarte._core.bank import (
@@ -56,6 +58,8 @@ def simulate(
     threads: int | None = None,
     backend: Backend = "local",
     progress: bool | None = False,
+    *,
+    on_progress: Callable[[int], object] | None = None,
 ) -> SimulationResult:
     """Simulates ``n`` whole deals (T2, T3 and T4 each against T1) from a freshly shuffled
     ``shoe`` (the cards left; the full 104-card shoe by default), in parallel with the GIL
@@ -75,6 +79,10 @@ def simulate(
     ``backend="ray"`` (or a ``RayBackend``) runs whole chunks of ``CHUNK`` deals as Ray
     tasks and adds their counts: the same result (docs/scale.md); ``n`` may then exceed
     ``MAX_DEALS`` and ``progress`` shows a bar that advances as chunks complete.
+
+    A local run calls ``on_progress(deals)`` with the deals simulated so far a few times a
+    second while it works, from the calling thread. Ctrl-C stops it within milliseconds
+    (``KeyboardInterrupt``).
     """
     seed = resolve_seed(seed)
     # Tasks are shipped the shoe as a list; a local run hands it over as given.
@@ -85,7 +93,7 @@ def simulate(
         n,
         SIMULATED_DEAL_SECONDS,
         (start, seed, cards),
-        local=lambda: _native_simulate(n, seed, cards, start, threads),
+        local=lambda: _native_simulate(n, seed, cards, start, threads, on_progress),
         check=lambda: _native_simulate(0, seed, cards, start, threads),
         align=CHUNK,
         limit=MAX_DEALS,
@@ -97,23 +105,30 @@ def simulate(
     for part_counts, part_joint in parts[1:]:  # integer counts: exact in any order
         counts, joint = counts + part_counts, joint + part_joint
     total = int(n)
+    return SimulationResult(
+        n=total,
+        seed=seed,
+        columns={"counts": counts, "joint": joint},
+        summary=summarize(total, counts),
+    )
+
+
+def summarize(n: int, counts: npt.NDArray[Any]) -> dict[str, Any]:
+    """The summary of ``n`` simulated deals with these outcome ``counts`` (indexed
+    ``[tableau - 2, outcome]``): per tableau 2, 3, 4 and outcome name, the counts, the
+    probabilities and their 95% Wilson intervals."""
     per_tableau = {
         t + 2: {name: int(counts[t, o]) for o, name in enumerate(OUTCOMES)} for t in range(3)
     }
-    summary = {
+    return {
         "counts": per_tableau,
         "probabilities": {
-            t: {o: k / total if total else 0.0 for o, k in row.items()}
-            for t, row in per_tableau.items()
+            t: {o: k / n if n else 0.0 for o, k in row.items()} for t, row in per_tableau.items()
         },
         "intervals": {
-            t: {o: wilson_interval(k, total) for o, k in row.items()}
-            for t, row in per_tableau.items()
+            t: {o: wilson_interval(k, n) for o, k in row.items()} for t, row in per_tableau.items()
         },
     }
-    return SimulationResult(
-        n=total, seed=seed, columns={"counts": counts, "joint": joint}, summary=summary
-    )
 
 
 def _simulate_chunk(

@@ -9,13 +9,16 @@ import click
 from ecarte.agents import make_agent
 from ecarte.cli.common import (
     AGENT,
+    ASCII_OPTION,
     ORDER_OPTION,
+    OUTPUT,
     SEED,
     TARGET_OPTION,
+    Whole,
     check_output_path,
     write_output,
 )
-from ecarte.display import deal_report
+from ecarte.display import counted, deal_report
 from ecarte.duel import Deal, Match, Rules
 from ecarte.seeding import agent_seed
 
@@ -26,7 +29,7 @@ from ecarte.seeding import agent_seed
     type=SEED,
     default=1,
     show_default=True,
-    help="Seed of the match's deals (0 to 2**64 - 1).",
+    help="Seed of the match's deals.",
 )
 @click.option(
     "--agents",
@@ -38,13 +41,20 @@ from ecarte.seeding import agent_seed
 )
 @TARGET_OPTION
 @ORDER_OPTION
-@click.option("--first-dealer", type=click.IntRange(0, 1), default=0, show_default=True)
+@click.option(
+    "--first-dealer",
+    type=Whole(0, 1),
+    default=0,
+    show_default=True,
+    help="The seat that deals the first deal.",
+)
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OUTPUT,
     help="Save the match record (JSON) to this file.",
 )
 @click.option("--quiet", is_flag=True, help="Print only the result.")
+@ASCII_OPTION
 def match_command(
     seed: int,
     agents: tuple[str, str],
@@ -57,8 +67,9 @@ def match_command(
     """Play a whole match between two built-in agents and print it deal by deal."""
     if out is not None:
         check_output_path(out, "--out")
-    names = [f"{agents[0].capitalize()}-0", f"{agents[1].capitalize()}-1"]
+    names = (f"{agents[0].capitalize()}-0", f"{agents[1].capitalize()}-1")
     match = Match(seed=seed, first_dealer=first_dealer, rules=Rules(order=order, target=target))
+    match.players = names
     players = (
         make_agent(agents[0], agent_seed(seed, 0)),
         make_agent(agents[1], agent_seed(seed, 1)),
@@ -75,9 +86,11 @@ def match_command(
         click.echo(f"  Score: {names[0]} {m.score[0]}, {names[1]} {m.score[1]}")
 
     result = match.play(*players, on_deal=show)
+    winner, score = result.winner, result.score
     click.echo(
-        f"\n{names[result.winner]} wins the match {result.score[0]}-{result.score[1]} "
-        f"in {len(result.outcomes)} deals."
+        ("" if quiet else "\n")
+        + f"{names[winner]} wins the match {score[winner]}-{score[1 - winner]} "
+        f"in {counted(len(result.outcomes), 'deal')}."
     )
     if out is not None:
         write_output(out, match.to_json(), "--out")

@@ -8,7 +8,17 @@ from pathlib import Path
 import click
 
 from ecarte.agents import make_agent
-from ecarte.cli.common import AGENT, ORDER_OPTION, SEED, TARGET_OPTION, check_output_path
+from ecarte.cli.common import (
+    AGENT,
+    ASCII_OPTION,
+    ORDER_OPTION,
+    OUTPUT,
+    SEED,
+    TARGET_OPTION,
+    Whole,
+    check_output_path,
+    console,
+)
 from ecarte.duel import Match, Rules
 from ecarte.seeding import agent_seed
 
@@ -33,22 +43,21 @@ DEFAULT_LEVEL = "expert"
     default=None,
     help="A built-in agent to play against instead of a level.",
 )
-@click.option(
-    "--seed", type=SEED, default=None, help="Seed of the match, 0 to 2**64 - 1 (random if omitted)."
-)
+@click.option("--seed", type=SEED, default=None, help="Seed of the match (random if omitted).")
 @ORDER_OPTION
 @TARGET_OPTION
 @click.option(
     "--seat",
-    type=click.IntRange(0, 1),
+    type=Whole(0, 1),
     default=0,
     show_default=True,
     help="Your seat; seat 0 deals first.",
 )
+@ASCII_OPTION
 @click.option(
     "--save",
     "save_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OUTPUT,
     help="Save the match record here at the end without asking.",
 )
 def play_command(
@@ -65,14 +74,13 @@ def play_command(
     Type a card (QH, q♥, 10s), propose/decline/accept/refuse, discard 7C, or a number from
     the list of legal moves. Also: help, hint, undo, quit.
     """
-    from rich.console import Console
 
     from ecarte.play import Game
 
     if save_path is not None:
         check_output_path(save_path, "--save")
     opponent = opponent or LEVELS[level]
-    console = Console(highlight=False)
+    screen = console()
     match = Match(seed=seed, rules=Rules(order=order, target=target))
     game = Game(
         match,
@@ -80,14 +88,14 @@ def play_command(
         seat=seat,
         hint_agent=lambda: make_agent(HINT_AGENT, agent_seed(match.seed, 2)),
     )
-    console.print(
+    screen.print(
         f"ecarte: you play {opponent}, match to {target}, seed {match.seed}. "
         "Type help for the commands."
     )
     redraw = True
     while True:
         if redraw:
-            console.print(game.screen())
+            screen.print(game.screen())
         if match.is_over():
             break
         if game.pending_banner:
@@ -99,7 +107,7 @@ def play_command(
             except (EOFError, click.Abort):
                 answer = "quit"
             if answer.strip().lower() in ("q", "quit", "exit"):
-                console.print("Bye.")
+                screen.print("Bye.")
                 break
             game.next_deal()
             redraw = True
@@ -110,7 +118,7 @@ def play_command(
             line = "quit"
         reply = game.handle(line)
         if reply.message:
-            console.print(reply.message)
+            screen.print(reply.message)
         if reply.quit:
             break
         redraw = reply.redraw

@@ -16,12 +16,9 @@
 //! hypergeometric). All arithmetic is exact in `u128`.
 
 use super::error::BankError;
-use super::resolve::{resolve_counts, Outcome, TrumpCounts};
+use super::resolve::{resolve_counts, Outcome, TrumpCounts, TABLEAU_SIZE as TABLEAU};
 use super::shoe::check_copies;
 use crate::card::{Card, Suit};
-
-/// Cards per tableau.
-const TABLEAU: u8 = 4;
 
 /// `C(n, k)` for `n, k ≤ 2`: a shoe holds at most two copies of a card.
 const SMALL_BINOMIAL: [[u128; 3]; 3] = [[1, 0, 0], [1, 1, 0], [1, 2, 1]];
@@ -56,14 +53,11 @@ impl Composition {
             let n = &mut next[c.id()];
             if *n == 0 {
                 let seen = cards.iter().filter(|&&x| x == *c).count();
+                let left = self.counts[c.id()];
                 return Err(BankError::InvalidShoe(format!(
-                    "impossible shoe state: {c} is removed {seen} time(s) but only {} cop{} left",
-                    self.counts[c.id()],
-                    if self.counts[c.id()] == 1 {
-                        "y is"
-                    } else {
-                        "ies are"
-                    }
+                    "impossible shoe state: {c} is removed {seen} time{} but only {left} {} left",
+                    if seen == 1 { "" } else { "s" },
+                    if left == 1 { "copy is" } else { "copies are" }
                 )));
             }
             *n -= 1;

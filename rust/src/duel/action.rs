@@ -92,11 +92,14 @@ const BYTE_FLAGS: [[bool; 8]; 256] = {
     table
 };
 
-/// Writes the legal-action bit set `legal` as [`NUM_ACTIONS`] booleans into `out`.
-pub fn write_mask(legal: u128, out: &mut [bool]) {
+/// Writes the legal-action bit set `legal` as [`NUM_ACTIONS`] flags into `out`: `bool`s, or
+/// bytes 0 and 1 (memory that Python may also write holds bytes, any of which is a valid
+/// `u8` but not a valid `bool`).
+#[inline]
+pub fn write_mask<F: From<bool> + Copy>(legal: u128, out: &mut [F]) {
     let bytes = legal.to_le_bytes();
     for (chunk, byte) in out[..NUM_ACTIONS].chunks_mut(8).zip(bytes) {
-        chunk.copy_from_slice(&BYTE_FLAGS[byte as usize][..chunk.len()]);
+        chunk.copy_from_slice(&BYTE_FLAGS[byte as usize].map(F::from)[..chunk.len()]);
     }
 }
 
@@ -236,9 +239,12 @@ mod tests {
     fn masks_expand_bit_by_bit() {
         let legal: u128 = (1 << 0) | (1 << 9) | (1 << 64) | (1 << 67);
         let mut out = [true; NUM_ACTIONS];
+        let mut bytes = [7u8; NUM_ACTIONS];
         write_mask(legal, &mut out);
-        for (id, flag) in out.iter().enumerate() {
+        write_mask(legal, &mut bytes);
+        for (id, (flag, byte)) in out.iter().zip(bytes).enumerate() {
             assert_eq!(*flag, legal >> id & 1 == 1, "{id}");
+            assert_eq!(byte, u8::from(*flag), "{id}");
         }
     }
 

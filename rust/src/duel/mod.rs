@@ -8,6 +8,7 @@ pub mod observe;
 pub mod record;
 #[cfg(test)]
 mod referee;
+pub mod result;
 pub mod rules;
 pub mod state;
 #[cfg(test)]
@@ -22,5 +23,6 @@ pub use observe::{
     OBSERVATION_SIZE,
 };
 pub use record::{DealRecord, MatchRecord};
+pub use result::MatchResult;
 pub use rules::{Order, Rules};
 pub use state::{DealState, Outcome, Phase, Trick};

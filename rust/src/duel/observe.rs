@@ -327,19 +327,23 @@ pub fn expand_compact(compact: &Compact, out: &mut [f32]) {
 
 /// The six card planes as 192 0.0/1.0 floats at the start of `out` (entry `32k + b` is
 /// bit `b` of plane `k`): one masked move per 16 entries where the CPU has AVX-512F, a
-/// variable shift and a blend per 8 entries where it has AVX2, else a table row per byte.
-/// All give the same floats (a test checks them).
+/// variable shift and a blend per 8 entries where it has AVX2, else (or under
+/// `ECARTE_PORTABLE=1`, see [`crate::cpu`]) a table row per byte. All give the same floats
+/// (a test checks them).
 #[inline]
 fn expand_planes(planes: [u32; 6], out: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU has AVX-512F, checked just above.
+        let cpu = crate::cpu::features();
+        if cpu.avx512f {
+            // SAFETY: `cpu.avx512f` is true only when the CPU has every feature that
+            // `target_feature(enable = "avx512f")` turns on (AVX-512F, AVX2, AVX, FMA,
+            // F16C; see `cpu::Features`).
             unsafe { expand_planes_avx512(planes, out) };
             return;
         }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, checked just above.
+        if cpu.avx2 {
+            // SAFETY: `cpu.avx2` is true only when the CPU has AVX2 and AVX.
             unsafe { expand_planes_avx2(planes, out) };
             return;
         }
@@ -354,6 +358,10 @@ fn expand_planes_table(planes: [u32; 6], out: &mut [f32]) {
     }
 }
 
+/// The card planes by AVX-512F. Under rustc 1.95 `enable = "avx512f"` also turns on AVX2,
+/// AVX, FMA and F16C, which the compiler may use anywhere in this function (the source
+/// calls only AVX-512F intrinsics): `cpu::Features::avx512f` checks all of them, not
+/// AVX-512F alone.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 fn expand_planes_avx512(planes: [u32; 6], out: &mut [f32]) {
@@ -434,6 +442,9 @@ mod tests {
     #[test]
     fn plane_expansions_agree_and_parts_round_trip() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        // Whatever `ECARTE_PORTABLE` says: each path the CPU can run is compared.
+        #[cfg(target_arch = "x86_64")]
+        let cpu = crate::cpu::on_this_cpu();
         for _ in 0..2000 {
             let parts = CompactParts {
                 planes: std::array::from_fn(|_| rng.random()),
@@ -449,16 +460,16 @@ mod tests {
                 }
             }
             #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx512f") {
+            if cpu.avx512f {
                 let mut wide = [f32::NAN; OBSERVATION_SIZE];
-                // SAFETY: the CPU has AVX-512F, checked just above.
+                // SAFETY: the CPU has what the function enables (`cpu::Features::avx512f`).
                 unsafe { expand_planes_avx512(parts.planes, &mut wide) };
                 assert_eq!(bits(&table[..192]), bits(&wide[..192]));
             }
             #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2") {
+            if cpu.avx2 {
                 let mut wide = [f32::NAN; OBSERVATION_SIZE];
-                // SAFETY: the CPU has AVX2, checked just above.
+                // SAFETY: the CPU has AVX2 and AVX, checked just above.
                 unsafe { expand_planes_avx2(parts.planes, &mut wide) };
                 assert_eq!(bits(&table[..192]), bits(&wide[..192]));
             }

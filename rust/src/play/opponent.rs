@@ -12,8 +12,9 @@ use rayon::prelude::*;
 
 use super::agent::Agent;
 use super::policy::Policy;
-use super::runner::{self, Stop};
-use super::vecenv::check_batch_len;
+use super::runner::{self, Controlled, Stop};
+use super::vecenv::{check_batch_len, illegal_action_in_env};
+use crate::control::Control;
 use crate::duel::action::{write_mask, Action, NUM_ACTIONS};
 use crate::duel::matches::Match;
 use crate::duel::observe::OBSERVATION_SIZE;
@@ -133,11 +134,14 @@ impl OpponentVecEnv {
     }
 
     /// Starts every env again on its first match (with `seed` if given), lets the opponent
-    /// act, and writes the learner's observations.
+    /// act, and writes the learner's observations. Once `control` is cancelled, the
+    /// opponent's searches give way to the heuristic ([`Controlled`]): the envs are then in
+    /// play, but not as the seed would have them.
     pub fn reset(
         &mut self,
         seed: Option<u64>,
         out: &mut OpponentBuffers<'_>,
+        control: Control<'_>,
     ) -> Result<(), DuelError> {
         if let Some(seed) = seed {
             self.seed = seed;
@@ -151,7 +155,7 @@ impl OpponentVecEnv {
             .par_iter_mut()
             .with_min_len(min_len)
             .for_each(|game| {
-                let _ = opponent_turns(game, seat);
+                let _ = opponent_turns(game, seat, control);
             });
         out.rewards.fill(0.0);
         out.terminated.fill(false);
@@ -162,11 +166,14 @@ impl OpponentVecEnv {
     /// Applies `actions[i]` (an action id) for the learner in env `i`, then the opponent's
     /// replies. Envs whose deal ended at the last step ignore their action and go on with
     /// the next deal (of the next match, if that deal ended the match). Every action is
-    /// checked first; an illegal one is refused with no env changed.
+    /// checked first; an illegal one is refused with no env changed. Once `control` is
+    /// cancelled, the opponent's searches give way to the heuristic, as in
+    /// [`OpponentVecEnv::reset`].
     pub fn step(
         &mut self,
         actions: &[i64],
         out: &mut OpponentBuffers<'_>,
+        control: Control<'_>,
     ) -> Result<(), DuelError> {
         check_batch_len(actions.len(), self.len())?;
         for (i, (&id, game)) in actions.iter().zip(&self.games).enumerate() {
@@ -175,10 +182,7 @@ impl OpponentVecEnv {
             }
             let action = usize::try_from(id).ok().and_then(Action::from_id);
             if !action.is_some_and(|a| game.play.deal.is_legal(a)) {
-                return Err(DuelError::IllegalAction {
-                    action: format!("id {id} in env {i}"),
-                    legal: game.play.deal.legal_actions(),
-                });
+                return Err(illegal_action_in_env(id, i, &game.play.deal));
             }
         }
         let next_matches: Vec<Option<Game>> = self
@@ -212,7 +216,7 @@ impl OpponentVecEnv {
                         return;
                     }
                 }
-                if let Some(points) = opponent_turns(game, seat) {
+                if let Some(points) = opponent_turns(game, seat, control) {
                     *reward = points;
                     *done = true;
                 }
@@ -256,9 +260,13 @@ impl Game {
 
 /// Lets the opponent act until the learner is to move or the deal ends; at the end, keeps
 /// the finished deal and returns the learner's signed deal points.
-fn opponent_turns(game: &mut Game, seat: u8) -> Option<f32> {
-    let mut agents: [Option<&mut Agent>; 2] = [None, None];
-    agents[1 - seat as usize] = Some(&mut game.opponent);
+fn opponent_turns(game: &mut Game, seat: u8, control: Control<'_>) -> Option<f32> {
+    let mut opponent = Controlled {
+        agent: &mut game.opponent,
+        control,
+    };
+    let mut agents: [Option<&mut Controlled<'_>>; 2] = [None, None];
+    agents[1 - seat as usize] = Some(&mut opponent);
     match runner::advance(&mut game.play, agents, true, |_, _, _| Ok(())) {
         Ok(Stop::DealEnded(outcome)) => Some(game.end_deal(outcome, seat)),
         Ok(Stop::MatchOver) => {
@@ -295,7 +303,7 @@ mod tests {
                 rewards: &mut rewards,
                 terminated: &mut terminated,
             };
-            env.reset(None, &mut out).unwrap();
+            env.reset(None, &mut out, Control::NONE).unwrap();
             let mut rng = crate::rng::rng_from_seed(9);
             let mut finished = 0;
             for _ in 0..400 {
@@ -312,7 +320,7 @@ mod tests {
                         }
                     })
                     .collect();
-                env.step(&actions, &mut out).unwrap();
+                env.step(&actions, &mut out, Control::NONE).unwrap();
                 for i in 0..n {
                     if out.terminated[i] {
                         finished += 1;
@@ -339,8 +347,8 @@ mod tests {
             rewards: &mut rewards,
             terminated: &mut terminated,
         };
-        assert!(env.step(&[-1, 70], &mut out).is_err());
-        assert!(env.step(&[0], &mut out).is_err());
+        assert!(env.step(&[-1, 70], &mut out, Control::NONE).is_err());
+        assert!(env.step(&[0], &mut out, Control::NONE).is_err());
         assert!(OpponentVecEnv::new(1, 1, Rules::default(), Policy::Random, 2).is_err());
     }
 }

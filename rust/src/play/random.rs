@@ -86,13 +86,12 @@ fn fast_pdep() -> bool {
 }
 
 /// [`fast_pdep`]'s answer, read from the CPU once: out of line, so that the check on every
-/// draw stays a load and a branch.
+/// draw stays a load and a branch. False under `ECARTE_PORTABLE=1` (see [`crate::cpu`]).
 #[cfg(target_arch = "x86_64")]
 #[cold]
 fn detect_fast_pdep() -> bool {
     use std::arch::x86_64::__cpuid;
-    if !(std::arch::is_x86_feature_detected!("bmi1") && std::arch::is_x86_feature_detected!("bmi2"))
-    {
+    if !crate::cpu::features().bmi2 {
         return false;
     }
     // `__cpuid` is safe since Rust 1.94 but unsafe in 1.89, the crate's minimum.
@@ -116,9 +115,9 @@ fn detect_fast_pdep() -> bool {
     !microcoded.contains(&name) || family >= 0x19
 }
 
-/// Runs `f` compiled for the bit instructions the CPU has: POPCNT (nearly every `x86_64`
-/// CPU since 2008, but not the baseline that wheels target), and BMI2 with it where
-/// `pdep` is fast. The random policy counts the legal actions at every move (the
+/// Runs `f` compiled for the bit instructions the CPU has (none under `ECARTE_PORTABLE=1`):
+/// POPCNT (nearly every `x86_64` CPU since 2008, but not the baseline that wheels
+/// target), and BMI2 with it where `pdep` is fast. The random policy counts the legal actions at every move (the
 /// portable count costs 17 instructions) and picks one of them ([`nth_set_bit_pdep`]).
 /// Inlined code in `f`, such as [`random_action_id`], gets the instructions; the draws
 /// are the same either way.
@@ -134,12 +133,13 @@ pub fn with_bit_instructions<T>(f: impl FnOnce() -> T) -> T {
         unsafe fn with_popcnt<T>(f: impl FnOnce() -> T) -> T {
             f()
         }
-        if fast_pdep() && std::arch::is_x86_feature_detected!("popcnt") {
+        let popcnt = crate::cpu::features().popcnt;
+        if fast_pdep() && popcnt {
             // SAFETY: the CPU has POPCNT, BMI1 and BMI2 (checked just above), the features
             // that `with_bmi2` is compiled for.
             return unsafe { with_bmi2(f) };
         }
-        if std::arch::is_x86_feature_detected!("popcnt") {
+        if popcnt {
             // SAFETY: the CPU has POPCNT (checked just above), the one feature that
             // `with_popcnt` is compiled for.
             return unsafe { with_popcnt(f) };
@@ -203,10 +203,9 @@ mod tests {
                 let expected = rest.trailing_zeros();
                 rest &= rest - 1;
                 assert_eq!(nth_set_bit(bits, k), expected, "{bits:#x} {k}");
+                // Whatever `ECARTE_PORTABLE` says, where the CPU can run it.
                 #[cfg(target_arch = "x86_64")]
-                if std::arch::is_x86_feature_detected!("bmi1")
-                    && std::arch::is_x86_feature_detected!("bmi2")
-                {
+                if crate::cpu::on_this_cpu().bmi2 {
                     // SAFETY: the CPU has BMI1 and BMI2 (checked just above).
                     assert_eq!(unsafe { nth_set_bit_pdep(bits, k) }, expected);
                 }

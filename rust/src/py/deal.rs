@@ -1,6 +1,6 @@
 //! The duel deal for Python: `Deal`, with undo, records and observations.
 
-use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
@@ -8,8 +8,9 @@ use super::action::{
     extract_action, extract_action_or_list_legal, fast_action, interned_actions, mask_ids,
     PyAction, PyOutcome, PyTrick,
 };
+use super::arrays::float32_out;
 use super::card::{extract_cards, to_py, PyCard};
-use super::errors::{extract_u64, int_in, int_u8, text, EcarteError, InvalidDeckError};
+use super::errors::{extract_u64, int_in, int_u8, record_text, EcarteError, InvalidDeckError};
 use super::observe::{score_pair, seat, PyObservation};
 use super::rules::{rules_or_default, PyRules};
 use crate::card::Suit;
@@ -54,6 +55,15 @@ pub fn entropy_seed() -> u64 {
     RandomState::new().build_hasher().finish()
 }
 
+/// What `seed=None` means on a constructor (docs/api.md, "Seeds"): the seed given, checked,
+/// or a fresh one, which the object keeps.
+pub fn seed_or_fresh(seed: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    match seed {
+        Some(s) if !s.is_none() => extract_u64(s, "seed"),
+        _ => Ok(entropy_seed()),
+    }
+}
+
 #[pymethods]
 impl PyDeal {
     /// A deal from the 32-card pack shuffled with `seed` (a fresh random seed if `None`;
@@ -65,10 +75,7 @@ impl PyDeal {
         dealer: Option<&Bound<'_, PyAny>>,
         rules: Option<PyRules>,
     ) -> PyResult<PyDeal> {
-        let seed = match seed {
-            Some(s) if !s.is_none() => extract_u64(s, "seed")?,
-            _ => entropy_seed(),
-        };
+        let seed = seed_or_fresh(seed)?;
         let state = DealState::from_seed(seed, dealer_seat(dealer)?, rules_or_default(rules))?;
         Ok(PyDeal::from_state(&state, Some(seed)))
     }
@@ -88,10 +95,10 @@ impl PyDeal {
     }
 
     /// Replays a record made by `to_json`; a malformed or tampered record raises
-    /// `InvalidRecordError`.
+    /// `InvalidRecordError`, anything but text `TypeError`.
     #[staticmethod]
     fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyDeal> {
-        let state = DealRecord::from_json(&text(record, "a deal record")?)?.replay()?;
+        let state = DealRecord::from_json(&record_text(record, "a deal record")?)?.replay()?;
         Ok(PyDeal::from_state(&state, None))
     }
 
@@ -292,33 +299,27 @@ impl PyDeal {
     }
 
     /// `player`'s observation as a float32 vector of length 214 (layout in the docs).
-    /// With `out` (a contiguous float32 array of that length) it is written there and `out`
-    /// is returned, with no allocation.
+    /// With `out` (a writeable, contiguous float32 array of that length) it is written
+    /// there and `out` is returned, with no allocation; any other `out` raises
+    /// `EcarteError`.
     #[pyo3(signature = (player, score = None, out = None))]
     fn observation_tensor<'py>(
         &self,
         py: Python<'py>,
         player: &Bound<'_, PyAny>,
         score: Option<&Bound<'_, PyAny>>,
-        out: Option<Bound<'py, PyArray1<f32>>>,
+        out: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let player = seat(player)?;
         let score = score_pair(score)?;
-        let array = match out {
-            Some(array) if PyUntypedArrayMethods::len(&array) == OBSERVATION_SIZE => array,
-            Some(array) => {
-                return Err(EcarteError::new_err(format!(
-                    "out must hold {OBSERVATION_SIZE} float32 values, got {}",
-                    PyUntypedArrayMethods::len(&array)
-                )))
-            }
+        let array = match out.filter(|o| !o.is_none()) {
+            Some(out) => float32_out(out, OBSERVATION_SIZE)?,
             None => PyArray1::<f32>::zeros(py, OBSERVATION_SIZE, false),
         };
         {
-            let mut view = array.try_readwrite()?;
-            let out = view
-                .as_slice_mut()
-                .map_err(|e| EcarteError::new_err(e.to_string()))?;
+            let error = |e: &dyn std::fmt::Display| EcarteError::new_err(format!("out: {e}"));
+            let mut view = array.try_readwrite().map_err(|e| error(&e))?;
+            let out = view.as_slice_mut().map_err(|e| error(&e))?;
             self.state.encode_observation(player, score, out);
         }
         Ok(array)

@@ -6,56 +6,76 @@ use pyo3::types::PyTuple;
 
 use super::action::{extract_action_or_list_legal, PyAction, PyOutcome};
 use super::agents::PyAgent;
-use super::deal::{entropy_seed, PyDeal};
-use super::errors::{extract_u64, int_in, int_u8, EcarteError, IllegalActionError};
+use super::deal::{seed_or_fresh, PyDeal};
+use super::errors::{int_in, int_u8, pair, record_text, EcarteError, IllegalActionError};
+use super::interrupt::interruptible;
 use super::observe::{seat, PyObservation};
 use super::rules::PyRules;
-use crate::duel::{Action, Match, MatchRecord, Rules};
+use crate::control::Control;
+use crate::duel::record::check_player_name;
+use crate::duel::{Action, Match, MatchRecord, MatchResult, Rules};
 use crate::play::runner::{self, Player, Stop};
-
-/// `MatchResult(winner, score, outcomes)`'s arguments, for pickling.
-type ResultArgs = (u8, (u8, u8), Vec<PyOutcome>);
 
 /// The end of a match: the winner, the final score and every deal's outcome.
 #[pyclass(name = "MatchResult", module = "ecarte.duel", frozen, eq)]
 #[derive(Clone, PartialEq, Eq)]
-pub struct PyMatchResult {
-    #[pyo3(get)]
-    winner: u8,
-    #[pyo3(get)]
-    score: (u8, u8),
-    outcomes: Vec<PyOutcome>,
-}
+pub struct PyMatchResult(MatchResult);
 
 #[pymethods]
 impl PyMatchResult {
+    /// The result with these parts, which some match must be able to end with (see
+    /// `duel::MatchResult::new`); `EcarteError` otherwise.
     #[new]
-    fn new(winner: &Bound<'_, PyAny>, score: (u8, u8), outcomes: Vec<PyOutcome>) -> PyResult<Self> {
-        Ok(PyMatchResult {
-            winner: int_u8(winner, "winner", 0, 1)?,
-            score,
-            outcomes,
-        })
+    fn new(
+        winner: &Bound<'_, PyAny>,
+        score: &Bound<'_, PyAny>,
+        outcomes: Vec<PyOutcome>,
+    ) -> PyResult<Self> {
+        let winner = int_u8(winner, "winner", 0, 1)?;
+        let [a, b] = pair(score, "score")?;
+        let score = [int_u8(&a, "score", 0, 255)?, int_u8(&b, "score", 0, 255)?];
+        let outcomes = outcomes.into_iter().map(|o| o.0).collect();
+        MatchResult::new(winner, score, outcomes)
+            .map(PyMatchResult)
+            .map_err(|e| EcarteError::new_err(format!("impossible match result: {e}")))
+    }
+    /// The seat that won the match.
+    #[getter]
+    fn winner(&self) -> u8 {
+        self.0.winner
+    }
+    /// Match points of seat 0 and seat 1.
+    #[getter]
+    fn score(&self) -> (u8, u8) {
+        (self.0.score[0], self.0.score[1])
     }
     /// Every deal's outcome, in order.
     #[getter]
     fn outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.outcomes.iter().copied())
+        PyTuple::new(py, self.0.outcomes.iter().copied().map(PyOutcome))
     }
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, ResultArgs) {
-        let me = slf.get();
-        (
-            slf.get_type().into_any(),
-            (me.winner, me.score, me.outcomes.clone()),
-        )
+    /// The versioned record: winner, score and every deal's outcome.
+    fn to_json(&self) -> String {
+        self.0.to_json()
+    }
+    /// Reads what `to_json` wrote: every outcome possible, the score the points of the deals
+    /// each seat won, the winner ahead and the winner of the last deal; anything else raises
+    /// `InvalidRecordError`.
+    #[staticmethod]
+    fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyMatchResult> {
+        let record = super::errors::record_text(text, "a match result record")?;
+        Ok(PyMatchResult(MatchResult::from_json(&record)?))
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().getattr("from_json")?, (slf.get().to_json(),)))
     }
     fn __repr__(&self) -> String {
         format!(
             "MatchResult(winner={}, score=({}, {}), deals={})",
-            self.winner,
-            self.score.0,
-            self.score.1,
-            self.outcomes.len()
+            self.0.winner,
+            self.0.score[0],
+            self.0.score[1],
+            self.0.outcomes.len()
         )
     }
 }
@@ -70,6 +90,8 @@ impl PyMatchResult {
 #[derive(Clone, PartialEq, Eq)]
 pub struct PyMatch {
     game: Match,
+    /// The names of the players in seat 0 and seat 1, kept in the record.
+    players: Option<[String; 2]>,
 }
 
 /// An agent as the match runner calls it: a built-in agent, called natively, or any
@@ -109,7 +131,11 @@ impl Player for Seat<'_> {
                 let mut agent = agent.borrow_mut();
                 let (deal, score) = (game.deal, game.score.score);
                 let agent = &mut agent.0;
-                Ok(py.detach(|| agent.act(&deal, score)))
+                if agent.policy().samples().is_some() {
+                    interruptible(py, None, |control| agent.act(&deal, score, control))
+                } else {
+                    Ok(agent.act(&deal, score, Control::NONE))
+                }
             }
             Seat::Callback(agent) => {
                 let seat = game.current_player().unwrap_or(0);
@@ -149,6 +175,8 @@ impl PyMatch {
             stop_at_deal_end,
             |game, seat, action| {
                 slf.borrow_mut().game = game.clone();
+                // Between moves, Ctrl-C ends a match of quick agents too.
+                slf.py().check_signals()?;
                 match on_action {
                     Some(callback) => callback.call1((seat, PyAction(action))).map(|_| ()),
                     None => Ok(()),
@@ -178,12 +206,10 @@ impl PyMatch {
             Some(d) if !d.is_none() => int_u8(d, "first_dealer", 0, 1)?,
             _ => 0,
         };
-        let seed = match seed {
-            Some(s) if !s.is_none() => extract_u64(s, "seed")?,
-            _ => entropy_seed(),
-        };
+        let seed = seed_or_fresh(seed)?;
         Ok(PyMatch {
             game: Match::new(seed, first_dealer, rules)?,
+            players: None,
         })
     }
 
@@ -237,7 +263,9 @@ impl PyMatch {
         self.game
             .deal_at(k as usize)
             .map(|d| PyDeal::from_state(d, None))
-            .ok_or_else(|| EcarteError::new_err(format!("no deal {k} in this match")))
+            .ok_or_else(|| {
+                EcarteError::new_err(format!("deal index {k} (deal {}) is not kept", k + 1))
+            })
     }
     #[getter]
     fn current_player(&self) -> Option<u8> {
@@ -342,28 +370,51 @@ impl PyMatch {
     }
     /// The result; `EcarteError` while the match goes on.
     fn result(&self) -> PyResult<PyMatchResult> {
-        let winner = self
-            .game
-            .winner()
-            .ok_or_else(|| EcarteError::new_err("the match is not over"))?;
-        Ok(PyMatchResult {
-            winner,
-            score: self.score(),
-            outcomes: self.outcomes(),
-        })
+        MatchResult::of(&self.game)
+            .map(PyMatchResult)
+            .ok_or_else(|| EcarteError::new_err("the match is not over"))
     }
-    /// The versioned match record: seed, first dealer, rules and every deal's record.
+    /// The versioned match record: seed, first dealer, rules, every deal's record and the
+    /// players' names, if set.
     fn to_json(&self) -> String {
-        MatchRecord::of(&self.game).to_json()
+        MatchRecord {
+            players: self.players.clone(),
+            ..MatchRecord::of(&self.game)
+        }
+        .to_json()
+    }
+    /// The names of the players in seat 0 and seat 1, for the record and its replay
+    /// (`None` until set): each 1 to 40 characters on one line.
+    #[getter]
+    fn players(&self) -> Option<(String, String)> {
+        self.players.clone().map(|[a, b]| (a, b))
+    }
+    #[setter]
+    fn set_players(&mut self, names: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let Some(names) = names.filter(|n| !n.is_none()) else {
+            self.players = None;
+            return Ok(());
+        };
+        let [a, b] = pair(names, "players (the names of seat 0 and seat 1)")?;
+        let name = |n: Bound<'_, PyAny>| super::errors::text(&n, "a player's name");
+        let names = [name(a)?, name(b)?];
+        for name in &names {
+            check_player_name(name).map_err(EcarteError::new_err)?;
+        }
+        self.players = Some(names);
+        Ok(())
     }
     /// Replays a record made by `to_json`. Every deal must be the seeded deal with the
     /// alternating dealer and the match's rules, every action legal, and only the last
-    /// deal unfinished; anything else raises `InvalidRecordError`.
+    /// deal unfinished; anything else raises `InvalidRecordError` (anything but text,
+    /// `TypeError`).
     #[staticmethod]
     fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyMatch> {
-        let record = super::errors::text(text, "a match record")?;
-        let game = MatchRecord::from_json(&record)?.replay()?;
-        Ok(PyMatch { game })
+        let record = MatchRecord::from_json(&record_text(text, "a match record")?)?;
+        Ok(PyMatch {
+            game: record.replay()?,
+            players: record.players,
+        })
     }
     fn copy(&self) -> PyMatch {
         self.clone()

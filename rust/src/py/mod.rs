@@ -10,10 +10,12 @@ use pyo3::prelude::*;
 
 mod action;
 mod agents;
+mod arrays;
 mod bank;
 mod card;
 mod deal;
 pub mod errors;
+mod interrupt;
 mod matches;
 mod observe;
 mod rng;
@@ -25,8 +27,15 @@ mod vecenv;
 
 /// `ecarte._core`: cards, seeds and errors; the variants in the submodules `duel` and
 /// `bank`, whose names are those of the public `ecarte.duel` and `ecarte.bank`.
-#[pymodule]
+///
+/// `gil_used`: some calls write `NumPy` memory that other Python threads can reach
+/// (`VecEnv` steps, `observation_tensor(out=)`) or read arrays they could be writing (the
+/// decoders), safe only while the GIL serialises them; a free-threaded interpreter keeps
+/// the GIL on when it imports this module (docs/api.md, "Threads").
+#[pymodule(gil_used = true)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // First, so that no later call loads it while a signal is pending.
+    arrays::load_numpy_api(m.py())?;
     errors::register(m)?;
     errors::register_limits(m)?;
     card::register(m)?;

@@ -1,100 +1,48 @@
 //! The vector environments for Python: `VecEnv` (both seats stepped by the caller) and
 //! `OpponentVecEnv` (one seat against a built-in agent), stepped in lockstep inside Rust.
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
 use super::agents::policy;
+use super::arrays::VecEnvOutputs;
 use super::deal::PyDeal;
-use super::errors::{extract_u64, int_in, int_usize, EcarteError, MAX_ENVS};
+use super::errors::{describe, extract_u64, int_usize, EcarteError, MAX_ENVS};
+use super::interrupt::interruptible;
 use super::rules::PyRules;
+use crate::control::Control;
 use crate::duel::{
-    compact_in_range, expand_compact, Compact, DuelError, Rules, COMPACT_OBSERVATION_SIZE,
-    NUM_ACTIONS, OBSERVATION_SIZE,
+    compact_in_range, expand_compact, Compact, DealState, DuelError, Rules,
+    COMPACT_OBSERVATION_SIZE, NUM_ACTIONS, OBSERVATION_SIZE,
 };
 use crate::play::opponent::{OpponentBuffers, OpponentVecEnv};
-use crate::play::vecenv::{ObsBuffer, StepBuffers, VecEnv};
+use crate::play::vecenv::{illegal_action_in_env, ObsLayout, StepBuffers, VecEnv};
 
 /// `n` duel deals stepped in lockstep inside Rust. See `ecarte.duel.VecEnv`.
 #[pyclass(name = "VecEnv", module = "ecarte.duel")]
 pub struct PyVecEnv {
     env: VecEnv,
-    obs: ObsArray,
-    mask: Py<PyArray2<bool>>,
-    rewards: Py<PyArray2<f32>>,
-    terminated: Py<PyArray1<bool>>,
-    players: Py<PyArray1<i64>>,
+    /// The memory the env writes and the arrays over it that it returns: every step
+    /// rewrites every entry, so a caller may change their values in place (not their
+    /// dtype, shape or flags: a step then raises `EcarteError`).
+    outputs: VecEnvOutputs,
 }
 
-/// The observation array of a `VecEnv`, in the layout chosen at construction.
-enum ObsArray {
-    /// Read-only to Python: a step rewrites only the entries that changed.
-    Float32(Py<PyArray2<f32>>),
-    Compact(Py<PyArray2<u8>>),
-}
-
-impl ObsArray {
-    fn bind<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
-        match self {
-            ObsArray::Float32(a) => a.bind(py).clone().into_any(),
-            ObsArray::Compact(a) => a.bind(py).clone().into_any(),
-        }
-    }
-}
-
-type ResetResult<'py> = (Bound<'py, PyAny>, Bound<'py, PyArray2<bool>>);
-
-type StepResult<'py> = (
-    Bound<'py, PyAny>,
-    Bound<'py, PyArray2<bool>>,
-    Bound<'py, PyArray2<f32>>,
-    Bound<'py, PyArray1<bool>>,
-    Bound<'py, PyArray1<i64>>,
-);
+type ResetResult<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>);
 
 impl PyVecEnv {
-    /// Runs `f` on the env and the output arrays.
+    /// Runs `f` on the env and its output buffers, once the arrays handed out are checked.
     fn run(
         &mut self,
         py: Python<'_>,
         f: impl FnOnce(&mut VecEnv, &mut StepBuffers<'_>) -> Result<(), DuelError>,
     ) -> PyResult<()> {
-        let err = |e: numpy::AsSliceError| EcarteError::new_err(e.to_string());
-        let borrow = |e: numpy::BorrowError| EcarteError::new_err(e.to_string());
-        let mut float_obs;
-        let mut compact_obs;
-        let obs = match &self.obs {
-            ObsArray::Float32(a) => {
-                float_obs = a.bind(py).try_readwrite().map_err(borrow)?;
-                ObsBuffer::Float32(float_obs.as_slice_mut().map_err(err)?)
-            }
-            ObsArray::Compact(a) => {
-                compact_obs = a.bind(py).try_readwrite().map_err(borrow)?;
-                ObsBuffer::Compact(compact_obs.as_slice_mut().map_err(err)?)
-            }
-        };
-        let mut mask = self.mask.bind(py).readwrite();
-        let mut rewards = self.rewards.bind(py).readwrite();
-        let mut terminated = self.terminated.bind(py).readwrite();
-        let mut players = self.players.bind(py).readwrite();
-        let mut buffers = StepBuffers {
-            obs,
-            mask: mask.as_slice_mut().map_err(err)?,
-            rewards: rewards.as_slice_mut().map_err(err)?,
-            terminated: terminated.as_slice_mut().map_err(err)?,
-            players: players.as_slice_mut().map_err(err)?,
-        };
+        self.outputs.check(py)?;
+        // SAFETY: these are this env's outputs; it holds the GIL, and neither `f` (the
+        // engine's reset or step) nor the rest of this call runs Python code while the
+        // buffers live.
+        let mut buffers = unsafe { self.outputs.buffers() };
         f(&mut self.env, &mut buffers).map_err(PyErr::from)
-    }
-
-    fn outputs<'py>(&self, py: Python<'py>) -> StepResult<'py> {
-        (
-            self.obs.bind(py),
-            self.mask.bind(py).clone(),
-            self.rewards.bind(py).clone(),
-            self.terminated.bind(py).clone(),
-            self.players.bind(py).clone(),
-        )
     }
 }
 
@@ -115,13 +63,9 @@ impl PyVecEnv {
             .filter(|o| !o.is_none())
             .map(|o| super::errors::text(o, "observation"))
             .transpose()?;
-        let obs = match layout.as_deref() {
-            None | Some("float32") => {
-                ObsArray::Float32(PyArray2::zeros(py, [n, OBSERVATION_SIZE], false).unbind())
-            }
-            Some("compact") => ObsArray::Compact(
-                PyArray2::zeros(py, [n, COMPACT_OBSERVATION_SIZE], false).unbind(),
-            ),
+        let layout = match layout.as_deref() {
+            None | Some("float32") => ObsLayout::Float32,
+            Some("compact") => ObsLayout::Compact,
             Some(other) => {
                 return Err(EcarteError::new_err(format!(
                     "observation must be 'float32' or 'compact', got {other:?}"
@@ -131,11 +75,7 @@ impl PyVecEnv {
         let env = VecEnv::new(n, seed, rules.map_or_else(Rules::default, |r| r.0))?;
         let mut this = PyVecEnv {
             env,
-            obs,
-            mask: PyArray2::zeros(py, [n, NUM_ACTIONS], false).unbind(),
-            rewards: PyArray2::zeros(py, [n, 2], false).unbind(),
-            terminated: PyArray1::from_vec(py, vec![false; n]).unbind(),
-            players: PyArray1::zeros(py, n, false).unbind(),
+            outputs: VecEnvOutputs::new(py, n, layout)?,
         };
         this.run(py, VecEnv::reset)?;
         Ok(this)
@@ -144,9 +84,9 @@ impl PyVecEnv {
     /// The observation layout: `"float32"` or `"compact"`.
     #[getter]
     fn observation(&self) -> &'static str {
-        match self.obs {
-            ObsArray::Float32(_) => "float32",
-            ObsArray::Compact(_) => "compact",
+        match self.outputs.layout() {
+            ObsLayout::Float32 => "float32",
+            ObsLayout::Compact => "compact",
         }
     }
 
@@ -158,7 +98,8 @@ impl PyVecEnv {
     /// Restarts every env on its first deal; returns `(observations, masks)`.
     fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<ResetResult<'py>> {
         self.run(py, VecEnv::reset)?;
-        Ok((self.obs.bind(py), self.mask.bind(py).clone()))
+        let [obs, mask, ..] = self.outputs.arrays(py);
+        Ok((obs.into_any(), mask.into_any()))
     }
 
     /// Applies one action id per env; returns `(observations, masks, rewards,
@@ -168,9 +109,18 @@ impl PyVecEnv {
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<StepResult<'py>> {
-        let actions = action_ids(actions, self.env.len())?;
-        self.run(py, |env, out| env.step(&actions, out))?;
-        Ok(self.outputs(py))
+        let actions = ActionIds::extract(actions, self.env.len())?;
+        // Every env takes its action: an id too wide for the engine is refused here.
+        actions.refuse_wide(|_| true, |i| self.env.state(i))?;
+        self.run(py, |env, out| env.step(&actions.ids, out))?;
+        let [obs, mask, rewards, terminated, players] = self.outputs.arrays(py);
+        Ok((
+            obs.into_any(),
+            mask.into_any(),
+            rewards.into_any(),
+            terminated.into_any(),
+            players.into_any(),
+        ))
     }
 
     /// One uniformly random legal action id per env (for baselines and benchmarks), from
@@ -183,50 +133,86 @@ impl PyVecEnv {
 
     /// A copy of env `i`'s current deal, with its whole history.
     fn deal(&self, i: &Bound<'_, PyAny>) -> PyResult<PyDeal> {
-        let i = int_usize(i, "env index", 0, self.env.len() - 1)?;
-        Ok(PyDeal::from_state(&self.env.states()[i], None))
+        let i = int_usize(i, "env index", 0, self.env.len().saturating_sub(1))?;
+        let state = self
+            .env
+            .state(i)
+            .ok_or_else(|| EcarteError::new_err("no such env"))?;
+        Ok(PyDeal::from_state(state, None))
     }
 }
 
-/// One action id per env from any integer array-like (a `NumPy` array of any integer
-/// dtype or layout, a list); `EcarteError` for a wrong length or a non-integer.
-fn action_ids(actions: &Bound<'_, PyAny>, envs: usize) -> PyResult<Vec<i64>> {
-    let bad = || {
-        EcarteError::new_err(format!(
-            "actions must be {envs} integer action ids, one per env, got {}",
-            super::errors::describe(actions)
-        ))
-    };
-    if let Ok(array) = actions.cast::<PyArray1<i64>>() {
-        if let Ok(view) = array.try_readonly() {
-            if let Ok(slice) = view.as_slice() {
-                return check_len(slice.to_vec(), envs).ok_or_else(bad);
+type StepResult<'py> = (
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+);
+
+/// The action ids of one batch, one per env, from any integer array-like (a `NumPy` array
+/// of any integer dtype or layout, a list).
+struct ActionIds {
+    /// The ids; an id that does not fit in an `i64` is `i64::MIN` here (no action's id).
+    ids: Vec<i64>,
+    /// The envs whose ids do not fit in an `i64`, with each id as the caller wrote it.
+    wide: Vec<(usize, String)>,
+}
+
+impl ActionIds {
+    /// `EcarteError` for a wrong length or a non-integer.
+    fn extract(actions: &Bound<'_, PyAny>, envs: usize) -> PyResult<ActionIds> {
+        let bad = || {
+            EcarteError::new_err(format!(
+                "actions must be {envs} integer action ids, one per env, got {}",
+                describe(actions)
+            ))
+        };
+        if let Ok(array) = actions.cast::<PyArray1<i64>>() {
+            if let Ok(view) = array.try_readonly() {
+                if let Ok(slice) = view.as_slice() {
+                    if slice.len() != envs {
+                        return Err(bad());
+                    }
+                    let ids = slice.to_vec();
+                    return Ok(ActionIds { ids, wide: vec![] });
+                }
             }
         }
-    }
-    // At most one item past `envs` is read: an endless iterator is refused, not drained.
-    let items: Vec<Bound<'_, PyAny>> = actions
-        .try_iter()
-        .and_then(|items| items.take(envs + 1).collect::<PyResult<Vec<_>>>())
-        .map_err(|_| bad())?;
-    let ids = items
-        .iter()
-        .map(|item| {
+        // At most one item past `envs` is read: an endless iterator is refused, not drained.
+        let items: Vec<Bound<'_, PyAny>> = actions
+            .try_iter()
+            .and_then(|items| items.take(envs + 1).collect::<PyResult<Vec<_>>>())
+            .map_err(|_| bad())?;
+        if items.len() != envs {
+            return Err(bad());
+        }
+        let mut wide = vec![];
+        let mut ids = Vec::with_capacity(envs);
+        for (i, item) in items.iter().enumerate() {
             let index = item.call_method0("__index__").map_err(|_| bad())?;
-            Ok(int_in(
-                &index,
-                "an action id",
-                i128::from(i64::MIN),
-                i128::from(i64::MAX),
-            )
-            .map_or(-1, |v| v as i64))
-        })
-        .collect::<PyResult<Vec<i64>>>()?;
-    check_len(ids, envs).ok_or_else(bad)
-}
+            ids.push(index.extract::<i64>().unwrap_or_else(|_| {
+                wide.push((i, index.to_string()));
+                i64::MIN
+            }));
+        }
+        Ok(ActionIds { ids, wide })
+    }
 
-fn check_len(ids: Vec<i64>, envs: usize) -> Option<Vec<i64>> {
-    (ids.len() == envs).then_some(ids)
+    /// `IllegalActionError` for the first id too wide for an `i64` in an env that `takes`
+    /// its action (whose deal `state_of` gives), with the id as the caller wrote it.
+    fn refuse_wide<'a>(
+        &self,
+        takes: impl Fn(&DealState) -> bool,
+        state_of: impl Fn(usize) -> Option<&'a DealState>,
+    ) -> PyResult<()> {
+        for (i, id) in &self.wide {
+            if let Some(state) = state_of(*i).filter(|s| takes(s)) {
+                return Err(illegal_action_in_env(id, *i, state).into());
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The float32 tensors of compact observations (`n` rows of `COMPACT_OBSERVATION_SIZE`
@@ -235,14 +221,26 @@ fn check_len(ids: Vec<i64>, envs: usize) -> Option<Vec<i64>> {
 #[pyfunction]
 fn decode_compact_rows<'py>(
     py: Python<'py>,
-    rows: PyReadonlyArray2<'py, u8>,
+    rows: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-    let rows = rows.as_array();
+    let refuse = |got: String| {
+        EcarteError::new_err(format!(
+            "compact observations must be a 2-D uint8 array of rows of \
+             {COMPACT_OBSERVATION_SIZE} bytes, got {got}"
+        ))
+    };
+    let array = rows
+        .cast::<PyArray2<u8>>()
+        .map_err(|_| match rows.cast::<PyUntypedArray>() {
+            Ok(a) => refuse(format!("dtype {} and shape {:?}", a.dtype(), a.shape())),
+            Err(_) => refuse(describe(rows)),
+        })?;
+    let view = array
+        .try_readonly()
+        .map_err(|e| EcarteError::new_err(format!("compact observations: {e}")))?;
+    let rows = view.as_array();
     if rows.ncols() != COMPACT_OBSERVATION_SIZE {
-        return Err(EcarteError::new_err(format!(
-            "compact observations must be rows of {COMPACT_OBSERVATION_SIZE} bytes, got {}",
-            rows.ncols()
-        )));
+        return Err(refuse(format!("rows of {} bytes", rows.ncols())));
     }
     let n = rows.nrows();
     let mut out = vec![0f32; n * OBSERVATION_SIZE];
@@ -287,11 +285,18 @@ type OpponentResult<'py> = (
 );
 
 impl PyOpponentVecEnv {
-    /// Runs `f` on the env and the buffers without the GIL (a PIMC opponent searches).
+    /// Runs `f` on the env and the buffers without the GIL; Ctrl-C cancels a search
+    /// opponent's step (its searches give way to the heuristic, and `KeyboardInterrupt`
+    /// is raised: reset the env before using it again).
     fn run(
         &mut self,
         py: Python<'_>,
-        f: impl FnOnce(&mut OpponentVecEnv, &mut OpponentBuffers<'_>) -> Result<(), DuelError> + Send,
+        f: impl FnOnce(
+                &mut OpponentVecEnv,
+                &mut OpponentBuffers<'_>,
+                Control<'_>,
+            ) -> Result<(), DuelError>
+            + Send,
     ) -> PyResult<()> {
         let PyOpponentVecEnv {
             env,
@@ -300,18 +305,22 @@ impl PyOpponentVecEnv {
             rewards,
             terminated,
         } = self;
-        py.detach(|| {
-            f(
-                env,
-                &mut OpponentBuffers {
-                    obs,
-                    mask,
-                    rewards,
-                    terminated,
-                },
-            )
-        })
-        .map_err(PyErr::from)
+        let searches = env.opponent().samples().is_some();
+        let work = |control: Control<'_>| {
+            let mut out = OpponentBuffers {
+                obs,
+                mask,
+                rewards,
+                terminated,
+            };
+            f(env, &mut out, control)
+        };
+        let done = if searches {
+            interruptible(py, None, work)?
+        } else {
+            py.detach(|| work(Control::NONE))
+        };
+        done.map_err(PyErr::from)
     }
 
     /// Fresh arrays holding the buffers, so that results kept by the caller stay valid.
@@ -351,7 +360,7 @@ impl PyOpponentVecEnv {
             rewards: vec![0.0; n],
             terminated: vec![false; n],
         };
-        this.run(py, |env, out| env.reset(None, out))?;
+        this.run(py, |env, out, control| env.reset(None, out, control))?;
         Ok(this)
     }
 
@@ -378,9 +387,9 @@ impl PyOpponentVecEnv {
             .filter(|s| !s.is_none())
             .map(|s| extract_u64(s, "seed"))
             .transpose()?;
-        self.run(py, |env, out| env.reset(seed, out))?;
+        self.run(py, |env, out, control| env.reset(seed, out, control))?;
         let (obs, mask, _, _) = self.outputs(py)?;
-        Ok((obs.into_any(), mask))
+        Ok((obs.into_any(), mask.into_any()))
     }
 
     /// Applies the learner's action id in every env and the opponent's replies, up to the
@@ -391,8 +400,10 @@ impl PyOpponentVecEnv {
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<OpponentResult<'py>> {
-        let actions = action_ids(actions, self.env.len())?;
-        self.run(py, |env, out| env.step(&actions, out))?;
+        let actions = ActionIds::extract(actions, self.env.len())?;
+        // An env whose deal is over ignores its action (it starts the next deal).
+        actions.refuse_wide(|state| !state.is_over(), |i| self.env.state(i))?;
+        self.run(py, |env, out, control| env.step(&actions.ids, out, control))?;
         self.outputs(py)
     }
 

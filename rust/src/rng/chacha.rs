@@ -47,11 +47,22 @@ macro_rules! chacha8_rounds {
 
 /// Block `counter` of `ChaCha8` under `key` on stream `nonce`, as 16 little-endian words.
 /// On `x86_64` the rows of the state are SSE2 vectors (SSE2 is part of the baseline), about
-/// half the instructions of the scalar rounds.
+/// half the instructions of the scalar rounds; elsewhere, or under `ECARTE_PORTABLE=1`
+/// (see [`crate::cpu`]), the scalar rounds.
+#[inline]
+pub(crate) fn chacha8_block(key: &[u32; 8], counter: u64, nonce: u64) -> [u32; 16] {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::features().sse2 {
+        return chacha8_block_sse2(key, counter, nonce);
+    }
+    chacha8_block_portable(key, counter, nonce)
+}
+
+/// [`chacha8_block`] with the rows of the state in SSE2 vectors.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[allow(clippy::cast_ptr_alignment)] // `_mm_storeu_si128` is an unaligned store
-pub(crate) fn chacha8_block(key: &[u32; 8], counter: u64, nonce: u64) -> [u32; 16] {
+fn chacha8_block_sse2(key: &[u32; 8], counter: u64, nonce: u64) -> [u32; 16] {
     use std::arch::x86_64::{
         __m128i, _mm_add_epi32, _mm_or_si128, _mm_set_epi32, _mm_shuffle_epi32, _mm_slli_epi32,
         _mm_srli_epi32, _mm_storeu_si128, _mm_xor_si128,
@@ -93,10 +104,10 @@ pub(crate) fn chacha8_block(key: &[u32; 8], counter: u64, nonce: u64) -> [u32; 1
     out
 }
 
-/// Block `counter` of `ChaCha8` under `key` on stream `nonce`, as 16 little-endian words.
-#[cfg(not(target_arch = "x86_64"))]
+/// [`chacha8_block`] in scalar rounds, one word at a time: the portable path, compiled and
+/// tested everywhere.
 #[inline]
-pub(crate) fn chacha8_block(key: &[u32; 8], counter: u64, nonce: u64) -> [u32; 16] {
+fn chacha8_block_portable(key: &[u32; 8], counter: u64, nonce: u64) -> [u32; 16] {
     #[inline]
     #[allow(clippy::many_single_char_names)]
     fn quarter(x: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
@@ -254,7 +265,7 @@ fn two_blocks_at_once() -> bool {
     if tests::ONE_BLOCK_AT_ONCE.with(std::cell::Cell::get) {
         return false;
     }
-    std::arch::is_x86_feature_detected!("avx2")
+    crate::cpu::features().avx2
 }
 
 /// The `ChaCha8` keystream as a generator, one or two blocks at a time: the same words, in
@@ -487,6 +498,50 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The portable block is the SSE2 block and the AVX2 pairs' blocks, word for word, on
+    /// every path this CPU can run (whatever `ECARTE_PORTABLE` says).
+    #[test]
+    fn portable_block_is_the_vector_blocks() {
+        use rand::Rng;
+        let mut words = rng_from_seed(12);
+        for step in 0..2000 {
+            let key: [u32; 8] = std::array::from_fn(|_| words.next_u32());
+            let counter = match step % 4 {
+                0 => u64::MAX,
+                1 => u64::from(u32::MAX),
+                _ => words.next_u64(),
+            };
+            let nonce = words.next_u64();
+            let portable = chacha8_block_portable(&key, counter, nonce);
+            assert_ne!(portable, [0; 16]);
+            #[cfg(target_arch = "x86_64")]
+            {
+                assert_eq!(chacha8_block_sse2(&key, counter, nonce), portable);
+                if crate::cpu::on_this_cpu().avx2 {
+                    let start = |counter| BlockStart {
+                        key: &key,
+                        counter,
+                        stream: nonce,
+                    };
+                    let mut pair = [[0u32; 32]];
+                    // SAFETY: the CPU has AVX2, checked just above.
+                    unsafe {
+                        chacha8_pairs_avx2(&[[start(counter), start(counter ^ 1)]], &mut pair);
+                    }
+                    assert_eq!(pair[0][..16], portable);
+                    assert_eq!(
+                        pair[0][16..],
+                        chacha8_block_portable(&key, counter ^ 1, nonce)
+                    );
+                }
+            }
+        }
+        // The first words of the `ChaCha8` stream of an all-zero key, stream and counter.
+        let zero = chacha8_block_portable(&[0; 8], 0, 0);
+        let mut reference = rand_chacha::ChaCha8Rng::from_seed([0; 32]);
+        assert!(zero.iter().all(|&w| w == reference.next_u32()));
     }
 
     #[test]
