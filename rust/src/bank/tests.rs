@@ -91,6 +91,30 @@ fn non_trumps_are_ignored_and_tricks_bounded() {
     }
 }
 
+/// A resolution read back from its trick counts (a record): accepted exactly when the two
+/// sides' tricks together fit in a tableau's 4 cards, won by the side with more tricks.
+#[test]
+fn resolutions_from_tricks_fit_a_tableau() {
+    for banker in 0..=u8::MAX {
+        for punter in 0..=u8::MAX {
+            let fits = u16::from(banker) + u16::from(punter) <= 4;
+            match Resolution::from_tricks(banker, punter) {
+                Ok(r) => {
+                    assert!(fits, "{banker} + {punter} tricks accepted");
+                    assert_eq!((r.banker_tricks, r.punter_tricks), (banker, punter));
+                    let outcome = match banker.cmp(&punter) {
+                        std::cmp::Ordering::Greater => Outcome::Banker,
+                        std::cmp::Ordering::Equal => Outcome::EnCarte,
+                        std::cmp::Ordering::Less => Outcome::Punter,
+                    };
+                    assert_eq!(r.outcome, outcome);
+                }
+                Err(_) => assert!(!fits, "{banker} + {punter} tricks refused"),
+            }
+        }
+    }
+}
+
 #[test]
 fn deal_order_is_one_card_at_a_time() {
     let order = shoe_pack();

@@ -348,7 +348,7 @@ mod tests {
                 tally[outcome.winner as usize] += outcome.points;
                 deals += 1;
                 assert_eq!(m.score.score, tally);
-                assert_eq!(u64::from(m.score.deals), deals);
+                assert_eq!(m.score.deals, deals);
             }
             let winner = u8::from(tally[1] >= target);
             assert!(deals >= 1);
@@ -399,7 +399,8 @@ mod tests {
         let mut brief = m.clone().without_history();
         let mut finished: Vec<DealState> = Vec::new();
         let mut outcomes: Vec<Outcome> = Vec::new();
-        for step in 0.. {
+        // A match to 4 ends within 7 deals, each of `MAX_ACTIONS` actions at most.
+        for step in 0..=7 * crate::duel::state::MAX_ACTIONS {
             check_views(&m, &brief, &finished, &outcomes);
             assert_eq!(unchecked, m);
             if m.is_over() {
@@ -428,6 +429,7 @@ mod tests {
                 outcomes.push(outcome);
             }
         }
+        assert!(m.is_over(), "the match to 4 did not end");
         assert!(finished.len() >= 3, "{} deals", finished.len());
         assert_eq!(m.current_player(), None);
         let before = m.clone();
@@ -513,5 +515,48 @@ mod tests {
             deals: 10,
         };
         assert_eq!(m.winner(), None);
+    }
+
+    /// The vector env's match: it plays on past its target without a winner, deal `k` is the
+    /// seeded deal `k` of the match with first dealer 0, the score and the deal count keep
+    /// adding up, and no finished deal is kept.
+    #[test]
+    fn an_endless_match_deals_on_past_its_target() {
+        let rules = Rules {
+            target: 1,
+            ..Rules::default()
+        };
+        let mut m = Match::endless(5, rules).unwrap();
+        let mut unchecked = m.clone();
+        let mut tally = [0u8; 2];
+        for deals in 0..6u64 {
+            assert_eq!((m.winner(), m.is_over()), (None, false));
+            assert_eq!(m.deal_index(), deals);
+            assert_eq!(
+                m.deal,
+                match_deal(5, 0, deals, rules).unwrap(),
+                "deal {deals}"
+            );
+            assert_eq!(m.deals().count(), 1, "only the deal in progress is kept");
+            assert_eq!(m.last_finished(), None);
+            for k in 0..deals as usize {
+                assert_eq!(m.deal_at(k), None, "deal {k} is not kept");
+            }
+            assert_eq!(m.deal_at(deals as usize), Some(&m.deal));
+            let outcome = play_deal(&mut m);
+            let unchecked_outcome = (0..crate::duel::state::MAX_ACTIONS).find_map(|_| {
+                let action = unchecked.deal.legal_actions()[0];
+                unchecked.apply_unchecked(action).unwrap()
+            });
+            assert!(unchecked_outcome.is_some(), "deal {deals} did not end");
+            tally[outcome.winner as usize] += outcome.points;
+            assert_eq!(m.score.score, tally);
+            assert_eq!(m.score.deals, deals + 1);
+            assert_eq!(unchecked.score.deals, deals + 1);
+        }
+        assert!(
+            tally[0].max(tally[1]) > rules.target,
+            "played past the target"
+        );
     }
 }
