@@ -167,6 +167,36 @@ fn shoe_deals_in_order_and_keeps_every_card() {
     assert_eq!(all, full);
 }
 
+/// A shoe read back from a record may hold any number of undealt cards: it runs out only
+/// when fewer than a deal's 17 are left, so with exactly 17 it deals them as they lie.
+#[test]
+fn a_shoe_runs_out_only_below_a_deal() {
+    let mut order = shoe_pack();
+    shuffle_with_seed(&mut order, 5);
+    for left in [16, 17, 18] {
+        let (undealt, discards) = order.split_at(left);
+        let mut shoe =
+            Shoe::from_state(undealt.to_vec(), Vec::new(), discards.to_vec(), 2, 9).unwrap();
+        let deal = shoe.deal();
+        assert_eq!(deal.cards(), shoe.on_table(), "{left} left");
+        if left < DEAL_SIZE {
+            assert_eq!(shoe.run_outs(), 3, "{left} left");
+            assert!(shoe.discards().is_empty());
+            assert_eq!(
+                shoe.on_table()[..left],
+                *undealt,
+                "the undealt cards stay on top"
+            );
+            assert_eq!(shoe.remaining(), SHOE_SIZE - DEAL_SIZE);
+        } else {
+            assert_eq!(shoe.run_outs(), 2, "{left} left");
+            assert_eq!(shoe.discards(), discards);
+            assert_eq!(shoe.on_table(), &undealt[..DEAL_SIZE]);
+            assert_eq!(shoe.undealt(), &undealt[DEAL_SIZE..]);
+        }
+    }
+}
+
 #[test]
 fn shoe_runs_out_every_six_deals_and_is_seeded() {
     let mut a = Shoe::new(11);
