@@ -5,6 +5,7 @@ decides the same, and to time the agents on the same observations.
     python benches/decision_set.py check PATH [EVERY]   # compare this build with PATH
     python benches/decision_set.py time PATH SPEC...    # CPU seconds per decision
     python benches/decision_set.py time PATH --deals 30 SPEC...  # of the first 30 deals
+    python benches/decision_set.py dump PATH OUT        # JSON lines for decision_profile.rs
 
 The set is every decision of fixed deals: 70 deals played by the heuristic in both seats
 and 30 by the expert against PIMC(24) (both phases, forced moves included), each with a
@@ -150,6 +151,15 @@ def check(path: Path, every: int = 1) -> None:
     print(counts)
 
 
+def dump(path: Path, out: Path) -> None:
+    """Writes each decision as a JSON line for ``examples/decision_profile.rs``: the
+    observation, the seed, the phase and both evaluators' recorded values."""
+    with out.open("w") as lines:
+        for d in load(path):
+            record = {"obs": json.loads(d.observation.to_json()), "seed": d.seed, "phase": d.phase}
+            lines.write(json.dumps({**record, "pimc": d.pimc, "expert": d.expert}) + "\n")
+
+
 def percentile(ordered: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
@@ -180,6 +190,8 @@ if __name__ == "__main__":
     command, file, *rest = sys.argv[1:]
     if command == "make":
         make(Path(file))
+    elif command == "dump":
+        dump(Path(file), Path(rest[0]))
     elif command == "check":
         check(Path(file), int(rest[0]) if rest else 1)
     elif rest[:1] == ["--deals"]:
