@@ -9,9 +9,9 @@
 //! expert's own follows agree with the heuristic's, `benches/master_calibration.py`), and
 //! otherwise plays any other legal card alike. Each candidate world of the pool is weighted
 //! by the product of both models' probabilities, and the pool resampled down to the worlds
-//! solved, as the expert does ([`super::expert`]). Leads are not read: a model of the
-//! expert's leads fitted the same way predicted them too poorly to help (docs/agents.md,
-//! "How the master was chosen").
+//! solved, as the expert does ([`super::expert`]). Leads are not read: the expert's leads
+//! are rarely the heuristic's card, and the model predicts them no better than a uniform
+//! choice (docs/agents.md, "master, master:N").
 
 use super::expert::{
     exchange_log_probability, inferred_values, opponent_decided, opponent_log_sum,
@@ -27,7 +27,8 @@ use crate::solver::sampler::{Draft, SampleError};
 pub const DEFAULT_MASTER_SAMPLES: u16 = 40;
 
 /// The modelled probability that the opponent follows a lead with the heuristic's card
-/// (where it has more than one legal card): the rate measured on the expert's follows.
+/// (where it has more than one legal card): the rate measured on the expert's follows when
+/// the model was fitted (0.74 on the build that shipped it, `benches/master_calibration.py`).
 pub const FOLLOW_AGREEMENT: f64 = 0.76;
 
 /// The log-probability of the follow `action` by the player to move in `state` under the
