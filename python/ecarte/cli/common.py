@@ -9,22 +9,51 @@ from typing import Any, NoReturn
 
 import click
 
+from ecarte.agents import Agent, make_agent
 from ecarte.distributed import Backend, RayBackend
 from ecarte.duel import AGENT_SPECS, Deal, Match, parse_agent
 from ecarte.errors import EcarteError
 
+#: A trained model named as an agent: a file saved by stable-baselines3 (``model.save``).
+MODEL_SUFFIX = ".zip"
+
 
 class AgentSpec(click.ParamType):  # type: ignore[type-arg]  # generic only in click >= 8.2
-    """An agent spec, read by the one native grammar (``ecarte.duel.AGENT_SPECS``)."""
+    """An agent spec, read by the one native grammar (``ecarte.duel.AGENT_SPECS``), or a
+    model file saved by stable-baselines3 (``*.zip``, played by ``ecarte.sb3.PolicyAgent``)."""
 
     name = "agent"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        if str(value).endswith(MODEL_SUFFIX):
+            if not Path(value).is_file():
+                self.fail(f"no model file {value!r}", param, ctx)
+            return str(value)
         try:
             parse_agent(value)
         except ValueError:
-            self.fail(f"unknown agent {value!r}: choose {AGENT_SPECS}", param, ctx)
+            self.fail(
+                f"unknown agent {value!r}: choose {AGENT_SPECS}, or a model file (*.zip)",
+                param,
+                ctx,
+            )
         return str(value)
+
+
+def make_cli_agent(spec: str, seed: int) -> Agent:
+    """The agent an ``AgentSpec`` names: a built-in agent, or a saved model's agent."""
+    if not spec.endswith(MODEL_SUFFIX):
+        return make_agent(spec, seed)
+    try:
+        from ecarte.sb3 import PolicyAgent
+    except ImportError as exc:
+        raise OneLineError(str(exc)) from None
+    return PolicyAgent.load(spec, seed=seed)
+
+
+def agent_name(spec: str) -> str:
+    """How the command line names an agent: its spec, or a model file's stem."""
+    return Path(spec).stem if spec.endswith(MODEL_SUFFIX) else spec
 
 
 AGENT = AgentSpec()

@@ -8,7 +8,15 @@ from pathlib import Path
 import click
 
 from ecarte.agents import make_agent
-from ecarte.cli.common import AGENT, ORDER_OPTION, SEED, TARGET_OPTION, check_output_path
+from ecarte.cli.common import (
+    AGENT,
+    ORDER_OPTION,
+    SEED,
+    TARGET_OPTION,
+    agent_name,
+    check_output_path,
+    make_cli_agent,
+)
 from ecarte.duel import Match, Rules
 from ecarte.seeding import agent_seed
 
@@ -31,7 +39,8 @@ DEFAULT_LEVEL = "expert"
     "--opponent",
     type=AGENT,
     default=None,
-    help="A built-in agent to play against instead of a level.",
+    help="A built-in agent, or a model file (*.zip) saved by stable-baselines3, to play "
+    "against instead of a level.",
 )
 @click.option(
     "--seed", type=SEED, default=None, help="Seed of the match, 0 to 2**64 - 1 (random if omitted)."
@@ -76,12 +85,12 @@ def play_command(
     match = Match(seed=seed, rules=Rules(order=order, target=target))
     game = Game(
         match,
-        make_agent(opponent, agent_seed(match.seed, 1 - seat)),
+        make_cli_agent(opponent, agent_seed(match.seed, 1 - seat)),
         seat=seat,
         hint_agent=lambda: make_agent(HINT_AGENT, agent_seed(match.seed, 2)),
     )
     console.print(
-        f"ecarte: you play {opponent}, match to {target}, seed {match.seed}. "
+        f"ecarte: you play {agent_name(opponent)}, match to {target}, seed {match.seed}. "
         "Type help for the commands."
     )
     redraw = True

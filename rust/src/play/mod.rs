@@ -6,6 +6,7 @@ pub mod agent;
 pub mod expert;
 pub mod heuristic;
 pub mod opponent;
+pub mod opponent_record;
 pub mod policy;
 pub mod random;
 pub mod runner;

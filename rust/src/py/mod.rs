@@ -17,6 +17,7 @@ mod deal;
 pub mod errors;
 mod matches;
 mod observe;
+mod opponent;
 mod rng;
 mod rules;
 mod simulate;
@@ -45,6 +46,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     agents::register(&duel)?;
     simulate::register(&duel)?;
     vecenv::register(&duel)?;
+    opponent::register(&duel)?;
     solver::register(&duel)?;
     bank::register(&submodule(m, "bank")?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
