@@ -79,6 +79,11 @@ def costs() -> None:
     _timed(
         "deal pimc v heuristic", 20, lambda: duel.simulate(20, 1, ("pimc", "heuristic"), threads=1)
     )
+    _timed(
+        "deal expert v heuristic",
+        20,
+        lambda: duel.simulate(20, 1, ("expert", "heuristic"), threads=1),
+    )
     played = duel.simulate(20_000, 1, ("heuristic", "heuristic"), matches=True, threads=1)
     print(f"deals per match (heuristic v heuristic): {played['deals'].mean():.2f}")
     seeds = 3

@@ -49,6 +49,7 @@ def value_objects() -> list[object]:
         duel.solve(play_deal),
         bank.resolve(["QH", "7C", "8C", "9C", "TC"], ["KH", "7D", "8D", "9D", "TD"], "H"),
         bank.deal_from_shoe(ecarte.shoe_pack()[:17]),
+        bank.odds(trump_card="7H"),
         bank.simulate(5000, seed=2),
         match,
         result,

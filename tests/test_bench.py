@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import time
+import types
 from collections.abc import Callable
 
 import pytest
@@ -116,18 +117,24 @@ def test_interleaved_per_call_times_each_function_in_turn() -> None:
     assert order.index("dear") < len(order) - 1 - order[::-1].index("cheap")
 
 
-def test_interleaved_per_unit_divides_each_loop_by_its_own_units() -> None:
-    def two_units() -> int:
-        sum(range(2000))
-        return 2
+def test_interleaved_per_unit_divides_each_loop_by_its_own_units(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A clock that moves only when the work runs: each call takes exactly 1 ms, so the
+    # figures are exact whatever the machine's load.
+    now = [0.0]
 
-    def one_unit() -> int:
-        sum(range(2000))
-        return 1
+    def work(units: int) -> Callable[[], int]:
+        def call() -> int:
+            now[0] += 0.001
+            return units
 
-    two, one = interleaved_per_unit([two_units, one_unit], 0.1, loop=0.005)
-    # The same work per call: half the time per unit where a call does two units.
-    assert 0.25 < two / one < 0.75
+        return call
+
+    monkeypatch.setattr(timing, "time", types.SimpleNamespace(perf_counter=lambda: now[0]))
+    two, one = interleaved_per_unit([work(2), work(1)], 0.1, loop=0.005)
+    # The same time per call: half the time per unit where a call does two units.
+    assert two == pytest.approx(0.0005) and one == pytest.approx(0.001)
 
 
 def test_quick_table_runs_and_times_every_engine_path() -> None:

@@ -18,3 +18,9 @@ def test_ci_runs_exactly_the_readmes_second_command() -> None:
         "ECARTE_PORTABLE=1 cargo test",
         "ECARTE_PORTABLE=1 pytest tests/test_seed_pins.py",
     ]
+
+
+def test_ci_installs_the_browser_first_as_the_readme_says() -> None:
+    script = [line for line in (ROOT / ".ci" / "run").read_text().splitlines() if line.strip()]
+    assert "apt-get install -y -q chromium" in script[-2]
+    assert "apt-get install -y chromium" in (ROOT / "README.md").read_text()

@@ -122,6 +122,9 @@ def test_solve_many(cluster: None, chunk: int | None, objective: str | None) -> 
     deals = positions(12)
     local = duel.solve_many(deals, objective)
     assert duel.solve_many(deals, objective, backend=on_ray(chunk)) == local
+    timed = duel.solve_many_timed(deals, objective, backend=on_ray(chunk))
+    assert [solution for solution, _ in timed] == local
+    assert all(seconds >= 0 for _, seconds in timed)
 
 
 def same_rates(a: ArenaResult, b: ArenaResult) -> bool:

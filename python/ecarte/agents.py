@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar
 
-from ecarte._core import MAX_SAMPLES
 from ecarte.duel import (
     DEFAULT_PIMC_SAMPLES,
     Action,
@@ -23,7 +22,6 @@ from ecarte.duel import (
     Observation,
     parse_agent,
 )
-from ecarte.errors import EcarteError
 from ecarte.seeding import agent_seed
 
 __all__ = [
@@ -42,14 +40,6 @@ class Agent(Protocol):
     """Chooses one of ``legal_actions`` from what ``observation`` shows."""
 
     def __call__(self, observation: Observation, legal_actions: Sequence[Action]) -> Action: ...
-
-
-def _check_samples(samples: object) -> int:
-    if isinstance(samples, bool) or not isinstance(samples, int):
-        raise EcarteError(f"samples must be a whole number, got {samples!r}")
-    if not 1 <= samples <= MAX_SAMPLES:
-        raise EcarteError(f"samples must be from 1 to {MAX_SAMPLES}, got {samples}")
-    return samples
 
 
 class RandomAgent(BuiltinAgent):

@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -30,26 +30,31 @@ from ecarte.duel import (
     simulate,
     simulate_item_seconds,
 )
-from ecarte.errors import EcarteError
+from ecarte.errors import EcarteError, InvalidRecordError
 from ecarte.progress import progress_bar
+from ecarte.records import dump_record, read_record, whole
 from ecarte.seeding import agent_seed, resolve_seed
 from ecarte.stats import RATE_BOUNDS, mean_interval, ratio_interval, wilson_interval
 
-__all__ = ["AgentSpec", "ArenaResult", "Estimate", "build_agent", "play"]
+__all__ = ["AgentFactory", "AgentLike", "ArenaResult", "Estimate", "build_agent", "play"]
 
-#: An agent name (``"pimc"``, ``"pimc:16"`` for 16 samples, ``"heuristic"``, ``"random"``)
-#: or a picklable factory taking a seed.
-AgentSpec = str | Callable[[int], Agent]
+#: A picklable function that builds an agent from its seed.
+AgentFactory = Callable[[int], Agent]
+#: What the arena plays: an agent spec (a string of ``ecarte.duel.AGENT_SPECS``: ``"pimc"``,
+#: ``"pimc:16"``, ``"heuristic"``, ...) or an :data:`AgentFactory`.
+AgentLike = str | AgentFactory
+#: The former name of :data:`AgentLike`, kept for earlier code ("agent spec" now means the
+#: string alone).
+AgentSpec = AgentLike
 
 
-def build_agent(spec: AgentSpec, seed: int) -> Agent:
-    """The agent of `spec` (an agent spec, see ``ecarte.duel.AGENT_SPECS``, or a factory)
-    with `seed`."""
-    return make_agent(spec, seed) if isinstance(spec, str) else spec(seed)
+def build_agent(agent: AgentLike, seed: int) -> Agent:
+    """The agent that ``agent`` (an agent spec or a factory) gives with ``seed``."""
+    return make_agent(agent, seed) if isinstance(agent, str) else agent(seed)
 
 
-def spec_name(spec: AgentSpec) -> str:
-    return spec if isinstance(spec, str) else getattr(spec, "__name__", repr(spec))
+def agent_name(agent: AgentLike) -> str:
+    return agent if isinstance(agent, str) else getattr(agent, "__name__", repr(agent))
 
 
 @dataclass(frozen=True)
@@ -96,6 +101,38 @@ class ArenaResult:
     #: The run's seed: the same seed plays the same matches on either path.
     seed: int | None = None
 
+    def to_json(self) -> str:
+        """The versioned record: every field, each estimate as ``{"mean", "low", "high"}``."""
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        for name in ESTIMATES:
+            fields[name] = dataclasses.asdict(fields[name])
+        return dump_record(RECORD_FORMAT, RECORD_VERSION, fields)
+
+    @classmethod
+    def from_json(cls, text: str) -> ArenaResult:
+        """Reads what :meth:`to_json` wrote: at least one seed and two deals a seed, each
+        estimate's interval around its mean within the bounds of a rate (points per deal:
+        -2 to 2), times that are not negative; anything else raises ``InvalidRecordError``."""
+        data = read_record(text, RECORD_FORMAT, RECORD_VERSION, RECORD_FIELDS)
+        estimates = {name: _estimate(name, data[name]) for name in ESTIMATES}
+        times = data["decision_seconds"]
+        if not (len(times) == 2 and all(_is_float(t) and t >= 0 for t in times)):
+            raise InvalidRecordError(f"decision_seconds is two times, got {times!r}")
+        if not (
+            whole(data["pairs"], 1)
+            and whole(data["deals"], 2 * data["pairs"])
+            and data["seconds"] >= 0
+            and (data["seed"] is None or whole(data["seed"], 0, 2**64 - 1))
+        ):
+            raise InvalidRecordError(
+                "an arena result has a seed of 0 to 2**64 - 1, at least one pair of matches, "
+                "at least a deal a match and a time that is not negative"
+            )
+        fields = {name: data[name] for name in RECORD_FIELDS}
+        fields.update(estimates, decision_seconds=(float(times[0]), float(times[1])))
+        fields["seconds"] = float(data["seconds"])
+        return cls(**fields)
+
     def table(self) -> str:
         rows = [
             ("agents", f"{self.agent_a} v {self.agent_b}"),
@@ -117,6 +154,46 @@ class ArenaResult:
         return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
 
 
+RECORD_FORMAT: Final = "ecarte.arena.result"
+RECORD_VERSION: Final = 1
+#: The estimates of a result and the bounds of each.
+ESTIMATES: Final = {
+    "match_win_rate": RATE_BOUNDS,
+    "deal_win_rate": RATE_BOUNDS,
+    "points_per_deal": (-2.0, 2.0),
+}
+RECORD_FIELDS: Final[dict[str, type | tuple[type, ...]]] = {
+    "agent_a": str,
+    "agent_b": str,
+    "pairs": int,
+    "deals": int,
+    **dict.fromkeys(ESTIMATES, dict),
+    "decision_seconds": list,
+    "seconds": float,
+    "native": bool,
+    "seed": (int, type(None)),
+}
+
+
+def _is_float(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _estimate(name: str, value: dict[str, Any]) -> Estimate:
+    """The estimate ``name`` of an arena record: its mean inside its interval, inside the
+    estimate's bounds."""
+    low_bound, high_bound = ESTIMATES[name]
+    if set(value) != {"mean", "low", "high"} or not all(map(_is_float, value.values())):
+        raise InvalidRecordError(f"{name} is {{mean, low, high}}, got {value!r}")
+    mean, low, high = (float(value[k]) for k in ("mean", "low", "high"))
+    if not low_bound <= low <= mean <= high <= high_bound:
+        raise InvalidRecordError(
+            f"{name}: the interval [{low}, {high}] must hold the mean {mean} and lie within "
+            f"[{low_bound}, {high_bound}]"
+        )
+    return Estimate(mean, low, high)
+
+
 class _Timed:
     """Counts an agent's decisions and the time they take."""
 
@@ -134,7 +211,7 @@ class _Timed:
 
 
 def play_pair(
-    agent_a: AgentSpec, agent_b: AgentSpec, seed: int, index: int, rules: Rules
+    agent_a: AgentLike, agent_b: AgentLike, seed: int, index: int, rules: Rules
 ) -> PairResult:
     """Seed `index` under `seed`, played with A in seat 0 and then in seat 1."""
     match_seed = derive_seed(seed, index)
@@ -144,9 +221,9 @@ def play_pair(
     for a_seat in (0, 1):
         # A seat's seed goes with the seat, as its cards do: in the rematch each agent
         # draws what the other drew in that seat (docs/api.md, "Seeds"), as natively.
-        specs = (agent_a, agent_b) if a_seat == 0 else (agent_b, agent_a)
+        seated = (agent_a, agent_b) if a_seat == 0 else (agent_b, agent_a)
         first, second = (
-            _Timed(build_agent(spec, agent_seed(match_seed, s))) for s, spec in enumerate(specs)
+            _Timed(build_agent(agent, agent_seed(match_seed, s))) for s, agent in enumerate(seated)
         )
         a, b = (first, second) if a_seat == 0 else (second, first)
         seats = (first, second)
@@ -190,8 +267,8 @@ def _ratio_ci(
 
 
 def summarize(
-    agent_a: AgentSpec,
-    agent_b: AgentSpec,
+    agent_a: AgentLike,
+    agent_b: AgentLike,
     pairs: list[PairResult],
     seconds: float,
     seed: int | None = None,
@@ -199,8 +276,8 @@ def summarize(
     decisions = [sum(p.decisions[i] for p in pairs) for i in (0, 1)]
     spent = [sum(p.seconds[i] for p in pairs) for i in (0, 1)]
     return ArenaResult(
-        agent_a=spec_name(agent_a),
-        agent_b=spec_name(agent_b),
+        agent_a=agent_name(agent_a),
+        agent_b=agent_name(agent_b),
         pairs=len(pairs),
         deals=sum(p.deals for p in pairs),
         match_win_rate=_match_rate_ci([p.matches_won for p in pairs]),
@@ -276,7 +353,7 @@ def _native_chunk(
 
 
 def _pairs_chunk(
-    start: int, n: int, agent_a: AgentSpec, agent_b: AgentSpec, seed: int, rules: Rules
+    start: int, n: int, agent_a: AgentLike, agent_b: AgentLike, seed: int, rules: Rules
 ) -> list[PairResult]:
     """Seeds ``start .. start + n - 1``, each played twice (:func:`play_pair`)."""
     return [play_pair(agent_a, agent_b, seed, i, rules) for i in range(start, start + n)]
@@ -292,8 +369,8 @@ def _single_thread_worker() -> None:
 
 
 def play(
-    agent_a: AgentSpec,
-    agent_b: AgentSpec,
+    agent_a: AgentLike,
+    agent_b: AgentLike,
     matches: int = 100,
     seed: int | None = None,
     workers: int = 1,
@@ -346,8 +423,8 @@ def play(
 
 
 def _play_in_processes(
-    agent_a: AgentSpec,
-    agent_b: AgentSpec,
+    agent_a: AgentLike,
+    agent_b: AgentLike,
     matches: int,
     seed: int,
     rules: Rules,

@@ -8,7 +8,7 @@ sampler and batch play. This module adds :func:`simulate`'s result with its summ
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -42,11 +42,11 @@ from ecarte._core.duel import (
     pimc_values,
     sample_worlds,
     solve,
-    solve_many_timed,
 )
 from ecarte._core.duel import decode_compact_rows as _decode_compact_rows
 from ecarte._core.duel import simulate as _simulate
 from ecarte._core.duel import solve_many as _solve_many
+from ecarte._core.duel import solve_many_timed as _solve_many_timed
 from ecarte.distributed import Backend, dispatch, ray_backend
 from ecarte.errors import EcarteError
 from ecarte.results import SimulationResult
@@ -176,7 +176,7 @@ def simulate(
         seed=seed,
     )
     columns = parts[0] if len(parts) == 1 else _joined(parts)
-    return SimulationResult(n=n, seed=seed, columns=columns, summary=_summary(columns))
+    return SimulationResult(n=n, seed=seed, columns=columns, summary=summarize(columns))
 
 
 def _simulate_chunk(
@@ -210,10 +210,17 @@ def _joined(parts: Sequence[dict[str, npt.NDArray[Any]]]) -> dict[str, npt.NDArr
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-#: Measured single-thread CPU seconds per deal of each agent (docs/scale.md, "Chunk
-#: sizing"); a PIMC agent costs about its samples times the per-sample figure.
+#: Measured single-thread CPU seconds per deal of the agents without search
+#: (docs/scale.md, "Chunk sizing").
 AGENT_DEAL_SECONDS: Final = {"random": 1.5e-6, "heuristic": 4e-6}
-PIMC_SAMPLE_DEAL_SECONDS: Final = 0.015
+#: ... and of a search agent's deal per world of its decisions (its cost grows with them).
+#: Measured in one run, side by side, on one thread (CPU time, 20 deals each against the
+#: heuristic, 24 worlds: ``RAYON_NUM_THREADS=1 python benches/ray_scale.py costs``, whose
+#: lines are ``simulate(20, 1, (spec, "heuristic"), threads=1)``): pimc 0.070 s a deal,
+#: expert 0.051 s a deal. Three more runs of 40 deals each gave 0.050 to 0.083 s and 0.038
+#: to 0.053 s. Both have a fixed part too (at 4 worlds: 0.016 and 0.014 s a deal), which
+#: the sizing leaves out: it errs by less than 2x there, and chunks need no more.
+WORLD_DEAL_SECONDS: Final = {"pimc": 0.070 / 24, "expert": 0.051 / 24}
 #: Deals per match at the default target (measured mean, heuristic v heuristic).
 DEALS_PER_MATCH: Final = 11.0
 
@@ -222,11 +229,8 @@ def simulate_item_seconds(agents: tuple[str, str], matches: bool) -> float:
     """The estimated single-thread seconds of one deal (or match) between ``agents``."""
     total = 0.0
     for spec in agents:
-        kind, samples = parse_agent(spec)
-        if kind == "pimc":
-            total += PIMC_SAMPLE_DEAL_SECONDS * (samples or DEFAULT_PIMC_SAMPLES)
-        else:
-            total += AGENT_DEAL_SECONDS.get(kind, 1e-5)
+        kind, worlds = parse_agent(spec)
+        total += AGENT_DEAL_SECONDS[kind] if worlds is None else WORLD_DEAL_SECONDS[kind] * worlds
     return total * (DEALS_PER_MATCH if matches else 1.0)
 
 
@@ -237,12 +241,41 @@ SOLVE_SECONDS: Final = 4e-3
 def solve_many(
     deals: Sequence[Deal],
     objective: str | None = None,
+    threads: int | None = None,
     backend: Backend = "local",
     progress: bool | None = False,
 ) -> list[Solution]:
-    """Solves many play-phase positions in parallel (rayon, the GIL released); the results
-    in input order. ``backend="ray"`` solves them in chunks on a Ray cluster (each task is
-    shipped only its chunk's deals), with the same result."""
+    """Solves many play-phase positions in parallel (rayon on ``threads`` threads, ``None``:
+    all cores; the GIL released); the results in input order. ``backend="ray"`` solves them
+    in chunks on a Ray cluster (each task is shipped only its chunk's deals and runs
+    ``RayBackend.cpus_per_task`` threads), with the same result, and ``progress`` shows a
+    bar that advances as chunks complete."""
+    return _solve_batch(False, deals, objective, threads, backend, progress)
+
+
+def solve_many_timed(
+    deals: Sequence[Deal],
+    objective: str | None = None,
+    threads: int | None = None,
+    backend: Backend = "local",
+    progress: bool | None = False,
+) -> list[tuple[Solution, float]]:
+    """:func:`solve_many` (the same arguments), each solution with its solve time in
+    seconds, measured where it ran."""
+    return _solve_batch(True, deals, objective, threads, backend, progress)
+
+
+def _solve_batch(
+    timed: bool,
+    deals: Sequence[Deal],
+    objective: str | None,
+    threads: int | None,
+    backend: Backend,
+    progress: bool | None,
+) -> list[Any]:
+    """Both solve_many functions: the native call checks the arguments (in this process,
+    before any Ray task), then solves here or in chunks on Ray."""
+    native = _solve_many_timed if timed else _solve_many
     # A Ray run ships each task a slice of a list; a local run (``local``) hands the native
     # code the deals as given, so it makes no list.
     shipped = [] if ray_backend(backend) is None else list(deals)
@@ -251,10 +284,10 @@ def solve_many(
         _solve_chunk,
         len(shipped),
         SOLVE_SECONDS,
-        (objective,),
+        (objective, timed),
         lambda c: (shipped[c.start : c.start + c.n],),
-        local=lambda: _solve_many(deals, objective),
-        check=lambda: _solve_many([], objective),
+        local=lambda: native(deals, objective, threads),
+        check=lambda: native([], objective, threads),
         label="Positions",
         progress=progress,
     )
@@ -262,12 +295,14 @@ def solve_many(
 
 
 def _solve_chunk(
-    start: int, n: int, objective: str | None, deals: Sequence[Deal]
-) -> list[Solution]:
-    return _solve_many(deals, objective)
+    start: int, n: int, objective: str | None, timed: bool, deals: Sequence[Deal]
+) -> list[Any]:
+    return (_solve_many_timed if timed else _solve_many)(deals, objective)
 
 
-def _summary(columns: dict[str, npt.NDArray[Any]]) -> dict[str, Any]:
+def summarize(columns: Mapping[str, npt.NDArray[Any]]) -> dict[str, Any]:
+    """The summary of a duel run's columns: seat 0's win rate with its 95% interval, and
+    for deals its mean points per deal."""
     winner = columns["winner"]
     n = int(winner.shape[0])
     wins = int(n - np.count_nonzero(winner))

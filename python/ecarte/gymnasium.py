@@ -35,6 +35,7 @@ from ecarte.errors import EcarteError
 try:
     import gymnasium
     from gymnasium import spaces
+    from gymnasium.utils import seeding
     from gymnasium.vector import AutoresetMode, VectorEnv
     from gymnasium.vector.utils import batch_space
 except ImportError as exc:
@@ -281,13 +282,13 @@ class DuelVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._np_random_seed: int | None = None
-        self._rng = np.random.default_rng()
+        # Unseeded, a fresh seed, kept in np_random_seed as Gymnasium's own envs keep it.
+        self._np_random, self._np_random_seed = seeding.np_random()
         autoreset: Literal["next_step", "same_step"] = (
             "same_step" if mode == AutoresetMode.SAME_STEP else "next_step"
         )
         self._native = OpponentVecEnv(
-            num_envs, _seed_from(self._rng), opponent, seat, rules, autoreset
+            num_envs, _seed_from(self.np_random), opponent, seat, rules, autoreset
         )
         self._fresh = True  # nothing played since the native env was built
 
@@ -297,11 +298,10 @@ class DuelVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         if isinstance(seed, (list, tuple)):
             if len(seed) != self.num_envs:
                 raise EcarteError(f"reset takes {self.num_envs} seeds, one per env, got {seed!r}")
-            seeds = [s if s is not None else _seed_from(self._rng) for s in seed]
+            seeds = [s if s is not None else _seed_from(self.np_random) for s in seed]
             obs, mask = self._native.reset(seeds)
         elif seed is not None:
-            self._rng = np.random.default_rng(seed)
-            self._np_random_seed = seed
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
             obs, mask = self._native.reset(seed)
         elif self._fresh:
             obs, mask = self._native.reset()

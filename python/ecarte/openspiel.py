@@ -381,7 +381,7 @@ def ismcts_bot(
     """OpenSpiel's Python ISMCTS bot (``open_spiel.python.algorithms.ismcts.ISMCTSBot``)
     for ``game``: ``simulations`` per decision, ``rollouts`` random rollouts per leaf,
     UCT constant ``uct_c`` (the rewards are deal points, -2 to 2), the most visited action;
-    reproducible for ``seed`` (its worlds too).
+    reproducible for ``seed`` (its worlds too; ``None``: a fresh seed, kept in ``bot.seed``).
     Its search starts afresh at every decision, so it also takes ``evaluate_bots``'
     ``restart_at`` and ``inform_action`` calls (which the bot itself lacks)."""
     from open_spiel.python.algorithms import ismcts
@@ -396,7 +396,8 @@ def ismcts_bot(
 
     if simulations < 1:
         raise EcarteError(f"simulations must be at least 1, got {simulations}")
-    random = np.random.RandomState(resolve_seed(seed) % 2**32)
+    seed = resolve_seed(seed)
+    random = np.random.RandomState(seed % 2**32)
     bot = _ISMCTSBot(
         game,
         RandomRolloutEvaluator(rollouts, random),
@@ -407,6 +408,7 @@ def ismcts_bot(
     )
     # The bot's own resampling draws from an unseeded generator; seed it from the bot's.
     bot.set_resampler(lambda state, player: state.resample_from_infostate(player, random.uniform))
+    bot.seed = seed  # a fresh seed (seed=None) is kept, as every ecarte seed is
     return bot
 
 

@@ -9,13 +9,22 @@ native ``"pimc:N"`` (an :class:`ecarte.duel.BuiltinAgent`).
 
 from __future__ import annotations
 
-from ecarte.agents import _check_samples
+from ecarte._core import MAX_SAMPLES
 from ecarte.duel import DEFAULT_PIMC_SAMPLES, BuiltinAgent
+from ecarte.errors import EcarteError
 
 __all__ = ["DEFAULT_SAMPLES", "PimcAgent"]
 
 #: Worlds sampled per decision by default (the native agent's, ``"pimc"``).
 DEFAULT_SAMPLES = DEFAULT_PIMC_SAMPLES
+
+
+def _check_samples(samples: object) -> int:
+    if isinstance(samples, bool) or not isinstance(samples, int):
+        raise EcarteError(f"samples must be a whole number, got {samples!r}")
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise EcarteError(f"samples must be from 1 to {MAX_SAMPLES}, got {samples}")
+    return samples
 
 
 class PimcAgent(BuiltinAgent):

@@ -1,16 +1,28 @@
 """The result of a batch simulation, the same shape for both variants: NumPy columns (one
-row per deal or match) plus a summary of rates with 95% intervals."""
+row per deal or match) plus a summary of rates with 95% intervals, and its JSON record."""
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
+from ecarte.errors import EcarteError, InvalidRecordError
+from ecarte.records import dump_record, read_record, whole
+
 __all__ = ["SimulationResult"]
+
+RECORD_FORMAT: Final = "ecarte.simulation"
+RECORD_VERSION: Final = 1
+#: The dtypes a recorded column may have: whole numbers and booleans, exact in JSON.
+COLUMN_DTYPES: Final = frozenset(
+    np.dtype(kind + str(bits)).name for kind in ("int", "uint") for bits in (8, 16, 32, 64)
+) | {np.dtype(np.bool_).name}
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,3 +57,85 @@ class SimulationResult(Mapping[str, "npt.NDArray[Any]"]):
 
     def __repr__(self) -> str:
         return f"<SimulationResult n={self.n} seed={self.seed} columns={list(self.columns)}>"
+
+    def to_json(self) -> str:
+        """The versioned record: ``n``, ``seed``, every column as its ``dtype``, ``shape``
+        and values (row-major), and the summary."""
+        columns = {name: _column_record(name, array) for name, array in self.columns.items()}
+        fields = {"n": self.n, "seed": self.seed, "columns": columns, "summary": self.summary}
+        return dump_record(RECORD_FORMAT, RECORD_VERSION, fields)
+
+    @classmethod
+    def from_json(cls, text: str) -> SimulationResult:
+        """Reads what :meth:`to_json` wrote: each column rebuilt with its dtype and shape,
+        and the summary computed again from the columns, which must be a run's (a duel run's
+        rows, ``n`` of each, or a bank run's count tables of ``n`` deals) and agree with the
+        recorded summary; anything else raises :class:`InvalidRecordError`."""
+        fields = {"n": int, "seed": int, "columns": dict, "summary": dict}
+        data = read_record(text, RECORD_FORMAT, RECORD_VERSION, fields)
+        n, seed = data["n"], data["seed"]
+        if not whole(n, 0) or not whole(seed, 0, 2**64 - 1):
+            raise InvalidRecordError(f"n and seed are whole numbers, got {n!r} and {seed!r}")
+        columns = {name: _read_column(name, value) for name, value in data["columns"].items()}
+        summary = _summary_of(n, columns)
+        if json.loads(json.dumps(summary)) != data["summary"]:
+            raise InvalidRecordError("the recorded summary is not the columns' summary")
+        return cls(n=n, seed=seed, columns=columns, summary=summary)
+
+
+def _column_record(name: str, array: npt.NDArray[Any]) -> dict[str, Any]:
+    array = np.asarray(array)
+    if array.dtype.name not in COLUMN_DTYPES:
+        raise EcarteError(f"column {name!r}: a record holds integer columns, not {array.dtype}")
+    return {"dtype": array.dtype.name, "shape": list(array.shape), "data": array.ravel().tolist()}
+
+
+def _read_column(name: str, value: object) -> npt.NDArray[Any]:
+    """The column that :func:`_column_record` wrote, its values checked against its dtype."""
+    bad = f"column {name!r} is not a column record"
+    if not isinstance(value, dict) or set(value) != {"dtype", "shape", "data"}:
+        raise InvalidRecordError(f"{bad}: it has the fields dtype, shape and data")
+    dtype, shape, data = value["dtype"], value["shape"], value["data"]
+    if dtype not in COLUMN_DTYPES:
+        raise InvalidRecordError(f"{bad}: dtype {dtype!r} is not one of {sorted(COLUMN_DTYPES)}")
+    if not isinstance(shape, list) or not all(whole(k, 0) for k in shape):
+        raise InvalidRecordError(f"{bad}: its shape is a list of sizes, got {shape!r}")
+    if not isinstance(data, list) or len(data) != math.prod(shape):
+        raise InvalidRecordError(f"{bad}: it holds {math.prod(shape)} values for shape {shape}")
+    if dtype == "bool":
+        fits = all(type(x) is bool for x in data)
+    else:
+        limits = np.iinfo(dtype)
+        fits = all(type(x) is int for x in data) and (
+            not data or (min(data) >= limits.min and max(data) <= limits.max)
+        )
+    if not fits:
+        raise InvalidRecordError(f"{bad}: its values are not all {dtype}")
+    return np.array(data, dtype=dtype).reshape(shape)
+
+
+def _summary_of(n: int, columns: Mapping[str, npt.NDArray[Any]]) -> dict[str, Any]:
+    """The summary of a run of ``n`` with these columns, as the simulate functions make it:
+    a bank run's count tables, or a duel run's rows; ``InvalidRecordError`` for columns that
+    no run gives."""
+    if set(columns) == {"counts", "joint"}:
+        from ecarte.bank.engine import summarize as bank_summary
+
+        counts, joint = columns["counts"], columns["joint"]
+        marginals = (joint.sum(axis=(1, 2)), joint.sum(axis=(0, 2)), joint.sum(axis=(0, 1)))
+        if not (
+            counts.shape == (3, 3)
+            and joint.shape == (3, 3, 3)
+            and all(counts.sum(axis=1) == n)
+            and all(np.array_equal(m, row) for m, row in zip(marginals, counts, strict=True))
+        ):
+            raise InvalidRecordError(
+                "a bank run's counts are 3 tableaux by 3 outcomes, n deals each, and its "
+                "joint counts (T2, T3, T4) agree with them"
+            )
+        return bank_summary(n, counts)
+    from ecarte.duel import summarize as duel_summary
+
+    if "winner" not in columns or any(c.shape[:1] != (n,) for c in columns.values()):
+        raise InvalidRecordError(f"a duel run's columns have a row for each of its {n} items")
+    return duel_summary(columns)

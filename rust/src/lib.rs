@@ -1,9 +1,10 @@
 //! ecarte: a fast, faithful engine for the card game écarté.
 //!
 //! Layers, each using only those above it: the CPU's optional instructions (`cpu`); the
-//! random streams (`rng`); the rules (`card`, `duel`, `bank`); the search (`solver`);
-//! agents and batch play (`play`). The engine knows nothing of Python; the
-//! bindings live in `py` behind the `python` feature, which maturin turns on.
+//! random streams (`rng`) and what every JSON record shares (`record`); the rules (`card`,
+//! `duel`, `bank`); the search (`solver`); agents and batch play (`play`). The engine
+//! knows nothing of Python; the bindings live in `py` behind the `python` feature, which
+//! maturin turns on.
 
 pub mod bank;
 pub mod card;
@@ -12,5 +13,6 @@ pub mod duel;
 pub mod play;
 #[cfg(feature = "python")]
 mod py;
+pub mod record;
 pub mod rng;
 pub mod solver;

@@ -27,7 +27,15 @@ class Resolution:
     """The result of one punter tableau against the banker's (``ecarte.bank.Resolution``)."""
 
     def __new__(cls, banker_tricks: int, punter_tricks: int) -> Resolution:
-        """The resolution with these trick counts (the outcome follows from them)."""
+        """The resolution with these trick counts (the outcome follows from them); at most
+        4 tricks in all, as a tableau has 4 cards (``EcarteError`` otherwise)."""
+    def to_json(self) -> str:
+        """``{"banker_tricks": b, "punter_tricks": p, "outcome": ...}``, as a table record
+        holds it."""
+    @staticmethod
+    def from_json(record: str) -> Resolution:
+        """Reads what ``to_json`` wrote: tricks that fit a 4-card tableau and the outcome
+        they give; anything else raises ``InvalidRecordError``."""
     @property
     def banker_tricks(self) -> int:
         """Tricks taken by the banker's tableau."""
@@ -57,11 +65,20 @@ class Deal:
         """T2, T3 and T4 each resolved against T1."""
     def cards(self) -> list[Card]:
         """The 17 cards in dealing order."""
+    def to_json(self) -> str:
+        """The versioned record: ``{"format": "ecarte.bank.deal", "version": 1, "tableaux":
+        [4 lists of 4 cards], "trump_card": card}``."""
+    @staticmethod
+    def from_json(record: str) -> Deal:
+        """Reads what ``to_json`` wrote: 4 tableaux of 4 cards and a trump card, no card
+        more than twice; anything else raises ``InvalidRecordError``."""
     def __eq__(self, other: object, /) -> bool: ...
 
 @final
 class Odds:
-    """Exact probabilities of one punter tableau against the banker's (``ecarte.bank.Odds``)."""
+    """Exact probabilities of one punter tableau against the banker's (``ecarte.bank.Odds``).
+    Two odds are equal when their figures are; a copy or a pickle computes them again from
+    the trump suit and the cards left."""
 
     @property
     def banker(self) -> float: ...
@@ -90,17 +107,23 @@ class Odds:
     def cards_left(self) -> int: ...
     @property
     def trumps_left(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __copy__(self) -> Odds: ...
+    def __deepcopy__(self, memo: object) -> Odds: ...
 
 @final
 class Shoe:
     """The shoe across deals (``ecarte.bank.Shoe``): undealt cards, the cards on the table,
-    the discard pile and the run-out count."""
+    the discard pile and the run-out count. A copy or a pickle carries the whole state, so
+    it deals the same cards next."""
 
     def __new__(cls, seed: int | None = None) -> Shoe:
-        """A full 104-card shoe shuffled with ``seed`` (default 0)."""
+        """A full 104-card shoe shuffled with ``seed`` (``None``: a fresh seed, read back
+        from ``.seed``)."""
     @staticmethod
     def from_order(cards: Iterable[_CardLike], seed: int | None = None) -> Shoe:
-        """A shoe in the exact order ``cards`` (top first): the 104 cards of two packs."""
+        """A shoe in the exact order ``cards`` (top first): the 104 cards of two packs;
+        ``seed`` drives later run-out reshuffles (``None``: a fresh seed)."""
     def deal(self) -> Deal:
         """Deals the next hand; the previous one goes to the discard pile first; with fewer
         than 17 cards left, the shuffled discard pile goes under the rest (a run-out)."""
@@ -119,8 +142,11 @@ class Shoe:
     @property
     def remaining(self) -> int: ...
     @property
-    def seed(self) -> int: ...
+    def seed(self) -> int:
+        """The seed of the shoe's shuffle and of its run-out reshuffles."""
     def __len__(self) -> int: ...
+    def __copy__(self) -> Shoe: ...
+    def __deepcopy__(self, memo: object) -> Shoe: ...
 
 def deal_from_shoe(cards: Iterable[_CardLike]) -> Deal:
     """The deal of the top 17 of ``cards``: one card at a time to T1..T4; the 17th is trump."""

@@ -538,7 +538,10 @@ class OpponentVecEnv:
 class Solution:
     """The exact double-dummy result of a play-phase position, for the player to move."""
 
-    def __new__(cls, value: int, best_actions: Sequence[Action], nodes: int) -> Solution: ...
+    def __new__(cls, value: int, best_actions: Sequence[Action], nodes: int) -> Solution:
+        """The solution with these parts, which some play-phase position must be able to
+        have: a value of deal points (-2 to 2) or cards (0 to 32), and one to five cards
+        played in action-id order; ``EcarteError`` otherwise."""
     @property
     def value(self) -> int:
         """Deal points (+2, +1, -1, -2), or the cards taken with ``objective="cards"``."""
@@ -548,6 +551,13 @@ class Solution:
     @property
     def nodes(self) -> int:
         """Search nodes visited."""
+    def to_json(self) -> str:
+        """The versioned record: ``{"format": "ecarte.duel.solution", "version": 1,
+        "value": v, "best_actions": [...], "nodes": n}``."""
+    @staticmethod
+    def from_json(text: str) -> Solution:
+        """Reads what ``to_json`` wrote, checked as the constructor checks; anything else
+        raises ``InvalidRecordError``."""
 
 def solve(deal: Deal, objective: str | None = None) -> Solution:
     """Solves a play-phase position double-dummy (every card and the talon order known).
@@ -556,14 +566,17 @@ def solve(deal: Deal, objective: str | None = None) -> Solution:
     (the most cards the player to move can end the deal with). Raises ``EcarteError``
     outside the play phase. Runs without the GIL."""
 
-def solve_many(deals: Sequence[Deal], objective: str | None = None) -> list[Solution]:
-    """Solves many positions in parallel (rayon); results in input order."""
+def solve_many(
+    deals: Sequence[Deal], objective: str | None = None, threads: int | None = None
+) -> list[Solution]:
+    """Solves many positions in parallel on ``threads`` threads (default: all cores);
+    results in input order. ``ecarte.duel.solve_many`` adds a Ray backend."""
 
 def solve_many_timed(
     deals: Sequence[Deal], objective: str | None = None, threads: int | None = None
 ) -> list[tuple[Solution, float]]:
-    """Solves many positions in parallel on ``threads`` threads (default: all cores), each
-    with its own solve time in seconds; results in input order."""
+    """``solve_many`` (the same arguments), each solution with its own solve time in
+    seconds."""
 
 def action_values(
     deal: Deal, objective: str | None = None
@@ -593,14 +606,26 @@ class MatchResult:
 
     def __new__(
         cls, winner: int, score: tuple[int, int], outcomes: Sequence[Outcome]
-    ) -> MatchResult: ...
+    ) -> MatchResult:
+        """The result with these parts, which some match must be able to end with: every
+        outcome possible, each seat's score the points of the deals it won, the winner ahead
+        and the winner of the last deal; ``EcarteError`` otherwise."""
     @property
-    def winner(self) -> int: ...
+    def winner(self) -> int:
+        """The seat that won the match."""
     @property
-    def score(self) -> tuple[int, int]: ...
+    def score(self) -> tuple[int, int]:
+        """Match points of seat 0 and seat 1."""
     @property
     def outcomes(self) -> tuple[Outcome, ...]:
         """Every deal's outcome, in order."""
+    def to_json(self) -> str:
+        """The versioned record: ``{"format": "ecarte.duel.match_result", "version": 1,
+        "winner": w, "score": [a, b], "outcomes": [outcome records]}``."""
+    @staticmethod
+    def from_json(text: str) -> MatchResult:
+        """Reads what ``to_json`` wrote, checked as the constructor checks; anything else
+        raises ``InvalidRecordError``."""
 
 @final
 class Match:

@@ -33,6 +33,7 @@ from ecarte.bank.ledger import Mode as Mode
 from ecarte.bank.ledger import Phase as Phase
 from ecarte.bank.ledger import PunterView, Settlement, Stake
 from ecarte.bank.ledger import SettlementResult as SettlementResult
+from ecarte.bank.table import ACTIONS as ACTIONS
 from ecarte.bank.table import Table
 from ecarte.errors import EcarteError, InvalidShoeError, InvalidStakeError, TableError
 from ecarte.results import SimulationResult

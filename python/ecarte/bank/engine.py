@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Final
 
+import numpy.typing as npt
+
 from ecarte._core import Card, Suit
 from ecarte._core.bank import (
     CHUNK,
@@ -97,23 +99,30 @@ def simulate(
     for part_counts, part_joint in parts[1:]:  # integer counts: exact in any order
         counts, joint = counts + part_counts, joint + part_joint
     total = int(n)
+    return SimulationResult(
+        n=total,
+        seed=seed,
+        columns={"counts": counts, "joint": joint},
+        summary=summarize(total, counts),
+    )
+
+
+def summarize(n: int, counts: npt.NDArray[Any]) -> dict[str, Any]:
+    """The summary of ``n`` simulated deals with these outcome ``counts`` (indexed
+    ``[tableau - 2, outcome]``): per tableau 2, 3, 4 and outcome name, the counts, the
+    probabilities and their 95% Wilson intervals."""
     per_tableau = {
         t + 2: {name: int(counts[t, o]) for o, name in enumerate(OUTCOMES)} for t in range(3)
     }
-    summary = {
+    return {
         "counts": per_tableau,
         "probabilities": {
-            t: {o: k / total if total else 0.0 for o, k in row.items()}
-            for t, row in per_tableau.items()
+            t: {o: k / n if n else 0.0 for o, k in row.items()} for t, row in per_tableau.items()
         },
         "intervals": {
-            t: {o: wilson_interval(k, total) for o, k in row.items()}
-            for t, row in per_tableau.items()
+            t: {o: wilson_interval(k, n) for o, k in row.items()} for t, row in per_tableau.items()
         },
     }
-    return SimulationResult(
-        n=total, seed=seed, columns={"counts": counts, "joint": joint}, summary=summary
-    )
 
 
 def _simulate_chunk(

@@ -11,6 +11,7 @@ from typing import Any, Final, Literal
 from ecarte._core import Card
 from ecarte._core.bank import Deal, Resolution
 from ecarte.errors import InvalidRecordError, InvalidRulesError
+from ecarte.records import dump_record, read_record
 
 __all__ = [
     "PUNTER_TABLEAUX",
@@ -23,8 +24,11 @@ __all__ = [
     "Settlement",
     "SettlementResult",
     "Stake",
+    "check_replay",
     "deal_record",
-    "read_record",
+    "read_session",
+    "session_record",
+    "session_text",
     "table_config",
     "whole_number",
 ]
@@ -160,12 +164,7 @@ def deal_record(
         "trump_card": str(deal.trump_card),
         "stakes": [asdict(s) for s in stakes],
         "results": [
-            {
-                "tableau": t,
-                "banker_tricks": r.banker_tricks,
-                "punter_tricks": r.punter_tricks,
-                "outcome": r.outcome,
-            }
+            {"tableau": t, **json.loads(r.to_json())}
             for t, r in zip(PUNTER_TABLEAUX, results, strict=False)
         ],
         "settlements": [asdict(s) for s in settlements],
@@ -174,25 +173,31 @@ def deal_record(
     }
 
 
-def read_record(text: object) -> tuple[dict[str, Any], dict[str, Any], list[Any]]:
-    """The record in ``text`` (JSON of this format and version), its configuration and its
-    actions, before any replay; raises ``InvalidRecordError``."""
-    if not isinstance(text, str):
-        raise InvalidRecordError(f"a table record is JSON text, got {type(text).__name__}")
+def session_record(config: Mapping[str, Any], actions: Sequence[Any], deals: Sequence[Any]) -> str:
+    """The JSON text of a session record (``Table.to_json``)."""
+    fields = {"config": config, "actions": actions, "deals": deals}
+    return dump_record(RECORD_FORMAT, RECORD_VERSION, fields)
+
+
+def session_text(record: Mapping[str, Any]) -> str:
+    """A session record given as a mapping (``Table.record()``), as JSON text."""
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as e:
+        return json.dumps(dict(record))
+    except (TypeError, ValueError) as e:
         raise InvalidRecordError(f"not a JSON record: {e}") from None
-    if not isinstance(data, dict):
-        raise InvalidRecordError("a table record is a JSON object")
-    version = data.get("version")
-    if data.get("format") != RECORD_FORMAT or type(version) is not int or version != RECORD_VERSION:
-        raise InvalidRecordError(
-            f"expected format {RECORD_FORMAT!r} version {RECORD_VERSION}, "
-            f"got {data.get('format')!r} version {version!r}"
-        )
-    config = data.get("config")
-    actions = data.get("actions")
-    if not isinstance(config, dict) or not isinstance(actions, list):
-        raise InvalidRecordError("a record needs a 'config' object and an 'actions' list")
-    return data, config, actions
+
+
+def read_session(text: object) -> dict[str, Any]:
+    """The session record in ``text`` (JSON of this format and version with a ``config``
+    object, an ``actions`` list and a ``deals`` list), before any replay; raises
+    ``InvalidRecordError``."""
+    fields = {"config": dict, "actions": list, "deals": list}
+    return read_record(text, RECORD_FORMAT, RECORD_VERSION, fields)
+
+
+def check_replay(record: Mapping[str, Any], replayed: Mapping[str, Any]) -> None:
+    """Refuses a record whose replay (``replayed``, the replayed table's record) differs."""
+    if replayed["deals"] != record["deals"]:
+        raise InvalidRecordError("the replayed deals differ from the recorded ones")
+    if replayed != record:
+        raise InvalidRecordError("the record holds unknown or altered fields")

@@ -20,6 +20,7 @@ card and the stakes), which :meth:`Table.deal` returns.
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
@@ -29,8 +30,6 @@ from ecarte._core import Card, punter_shuffle_seed
 from ecarte._core.bank import Deal, Resolution, Shoe
 from ecarte.bank.ledger import (
     PUNTER_TABLEAUX,
-    RECORD_FORMAT,
-    RECORD_VERSION,
     SEED_MASK,
     Mode,
     Phase,
@@ -38,15 +37,24 @@ from ecarte.bank.ledger import (
     Settlement,
     SettlementResult,
     Stake,
+    check_replay,
     deal_record,
-    read_record,
+    read_session,
+    session_record,
+    session_text,
     table_config,
     whole_number,
 )
 from ecarte.errors import InvalidRecordError, InvalidRulesError, InvalidStakeError, TableError
 from ecarte.seeding import fresh_seed
 
-__all__ = ["Table"]
+__all__ = ["ACTIONS", "Table"]
+
+#: The table's actions, as a record names them (:meth:`Table.apply`).
+ACTIONS = (
+    "deal", "stake", "reveal", "settle", "shuffle_rest", "restake_bank",
+    "declare_responsible", "pass_bank",
+)  # fmt: skip
 
 
 class Table:
@@ -445,78 +453,55 @@ class Table:
         return self.banker
 
     # ------------------------------------------------------------- records
-    def record(self) -> dict[str, Any]:
-        """The session as a small versioned JSON-ready record: the configuration, every
-        action in order and, per deal, the cards, stakes, settlements and ledger."""
-        record: dict[str, Any] = json.loads(
-            json.dumps(
-                {
-                    "format": RECORD_FORMAT,
-                    "version": RECORD_VERSION,
-                    "config": self._config,
-                    "actions": self._actions,
-                    "deals": self._deal_records,
-                }
-            )
-        )
-        return record
-
     def to_json(self) -> str:
-        return json.dumps(self.record(), separators=(",", ":"))
+        """The session as a small versioned JSON record: the configuration, every action
+        in order and, per deal, the cards, stakes, settlements and ledger."""
+        return session_record(self._config, self._actions, self._deal_records)
 
     @classmethod
     def from_json(cls, text: str) -> Table:
         """Rebuilds a session from :meth:`to_json`, replaying every action and checking
         every deal. The record must be exactly what ``to_json`` writes: anything else
         (bad JSON, other types, unknown or altered fields) raises ``InvalidRecordError``."""
-        data, config, actions = read_record(text)
+        record = read_session(text)
         try:
-            table = cls(**config)
-            for action in actions:
-                table._apply(action)
-            again = json.loads(table.to_json())
+            table = cls(**record["config"])
+            for action in record["actions"]:
+                table.apply(action)
         except InvalidRecordError:
             raise
         except Exception as e:  # any failure to replay is a bad record
             raise InvalidRecordError(f"the record does not replay: {e}") from None
-        if table._deal_records != data.get("deals"):
-            raise InvalidRecordError("the replayed deals differ from the recorded ones")
-        if again != data:
-            raise InvalidRecordError("the record holds unknown or altered fields")
+        check_replay(record, json.loads(table.to_json()))
         return table
+
+    def record(self) -> dict[str, Any]:
+        """The record of :meth:`to_json` as a dict (an alias kept for earlier code)."""
+        record: dict[str, Any] = json.loads(self.to_json())
+        return record
 
     @classmethod
     def replay(cls, record: str | Mapping[str, Any]) -> Table:
-        """:meth:`from_json`, also taking the record as a mapping (:meth:`record`)."""
-        if isinstance(record, Mapping):
-            try:
-                record = json.dumps(dict(record))
-            except (TypeError, ValueError) as e:
-                raise InvalidRecordError(f"not a JSON record: {e}") from None
-        return cls.from_json(record)
+        """:meth:`from_json` (an alias kept for earlier code), also taking the record as a
+        mapping (:meth:`record`)."""
+        return cls.from_json(record if isinstance(record, str) else session_text(record))
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return (Table.from_json, (self.to_json(),))
 
-    # ------------------------------------------------------------ internals
-    def _apply(self, action: object) -> None:
-        if not isinstance(action, list) or not action or not isinstance(action[0], str):
-            raise InvalidRecordError(f"malformed action {action!r}")
-        name, args = action[0], action[1:]
-        methods: dict[str, Callable[..., object]] = {
-            "deal": self.deal,
-            "stake": self.stake,
-            "reveal": self.reveal,
-            "settle": self.settle,
-            "shuffle_rest": self.shuffle_rest,
-            "restake_bank": self.restake_bank,
-            "declare_responsible": self.declare_responsible,
-            "pass_bank": self.pass_bank,
-        }
-        if name not in methods:
-            raise InvalidRecordError(f"unknown action {name!r}")
-        methods[name](*args)
+    def apply(self, action: object) -> object:
+        """Takes one action in the record's form, e.g. ``["stake", "bob", 2, 10]``: a method
+        name above and its arguments. ``TableError`` for one that names none."""
+        if not isinstance(action, list) or not action or action[0] not in ACTIONS:
+            raise TableError(f"an action is [name, *arguments], name one of {ACTIONS}: {action!r}")
+        method: Callable[..., object] = getattr(self, action[0])
+        try:
+            inspect.signature(method).bind(*action[1:])
+        except TypeError as e:
+            raise TableError(f"{action[0]}: {e}") from None
+        return method(*action[1:])
 
+    # ------------------------------------------------------------ internals
     def _require(self, phase: Phase, action: str) -> None:
         if self._phase == phase:
             return

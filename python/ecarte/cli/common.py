@@ -13,14 +13,16 @@ from ecarte.agents import Agent, make_agent
 from ecarte.distributed import Backend, RayBackend
 from ecarte.duel import AGENT_SPECS, Deal, Match, parse_agent
 from ecarte.errors import EcarteError
+from ecarte.records import no_constant
 
 #: A trained model named as an agent: a file saved by stable-baselines3 (``model.save``).
 MODEL_SUFFIX = ".zip"
 
 
-class AgentSpec(click.ParamType):  # type: ignore[type-arg]  # generic only in click >= 8.2
-    """An agent spec, read by the one native grammar (``ecarte.duel.AGENT_SPECS``), or a
-    model file saved by stable-baselines3 (``*.zip``, played by ``ecarte.sb3.PolicyAgent``)."""
+class AgentSpecType(click.ParamType):  # type: ignore[type-arg]  # generic only in click >= 8.2
+    """The click type of an agent spec, read by the one native grammar
+    (``ecarte.duel.AGENT_SPECS``), or of a model file saved by stable-baselines3 (``*.zip``,
+    played by ``ecarte.sb3.PolicyAgent``)."""
 
     name = "agent"
 
@@ -41,7 +43,7 @@ class AgentSpec(click.ParamType):  # type: ignore[type-arg]  # generic only in c
 
 
 def make_cli_agent(spec: str, seed: int) -> Agent:
-    """The agent an ``AgentSpec`` names: a built-in agent, or a saved model's agent."""
+    """The agent an ``AgentSpecType`` value names: a built-in agent, or a saved model's agent."""
     if not spec.endswith(MODEL_SUFFIX):
         return make_agent(spec, seed)
     try:
@@ -56,7 +58,7 @@ def agent_name(spec: str) -> str:
     return Path(spec).stem if spec.endswith(MODEL_SUFFIX) else spec
 
 
-AGENT = AgentSpec()
+AGENT = AgentSpecType()
 
 #: Options several commands share, defined once.
 ORDER_OPTION = click.option(
@@ -176,10 +178,6 @@ def write_output(path: Path, text: str, option: str) -> None:
         fail(f"{option} {path}: cannot write there ({exc.strerror or type(exc).__name__})")
 
 
-def _no_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not a number a record holds")
-
-
 def read_record(file: Path, command: str, accepted: tuple[str, ...]) -> tuple[str, str]:
     """The text of the ecarte record in ``file`` and its format, which must be one of
     ``accepted``; anything else (unreadable, not UTF-8 text, not JSON, not a record, another
@@ -194,7 +192,7 @@ def read_record(file: Path, command: str, accepted: tuple[str, ...]) -> tuple[st
     except UnicodeDecodeError:
         fail(f"{file} is not a text file (not UTF-8); {command} reads {wanted}")
     try:
-        record = json.loads(text, parse_constant=_no_constant)
+        record = json.loads(text, parse_constant=no_constant)
     except (ValueError, RecursionError):
         fail(f"{file} is not a JSON record; {command} reads {wanted}")
     kind = record.get("format") if isinstance(record, dict) else None

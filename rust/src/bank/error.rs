@@ -11,12 +11,15 @@ pub enum BankError {
     TooFewCards { needed: usize, left: usize },
     /// A parameter out of range (e.g. zero threads).
     InvalidArgument(String),
+    /// A JSON record that is malformed or holds an impossible value; the text says why.
+    InvalidRecord(String),
 }
 
 impl fmt::Display for BankError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BankError::InvalidShoe(msg) | BankError::InvalidArgument(msg) => f.write_str(msg),
+            BankError::InvalidRecord(msg) => write!(f, "invalid record: {msg}"),
             BankError::TooFewCards { needed, left } => write!(
                 f,
                 "impossible shoe state: {left} cards left, at least {needed} are needed"

@@ -4,9 +4,11 @@
 //! - [`shoe`]: the 104-card shoe, its discard pile, the punter's shuffle and run-outs.
 //! - [`odds`]: exact outcome probabilities by a dynamic programme over trump-rank counts.
 //! - [`simulate`]: Monte Carlo of whole deals, parallel and deterministic.
+//! - [`record`]: a deal's and a resolution's JSON records.
 
 pub mod error;
 pub mod odds;
+pub mod record;
 pub mod resolve;
 pub mod shoe;
 pub mod simulate;
@@ -16,6 +18,6 @@ mod tests;
 
 pub use error::BankError;
 pub use odds::{odds, Composition, Odds};
-pub use resolve::{resolve, resolve_counts, Outcome, Resolution};
+pub use resolve::{resolve, resolve_counts, Outcome, Resolution, TABLEAU_SIZE};
 pub use shoe::{Deal, Shoe, DEAL_SIZE, SHOE_SIZE};
 pub use simulate::{simulate, Simulation};

@@ -16,12 +16,9 @@
 //! hypergeometric). All arithmetic is exact in `u128`.
 
 use super::error::BankError;
-use super::resolve::{resolve_counts, Outcome, TrumpCounts};
+use super::resolve::{resolve_counts, Outcome, TrumpCounts, TABLEAU_SIZE as TABLEAU};
 use super::shoe::check_copies;
 use crate::card::{Card, Suit};
-
-/// Cards per tableau.
-const TABLEAU: u8 = 4;
 
 /// `C(n, k)` for `n, k ≤ 2`: a shoe holds at most two copies of a card.
 const SMALL_BINOMIAL: [[u128; 3]; 3] = [[1, 0, 0], [1, 1, 0], [1, 2, 1]];

@@ -5,12 +5,14 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+
+use super::error::BankError;
 
 use crate::card::{Card, Suit};
 
 /// Who wins one tableau against the banker's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     Banker = 0,
@@ -53,6 +55,26 @@ pub struct Resolution {
     pub banker_tricks: u8,
     pub punter_tricks: u8,
     pub outcome: Outcome,
+}
+
+/// Cards in a tableau: the most tricks one resolution can count between both sides.
+pub const TABLEAU_SIZE: u8 = 4;
+
+impl Resolution {
+    /// The resolution of a 4-card tableau against another with these trick counts (the
+    /// outcome follows from them); refused when the tricks exceed the tableau's 4 cards.
+    pub fn from_tricks(banker_tricks: u8, punter_tricks: u8) -> Result<Resolution, BankError> {
+        if u16::from(banker_tricks) + u16::from(punter_tricks) > u16::from(TABLEAU_SIZE) {
+            return Err(BankError::InvalidArgument(format!(
+                "a tableau has {TABLEAU_SIZE} cards: {banker_tricks} + {punter_tricks} tricks is too many"
+            )));
+        }
+        Ok(Resolution {
+            banker_tricks,
+            punter_tricks,
+            outcome: Outcome::from_tricks(banker_tricks, punter_tricks),
+        })
+    }
 }
 
 /// Trumps held per rank (index 0 = deuce … 12 = ace).

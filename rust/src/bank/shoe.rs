@@ -42,6 +42,16 @@ impl Deal {
         Ok(Deal::from_top(order))
     }
 
+    /// The deal with these tableaux and trump card: 17 cards, none more than twice.
+    pub fn new(tableaux: [[Card; 4]; 4], trump_card: Card) -> Result<Deal, BankError> {
+        let deal = Deal {
+            tableaux,
+            trump_card,
+        };
+        check_copies(&deal.cards())?;
+        Ok(deal)
+    }
+
     /// The deal of the top 17 cards; `order` holds at least 17.
     pub(crate) fn from_top(order: &[Card]) -> Deal {
         let mut tableaux = [[order[0]; 4]; 4];
@@ -92,7 +102,7 @@ pub fn check_copies(cards: &[Card]) -> Result<(), BankError> {
 
 /// The shoe across deals. Every card is in exactly one place: the undealt shoe, the cards
 /// on the table (the current deal) or the discard pile.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shoe {
     /// Undealt cards, index 0 = top.
     undealt: Vec<Card>,
@@ -123,6 +133,45 @@ impl Shoe {
             )));
         }
         Ok(Shoe::with_order(order, seed))
+    }
+
+    /// The shoe in a given state (as its getters read it): `undealt` top first, the cards
+    /// `on_table` (none, or a deal's 17), the `discards` in pile order, `run_outs` so far and
+    /// the `seed` of the run-out reshuffles. Refused unless the three places together hold
+    /// exactly the 104 cards of two packs.
+    pub fn from_state(
+        undealt: Vec<Card>,
+        on_table: Vec<Card>,
+        discards: Vec<Card>,
+        run_outs: u32,
+        seed: u64,
+    ) -> Result<Shoe, BankError> {
+        if !on_table.is_empty() && on_table.len() != DEAL_SIZE {
+            return Err(BankError::InvalidShoe(format!(
+                "impossible shoe state: the table holds a deal's {DEAL_SIZE} cards or none, got {}",
+                on_table.len()
+            )));
+        }
+        let all: Vec<Card> = [&undealt, &on_table, &discards]
+            .into_iter()
+            .flatten()
+            .copied()
+            .collect();
+        check_copies(&all)?;
+        if all.len() != SHOE_SIZE {
+            return Err(BankError::InvalidShoe(format!(
+                "impossible shoe state: the undealt cards, the table and the discards hold {} \
+                 cards, not the shoe's {SHOE_SIZE}",
+                all.len()
+            )));
+        }
+        Ok(Shoe {
+            undealt,
+            table: on_table,
+            discards,
+            run_outs,
+            seed,
+        })
     }
 
     fn with_order(undealt: Vec<Card>, seed: u64) -> Shoe {

@@ -52,7 +52,7 @@ pub struct MatchScore {
     pub score: [u8; 2],
     pub target: u8,
     pub first_dealer: u8,
-    pub deals: u32,
+    pub deals: u64,
 }
 
 impl MatchScore {
@@ -67,14 +67,14 @@ impl MatchScore {
 
     /// The dealer of the next deal: the first dealer, then alternating.
     pub fn next_dealer(&self) -> u8 {
-        ((u32::from(self.first_dealer) + self.deals) % 2) as u8
+        ((u64::from(self.first_dealer) + self.deals) % 2) as u8
     }
 
     /// Adds a finished deal's points.
     pub fn record(&mut self, outcome: &Outcome) {
         let s = &mut self.score[outcome.winner as usize];
         *s = s.saturating_add(outcome.points);
-        self.deals += 1;
+        self.deals = self.deals.saturating_add(1);
     }
 
     /// The seat that reached the target, if any.
@@ -94,10 +94,23 @@ pub struct Match {
     pub score: MatchScore,
     /// The deal in progress (the last one, finished, once the match is over).
     pub deal: DealState,
-    /// The finished deals before [`Match::deal`], oldest first (only the last one when the
-    /// match keeps no history, see [`Match::without_history`]).
+    /// The finished deals before [`Match::deal`], oldest first, as far as `history` keeps
+    /// them.
     earlier: Vec<DealState>,
-    keep_history: bool,
+    history: History,
+    /// A match without end (no target): the vector env's stream of deals.
+    endless: bool,
+}
+
+/// How much of its finished deals a match keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum History {
+    /// Every finished deal: records, replays and display read them.
+    All,
+    /// The last finished deal only: environments show it once more after it ends.
+    Last,
+    /// None: the vector env, which steps a million matches at once.
+    Nothing,
 }
 
 impl Match {
@@ -112,7 +125,8 @@ impl Match {
             score: MatchScore::new(rules.target, first_dealer),
             deal: match_deal(seed, first_dealer, 0, rules)?,
             earlier: Vec::new(),
-            keep_history: true,
+            history: History::All,
+            endless: false,
         })
     }
 
@@ -131,8 +145,9 @@ impl Match {
     ) -> Result<Match, DuelError> {
         let mut game = Match::new(seed, first_dealer, rules)?.without_history();
         let points = u64::from(score[0]) + u64::from(score[1]);
-        let deals = u32::try_from(index).ok();
-        let possible = deals.is_some() && (index..=2 * index).contains(&points);
+        let possible = index
+            .checked_mul(2)
+            .is_some_and(|most| (index..=most).contains(&points));
         let bad = |why: String| DuelError::InvalidRecord(why);
         if !possible || score.iter().any(|&s| s >= rules.target) {
             return Err(bad(format!(
@@ -141,7 +156,7 @@ impl Match {
             )));
         }
         game.score.score = score;
-        game.score.deals = deals.unwrap_or_default();
+        game.score.deals = index;
         game.deal = match_deal(seed, first_dealer, index, rules)?;
         for (i, &action) in actions.iter().enumerate() {
             game.apply(action)
@@ -150,11 +165,19 @@ impl Match {
         Ok(game)
     }
 
+    /// A match with seed `seed` and first dealer 0 that never ends and keeps no history:
+    /// its deals, scored, for the vector env, whose rewards are each deal's points.
+    pub fn endless(seed: u64, rules: Rules) -> Result<Match, DuelError> {
+        let mut game = Match::new(seed, 0, rules)?;
+        (game.history, game.endless) = (History::Nothing, true);
+        Ok(game)
+    }
+
     /// This match without the finished deals' history: environments that play match after
     /// match keep only the deal in progress, the last finished deal and the score.
     #[must_use]
     pub fn without_history(mut self) -> Match {
-        self.keep_history = false;
+        self.history = History::Last;
         let last = self.earlier.pop();
         self.earlier.clear();
         self.earlier.extend(last);
@@ -163,7 +186,7 @@ impl Match {
 
     /// The index of the deal in progress (from 0).
     pub fn deal_index(&self) -> u64 {
-        u64::from(self.score.deals) - u64::from(self.is_over())
+        self.score.deals - u64::from(self.is_over())
     }
 
     /// Deal `index` (from 0) as played so far: a finished deal, or the deal in progress.
@@ -174,8 +197,11 @@ impl Match {
         match index.cmp(&current) {
             std::cmp::Ordering::Equal => Some(&self.deal),
             std::cmp::Ordering::Greater => None,
-            std::cmp::Ordering::Less if self.keep_history => self.earlier.get(index),
-            std::cmp::Ordering::Less => self.earlier.last().filter(|_| index + 1 == current),
+            std::cmp::Ordering::Less => match self.history {
+                History::All => self.earlier.get(index),
+                History::Last => self.earlier.last().filter(|_| index + 1 == current),
+                History::Nothing => None,
+            },
         }
     }
 
@@ -201,6 +227,9 @@ impl Match {
     }
 
     pub fn winner(&self) -> Option<u8> {
+        if self.endless {
+            return None;
+        }
         self.score.winner()
     }
 
@@ -231,16 +260,19 @@ impl Match {
                 legal: Vec::new(),
             });
         }
-        let mut deal = self.deal;
-        deal.apply(action)?;
-        self.finish_deal(&deal)
+        self.deal.apply(action)?;
+        self.finish_deal()
     }
 
     /// Applies an action already known to be legal (see [`DealState::apply_unchecked`]).
+    #[inline]
     pub fn apply_unchecked(&mut self, action: Action) -> Result<Option<Outcome>, DuelError> {
-        let mut deal = self.deal;
-        deal.apply_unchecked(action);
-        self.finish_deal(&deal)
+        self.deal.apply_unchecked(action);
+        if self.deal.is_over() {
+            self.finish_deal()
+        } else {
+            Ok(None)
+        }
     }
 
     /// Takes back the last action of the deal in progress; `None` (nothing changed) at the
@@ -254,30 +286,30 @@ impl Match {
         Some(action)
     }
 
-    /// Makes `deal` the deal in progress; if it is over, scores it and deals the next unless
-    /// the match is.
-    fn finish_deal(&mut self, deal: &DealState) -> Result<Option<Outcome>, DuelError> {
-        let Some(outcome) = deal.outcome() else {
-            self.deal = *deal;
+    /// If the deal in progress is over, scores it and deals the next unless the match is
+    /// over. Cold: once a deal.
+    #[cold]
+    fn finish_deal(&mut self) -> Result<Option<Outcome>, DuelError> {
+        let Some(outcome) = self.deal.outcome() else {
             return Ok(None);
         };
         let mut score = self.score;
         score.record(&outcome);
-        if score.winner().is_some() {
-            (self.score, self.deal) = (score, *deal);
+        if !self.endless && score.winner().is_some() {
+            self.score = score;
             return Ok(Some(outcome));
         }
-        let next = match_deal(
-            self.seed,
-            score.first_dealer,
-            u64::from(score.deals),
-            self.rules,
-        )?;
-        if !self.keep_history {
-            self.earlier.clear();
+        let next = match_deal(self.seed, score.first_dealer, score.deals, self.rules)?;
+        let finished = std::mem::replace(&mut self.deal, next);
+        match self.history {
+            History::All => self.earlier.push(finished),
+            History::Last => {
+                self.earlier.clear();
+                self.earlier.push(finished);
+            }
+            History::Nothing => {}
         }
-        self.earlier.push(*deal);
-        (self.score, self.deal) = (score, next);
+        self.score = score;
         Ok(Some(outcome))
     }
 }
@@ -294,7 +326,7 @@ mod tests {
         let mut seed = 0;
         while m.winner().is_none() {
             let dealer = m.next_dealer();
-            assert_eq!(u32::from(dealer), (1 + m.deals) % 2);
+            assert_eq!(u64::from(dealer), (1 + m.deals) % 2);
             let mut s = DealState::from_seed(seed, dealer, rules).unwrap();
             while !s.is_over() {
                 s.apply_unchecked(s.legal_actions()[0]);

@@ -6,6 +6,7 @@ pub mod error;
 pub mod matches;
 pub mod observe;
 pub mod record;
+pub mod result;
 pub mod rules;
 pub mod state;
 #[cfg(test)]
@@ -20,5 +21,6 @@ pub use observe::{
     OBSERVATION_SIZE,
 };
 pub use record::{DealRecord, MatchRecord};
+pub use result::MatchResult;
 pub use rules::{Order, Rules};
 pub use state::{DealState, Outcome, Phase, Trick};

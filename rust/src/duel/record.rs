@@ -65,27 +65,19 @@ impl DealRecord {
 }
 
 /// Parses JSON into a record type: exact field types, no unknown fields.
-fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, DuelError> {
-    serde_json::from_str(text).map_err(|e| DuelError::InvalidRecord(e.to_string()))
+pub(crate) fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, DuelError> {
+    crate::record::parse(text).map_err(DuelError::InvalidRecord)
 }
 
-fn check_header(
+/// Refuses a record of another format or version.
+pub(crate) fn check_header(
     format: &str,
     version: u32,
     expected: &str,
     supported: u32,
 ) -> Result<(), DuelError> {
-    if format != expected {
-        return Err(DuelError::InvalidRecord(format!(
-            "format is {format:?}, expected {expected:?}"
-        )));
-    }
-    if version != supported {
-        return Err(DuelError::InvalidRecord(format!(
-            "version {version} is not supported (this build reads version {supported})"
-        )));
-    }
-    Ok(())
+    crate::record::check_header(format, version, expected, supported)
+        .map_err(DuelError::InvalidRecord)
 }
 
 pub const MATCH_FORMAT: &str = "ecarte.duel.match";

@@ -186,7 +186,7 @@ pub fn play_match(
     Ok(MatchSummary {
         winner,
         score: game.score.score,
-        deals: game.score.deals,
+        deals: u32::try_from(game.score.deals).unwrap_or(u32::MAX),
         deals_won,
     })
 }

@@ -8,21 +8,19 @@ use std::time::{Duration, Instant};
 
 use super::random::{random_action_id, with_bit_instructions};
 use crate::duel::action::{write_mask, Action, NUM_ACTIONS};
-use crate::duel::matches::match_deal;
+use crate::duel::matches::Match;
 use crate::duel::observe::{COMPACT_OBSERVATION_SIZE, OBSERVATION_SIZE};
 use crate::duel::rules::Rules;
 use crate::duel::state::{DealState, DuelError};
 use crate::rng::{self, GameRng, SeedDeriver};
 
-/// Env `i` plays the deals of a match with seed `derive_seed(seed, i)` and first dealer 0
-/// ([`match_deal`]), without end: its `k`-th deal is shuffled with
-/// `derive_seed(derive_seed(seed, i), k)` and dealt by seat `k % 2`.
+/// Env `i` plays the endless match ([`Match::endless`]) with seed `derive_seed(seed, i)`
+/// and first dealer 0: its `k`-th deal is shuffled with `derive_seed(derive_seed(seed, i), k)`
+/// and dealt by seat `k % 2`. Both seats are the caller's; each deal's points are the
+/// rewards.
 #[derive(Clone, Debug)]
 pub struct VecEnv {
-    states: Vec<DealState>,
-    deals: Vec<u64>,
-    /// `derive_seed(seed, i)` for env `i`, the seed of its match.
-    env_seeds: Vec<u64>,
+    games: Vec<Match>,
     rules: Rules,
     /// For `random_actions`, seeded from the env's seed.
     sampler: GameRng,
@@ -30,33 +28,19 @@ pub struct VecEnv {
     legal: Vec<u128>,
 }
 
-/// Applies a checked action to one env; scores a finished deal and deals the next.
-fn advance(
-    state: &mut DealState,
-    deals: &mut u64,
-    id: i64,
-    rewards: &mut [f32],
-    terminated: &mut u8,
-    env_seed: u64,
-    rules: Rules,
-) {
-    if let Some(action) = Action::from_id(id as usize) {
-        state.apply_unchecked(action);
-    }
+/// Applies a checked action to one env's match, which scores a finished deal and deals the
+/// next; the rewards are the deal's points, won and lost.
+fn advance(game: &mut Match, id: i64, rewards: &mut [f32], terminated: &mut u8) {
     rewards.fill(0.0);
     *terminated = 0;
-    if !state.is_over() {
+    let Some(action) = Action::from_id(id as usize) else {
         return;
-    }
-    if let Some(outcome) = state.outcome() {
+    };
+    if let Ok(Some(outcome)) = game.apply_unchecked(action) {
         let points = f32::from(outcome.points);
         rewards[outcome.winner as usize] = points;
         rewards[1 - outcome.winner as usize] = -points;
         *terminated = 1;
-        *deals += 1;
-        if let Ok(next) = match_deal(env_seed, 0, *deals, rules) {
-            *state = next;
-        }
     }
 }
 
@@ -142,40 +126,34 @@ impl OwnedBuffers {
 impl VecEnv {
     pub fn new(n: usize, seed: u64, rules: Rules) -> Result<VecEnv, DuelError> {
         rules.validate().map_err(DuelError::InvalidRules)?;
-        let mut env = VecEnv {
-            states: Vec::with_capacity(n),
-            deals: vec![0; n],
-            env_seeds: {
-                let deriver = SeedDeriver::new(seed);
-                (0..n as u64).map(|i| deriver.derive(i)).collect()
-            },
-            legal: Vec::with_capacity(n),
+        let deriver = SeedDeriver::new(seed);
+        let games = (0..n as u64)
+            .map(|i| Match::endless(deriver.derive(i), rules))
+            .collect::<Result<Vec<Match>, DuelError>>()?;
+        Ok(VecEnv {
+            legal: games.iter().map(|g| g.deal.legal_mask()).collect(),
+            games,
             rules,
             sampler: rng::sampler_rng(seed),
-        };
-        for i in 0..n {
-            let state = env.deal(i, 0)?;
-            env.legal.push(state.legal_mask());
-            env.states.push(state);
-        }
-        Ok(env)
+        })
     }
 
     pub fn len(&self) -> usize {
-        self.states.len()
+        self.games.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.states.is_empty()
+        self.games.is_empty()
     }
 
-    pub fn states(&self) -> &[DealState] {
-        &self.states
+    /// The deal in progress of env `i`.
+    pub fn state(&self, i: usize) -> Option<&DealState> {
+        self.games.get(i).map(|g| &g.deal)
     }
 
-    /// Deal `k` of env `i`.
-    fn deal(&self, i: usize, k: u64) -> Result<DealState, DuelError> {
-        match_deal(self.env_seeds[i], 0, k, self.rules)
+    /// Copies of every env's deal in progress (for tests and tools; the step never copies).
+    pub fn states(&self) -> Vec<DealState> {
+        self.games.iter().map(|g| g.deal).collect()
     }
 
     /// One uniformly random legal action id per env, from the env's own seeded generator.
@@ -193,9 +171,8 @@ impl VecEnv {
 
     /// Starts every env on its first deal again and writes the observations.
     pub fn reset(&mut self, out: &mut StepBuffers<'_>) -> Result<(), DuelError> {
-        for i in 0..self.len() {
-            self.deals[i] = 0;
-            self.states[i] = self.deal(i, 0)?;
+        for game in &mut self.games {
+            *game = Match::endless(game.seed, self.rules)?;
         }
         out.rewards.fill(0.0);
         out.terminated.fill(0);
@@ -210,7 +187,7 @@ impl VecEnv {
         for (i, (&id, &legal)) in actions.iter().zip(&self.legal).enumerate() {
             let is_legal = u32::try_from(id).is_ok_and(|id| id < 128 && legal >> id & 1 == 1);
             if !is_legal {
-                return Err(illegal_action_in_env(id, i, &self.states[i]));
+                return Err(illegal_action_in_env(id, i, &self.games[i].deal));
             }
         }
         self.write(Some(actions), out);
@@ -220,7 +197,6 @@ impl VecEnv {
     /// Applies `actions` (checked) if given, then writes every env's outputs, in one pass
     /// over the envs.
     fn write(&mut self, actions: Option<&[i64]>, out: &mut StepBuffers<'_>) {
-        let rules = self.rules;
         // The observation rows of each block, in the buffer's layout.
         let obs: Vec<ObsRows<'_>> = match &mut out.obs {
             ObsBuffer::Compact(obs) => obs
@@ -235,10 +211,8 @@ impl VecEnv {
                 .collect(),
         };
         let blocks: Vec<Block<'_>> = self
-            .states
+            .games
             .chunks_mut(BLOCK)
-            .zip(self.deals.chunks_mut(BLOCK))
-            .zip(self.env_seeds.chunks(BLOCK))
             .zip(self.legal.chunks_mut(BLOCK))
             .zip(out.rewards.chunks_mut(BLOCK * 2))
             .zip(out.terminated.chunks_mut(BLOCK))
@@ -247,20 +221,9 @@ impl VecEnv {
             .zip(obs)
             .enumerate()
             .map(
-                |(
-                    b,
-                    (
-                        (
-                            ((((((states, deals), env_seeds), legal), rewards), terminated), mask),
-                            players,
-                        ),
-                        obs,
-                    ),
-                )| Block {
-                    actions: actions.map(|a| &a[b * BLOCK..b * BLOCK + states.len()]),
-                    states,
-                    deals,
-                    env_seeds,
+                |(b, ((((((games, legal), rewards), terminated), mask), players), obs))| Block {
+                    actions: actions.map(|a| &a[b * BLOCK..b * BLOCK + games.len()]),
+                    games,
                     legal,
                     rewards,
                     terminated,
@@ -270,7 +233,7 @@ impl VecEnv {
                 },
             )
             .collect();
-        run_blocks(blocks, rules);
+        run_blocks(blocks);
     }
 }
 
@@ -319,7 +282,7 @@ const BLOCK: usize = 256;
 /// - keeping a worker awake after each step ([`KEEP_AWAKE`]) saved about 10 ns more.
 ///
 /// Which thread steps which env changes no result.
-fn run_blocks(blocks: Vec<Block<'_>>, rules: Rules) {
+fn run_blocks(blocks: Vec<Block<'_>>) {
     let blocks: Vec<Mutex<Option<Block<'_>>>> =
         blocks.into_iter().map(|b| Mutex::new(Some(b))).collect();
     let participants = rayon::current_num_threads().clamp(1, blocks.len().max(1));
@@ -331,7 +294,7 @@ fn run_blocks(blocks: Vec<Block<'_>>, rules: Rules) {
             // poison it.
             let block = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
             if let Some(block) = block {
-                block.run(rules);
+                block.run();
             }
         }
     };
@@ -379,9 +342,7 @@ enum ObsRows<'a> {
 /// One block of envs with their actions and output slots, stepped on one thread.
 struct Block<'a> {
     actions: Option<&'a [i64]>,
-    states: &'a mut [DealState],
-    deals: &'a mut [u64],
-    env_seeds: &'a [u64],
+    games: &'a mut [Match],
     legal: &'a mut [u128],
     rewards: &'a mut [f32],
     terminated: &'a mut [u8],
@@ -392,19 +353,17 @@ struct Block<'a> {
 
 impl Block<'_> {
     /// Applies the actions if any, then writes the outputs of every env of the block.
-    fn run(mut self, rules: Rules) {
-        for (j, state) in self.states.iter_mut().enumerate() {
+    fn run(mut self) {
+        for (j, game) in self.games.iter_mut().enumerate() {
             if let Some(actions) = self.actions {
                 advance(
-                    state,
-                    &mut self.deals[j],
+                    game,
                     actions[j],
                     &mut self.rewards[2 * j..2 * j + 2],
                     &mut self.terminated[j],
-                    self.env_seeds[j],
-                    rules,
                 );
             }
+            let state = &game.deal;
             let seat = state.current_player().unwrap_or(0);
             self.legal[j] = state.legal_mask();
             write_mask(
@@ -505,7 +464,7 @@ mod tests {
             .collect();
         let mut actions = vec![0i64; n];
         for step in 0..60 {
-            let before = envs[0].states().to_vec();
+            let before = envs[0].states();
             for ((env, out), pool) in envs.iter_mut().zip(&mut buffers).zip(&pools) {
                 pool.install(|| reset_or_step(env, step, &actions, out));
             }

@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 
 use super::action::PyAction;
-use super::deal::entropy_seed;
+use super::deal::seed_or_fresh;
 use super::errors::int_in;
 use super::errors::{extract_u64, int_usize, EcarteError, IllegalActionError, MAX_SAMPLES};
 use super::observe::PyObservation;
@@ -59,10 +59,7 @@ impl PyAgent {
         drawn: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyAgent> {
         let policy = policy(spec)?;
-        let seed = match seed {
-            Some(s) if !s.is_none() => extract_u64(s, "seed")?,
-            _ => entropy_seed(),
-        };
+        let seed = seed_or_fresh(seed)?;
         let drawn = match drawn.filter(|d| !d.is_none()) {
             Some(d) => int_in(
                 d,

@@ -6,7 +6,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use super::card::{extract_cards, to_py, PyCard};
-use super::errors::{EcarteError, InvalidShoeError};
+use super::deal::seed_or_fresh;
+use super::errors::{EcarteError, InvalidRecordError, InvalidShoeError};
 use crate::bank::{self, BankError, Composition, Outcome};
 use crate::card::{Card, Suit};
 
@@ -14,6 +15,7 @@ impl From<BankError> for PyErr {
     fn from(e: BankError) -> PyErr {
         match e {
             BankError::InvalidArgument(msg) => EcarteError::new_err(msg),
+            BankError::InvalidRecord(_) => InvalidRecordError::new_err(e.to_string()),
             other => InvalidShoeError::new_err(other.to_string()),
         }
     }
@@ -76,23 +78,23 @@ impl PyBankResolution {
     fn new(banker_tricks: &Bound<'_, PyAny>, punter_tricks: &Bound<'_, PyAny>) -> PyResult<Self> {
         let banker = super::errors::int_u8(banker_tricks, "banker_tricks", 0, 4)?;
         let punter = super::errors::int_u8(punter_tricks, "punter_tricks", 0, 4)?;
-        if banker + punter > 4 {
-            return Err(EcarteError::new_err(format!(
-                "a tableau has 4 cards: {banker} + {punter} tricks is too many"
-            )));
-        }
-        Ok(PyBankResolution(bank::Resolution {
-            banker_tricks: banker,
-            punter_tricks: punter,
-            outcome: Outcome::from_tricks(banker, punter),
-        }))
+        Ok(PyBankResolution(bank::Resolution::from_tricks(
+            banker, punter,
+        )?))
     }
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (u8, u8)) {
-        let r = slf.get().0;
-        (
-            slf.get_type().into_any(),
-            (r.banker_tricks, r.punter_tricks),
-        )
+    /// `{"banker_tricks": b, "punter_tricks": p, "outcome": ...}`, as a table record holds it.
+    fn to_json(&self) -> String {
+        self.0.to_json()
+    }
+    /// Reads what `to_json` wrote: tricks that fit a 4-card tableau and the outcome they
+    /// give; anything else raises `InvalidRecordError`.
+    #[staticmethod]
+    fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyBankResolution> {
+        let text = super::errors::record_text(record, "a resolution record")?;
+        Ok(PyBankResolution(bank::Resolution::from_json(&text)?))
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().getattr("from_json")?, (slf.get().to_json(),)))
     }
     /// Tricks taken by the banker's tableau.
     #[getter]
@@ -124,16 +126,19 @@ pub struct PyBankDeal(bank::Deal);
 
 #[pymethods]
 impl PyBankDeal {
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Vec<String>,))> {
-        let cards = slf
-            .get()
-            .0
-            .cards()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        let module = slf.py().import("ecarte._core.bank")?;
-        Ok((module.getattr("deal_from_shoe")?, (cards,)))
+    /// The versioned record: the four tableaux and the trump card.
+    fn to_json(&self) -> String {
+        self.0.to_json()
+    }
+    /// Reads what `to_json` wrote: 4 tableaux of 4 cards and a trump card, no card more
+    /// than twice; anything else raises `InvalidRecordError`.
+    #[staticmethod]
+    fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyBankDeal> {
+        let text = super::errors::record_text(record, "a bank deal record")?;
+        Ok(PyBankDeal(bank::Deal::from_json(&text)?))
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().getattr("from_json")?, (slf.get().to_json(),)))
     }
     /// The four tableaux, T1 (the banker's) first, each 4 cards in dealing order.
     #[getter]
@@ -213,9 +218,26 @@ fn bank_resolve(
     Ok(PyBankResolution(bank::resolve(&banker, &punter, suit)))
 }
 
-/// Exact probabilities of one punter tableau against the banker's.
-#[pyclass(name = "Odds", module = "ecarte.bank", frozen)]
-pub struct PyBankOdds(bank::Odds);
+/// Exact probabilities of one punter tableau against the banker's. It keeps what it was
+/// computed from (the trump suit, the cards left), so that a copy or a pickle computes it
+/// again; two odds are equal when their figures are.
+#[pyclass(name = "Odds", module = "ecarte.bank", frozen, eq)]
+#[derive(Clone)]
+pub struct PyBankOdds {
+    odds: bank::Odds,
+    trump: Suit,
+    left: Composition,
+}
+
+/// `odds`'s arguments that compute an `Odds` again: the trump suit, nothing removed, the
+/// cards left.
+type OddsArgs = (Suit, Option<()>, Vec<String>);
+
+impl PartialEq for PyBankOdds {
+    fn eq(&self, other: &Self) -> bool {
+        self.odds == other.odds
+    }
+}
 
 fn fraction(py: Python<'_>, (num, den): (u128, u128)) -> PyResult<Bound<'_, PyAny>> {
     py.import("fractions")?
@@ -225,39 +247,52 @@ fn fraction(py: Python<'_>, (num, den): (u128, u128)) -> PyResult<Bound<'_, PyAn
 
 #[pymethods]
 impl PyBankOdds {
+    /// Pickles as the call that computes it: `odds(trump, None, cards left)`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, OddsArgs)> {
+        let me = slf.get();
+        let cards = me.left.cards().iter().map(ToString::to_string).collect();
+        let odds = slf.py().import("ecarte._core.bank")?.getattr("odds")?;
+        Ok((odds, (me.trump, None, cards)))
+    }
+    fn __copy__(slf: &Bound<'_, Self>) -> Py<Self> {
+        slf.clone().unbind()
+    }
+    fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf.clone().unbind()
+    }
     /// Probability that the banker wins.
     #[getter]
     fn banker(&self) -> f64 {
-        self.0.probability(Outcome::Banker)
+        self.odds.probability(Outcome::Banker)
     }
     /// Probability of en carte (equal tricks).
     #[getter]
     fn en_carte(&self) -> f64 {
-        self.0.probability(Outcome::EnCarte)
+        self.odds.probability(Outcome::EnCarte)
     }
     /// Probability that the punter wins.
     #[getter]
     fn punter(&self) -> f64 {
-        self.0.probability(Outcome::Punter)
+        self.odds.probability(Outcome::Punter)
     }
     #[getter]
     fn banker_exact<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        fraction(py, self.0.exact(Outcome::Banker))
+        fraction(py, self.odds.exact(Outcome::Banker))
     }
     #[getter]
     fn en_carte_exact<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        fraction(py, self.0.exact(Outcome::EnCarte))
+        fraction(py, self.odds.exact(Outcome::EnCarte))
     }
     #[getter]
     fn punter_exact<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        fraction(py, self.0.exact(Outcome::Punter))
+        fraction(py, self.odds.exact(Outcome::Punter))
     }
     /// `{"banker": Fraction, "en_carte": Fraction, "punter": Fraction}`.
     #[getter]
     fn exact<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         for o in Outcome::ALL {
-            d.set_item(o.name(), fraction(py, self.0.exact(o))?)?;
+            d.set_item(o.name(), fraction(py, self.odds.exact(o))?)?;
         }
         Ok(d)
     }
@@ -265,7 +300,7 @@ impl PyBankOdds {
     #[getter]
     fn scores<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for (score, (num, den)) in self.0.score_list() {
+        for (score, (num, den)) in self.odds.score_list() {
             d.set_item(score, num as f64 / den as f64)?;
         }
         Ok(d)
@@ -274,7 +309,7 @@ impl PyBankOdds {
     #[getter]
     fn scores_exact<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for (score, exact) in self.0.score_list() {
+        for (score, exact) in self.odds.score_list() {
             d.set_item(score, fraction(py, exact)?)?;
         }
         Ok(d)
@@ -282,17 +317,17 @@ impl PyBankOdds {
     /// `C(N, 4)·C(N − 4, 4)`: the number of ordered pairs of tableaux (unreduced).
     #[getter]
     fn denominator(&self) -> u128 {
-        self.0.denominator
+        self.odds.denominator
     }
     /// Cards left in the shoe the tableaux are drawn from.
     #[getter]
     fn cards_left(&self) -> usize {
-        self.0.cards_left
+        self.odds.cards_left
     }
     /// Trumps among them.
     #[getter]
     fn trumps_left(&self) -> usize {
-        self.0.trumps_left
+        self.odds.trumps_left
     }
     fn __repr__(&self) -> String {
         format!(
@@ -300,7 +335,7 @@ impl PyBankOdds {
             self.banker(),
             self.en_carte(),
             self.punter(),
-            self.0.cards_left
+            self.odds.cards_left
         )
     }
 }
@@ -328,7 +363,11 @@ fn bank_odds(
     };
     remaining.remove(&removed)?;
     let odds = py.detach(|| bank::odds(suit, &remaining))?;
-    Ok(PyBankOdds(odds))
+    Ok(PyBankOdds {
+        odds,
+        trump: suit,
+        left: remaining,
+    })
 }
 
 /// Simulates deals `start .. start + n` (T2, T3, T4 against T1) from a freshly shuffled
@@ -366,29 +405,76 @@ fn bank_simulate<'py>(
 pub const MAX_BANK_DEALS: u64 = 1_000_000_000;
 
 /// The shoe across deals: undealt cards, the current deal on the table, the discard pile
-/// and the run-out count.
+/// and the run-out count. A copy or a pickle carries the whole state, so it deals the same
+/// cards next.
 #[pyclass(name = "Shoe", module = "ecarte.bank")]
+#[derive(Clone)]
 pub struct PyBankShoe(bank::Shoe);
+
+/// A shoe's state as `__reduce__` gives it: undealt, on the table, discards (card texts),
+/// run-outs and seed.
+type ShoeState = (Vec<String>, Vec<String>, Vec<String>, u32, u64);
+
+fn texts(cards: &[Card]) -> Vec<String> {
+    cards.iter().map(ToString::to_string).collect()
+}
 
 #[pymethods]
 impl PyBankShoe {
-    /// A full 104-card shoe shuffled with `seed`.
+    /// A full 104-card shoe shuffled with `seed` (`None`: a fresh seed, read back from
+    /// `.seed`).
     #[new]
     #[pyo3(signature = (seed = None))]
     fn new(seed: Option<&Bound<'_, PyAny>>) -> PyResult<PyBankShoe> {
-        let seed = seed.map_or(Ok(0), |s| super::errors::extract_u64(s, "seed"))?;
-        Ok(PyBankShoe(bank::Shoe::new(seed)))
+        Ok(PyBankShoe(bank::Shoe::new(seed_or_fresh(seed)?)))
     }
     /// A shoe in the exact order `cards` (index 0 = top): the 104 cards of two packs.
-    /// `seed` drives later run-out reshuffles.
+    /// `seed` drives later run-out reshuffles (`None`: a fresh seed).
     #[staticmethod]
     #[pyo3(signature = (cards, seed = None))]
     fn from_order(
         cards: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyBankShoe> {
-        let seed = seed.map_or(Ok(0), |s| super::errors::extract_u64(s, "seed"))?;
+        let seed = seed_or_fresh(seed)?;
         Ok(PyBankShoe(bank::Shoe::from_order(cards_of(cards)?, seed)?))
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (u64,), ShoeState) {
+        let shoe = &slf.borrow().0;
+        let state = (
+            texts(shoe.undealt()),
+            texts(shoe.on_table()),
+            texts(shoe.discards()),
+            shoe.run_outs(),
+            shoe.seed(),
+        );
+        (slf.get_type().into_any(), (shoe.seed(),), state)
+    }
+    /// Restores the state `__reduce__` gave, checked by the engine: the undealt cards, the
+    /// table and the discards must hold the whole shoe (`InvalidShoeError` otherwise).
+    fn __setstate__(&mut self, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        let [undealt, on_table, discards, run_outs, seed]: [Bound<'_, PyAny>; 5] =
+            state.extract().map_err(|_| {
+                InvalidShoeError::new_err(format!(
+                    "a shoe's state is (undealt, on_table, discards, run_outs, seed), got {}",
+                    super::errors::describe(state)
+                ))
+            })?;
+        let run_outs = super::errors::int_in(&run_outs, "run_outs", 0, i128::from(u32::MAX))?;
+        self.0 = bank::Shoe::from_state(
+            cards_of(&undealt)?,
+            cards_of(&on_table)?,
+            cards_of(&discards)?,
+            run_outs as u32,
+            super::errors::extract_u64(&seed, "seed")?,
+        )?;
+        Ok(())
+    }
+    fn __copy__(&self) -> PyBankShoe {
+        self.clone()
+    }
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyBankShoe {
+        self.clone()
     }
     /// Deals the next hand; the previous deal goes to the discard pile first, and if fewer
     /// than 17 cards are left, the pile is shuffled under the rest (a run-out).

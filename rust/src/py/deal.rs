@@ -10,7 +10,7 @@ use super::action::{
 };
 use super::arrays::float32_out;
 use super::card::{extract_cards, to_py, PyCard};
-use super::errors::{extract_u64, int_in, int_u8, text, EcarteError, InvalidDeckError};
+use super::errors::{extract_u64, int_in, int_u8, record_text, EcarteError, InvalidDeckError};
 use super::observe::{score_pair, seat, PyObservation};
 use super::rules::{rules_or_default, PyRules};
 use crate::card::Suit;
@@ -55,6 +55,15 @@ pub fn entropy_seed() -> u64 {
     RandomState::new().build_hasher().finish()
 }
 
+/// What `seed=None` means on a constructor (docs/api.md, "Seeds"): the seed given, checked,
+/// or a fresh one, which the object keeps.
+pub fn seed_or_fresh(seed: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    match seed {
+        Some(s) if !s.is_none() => extract_u64(s, "seed"),
+        _ => Ok(entropy_seed()),
+    }
+}
+
 #[pymethods]
 impl PyDeal {
     /// A deal from the 32-card pack shuffled with `seed` (a fresh random seed if `None`;
@@ -66,10 +75,7 @@ impl PyDeal {
         dealer: Option<&Bound<'_, PyAny>>,
         rules: Option<PyRules>,
     ) -> PyResult<PyDeal> {
-        let seed = match seed {
-            Some(s) if !s.is_none() => extract_u64(s, "seed")?,
-            _ => entropy_seed(),
-        };
+        let seed = seed_or_fresh(seed)?;
         let state = DealState::from_seed(seed, dealer_seat(dealer)?, rules_or_default(rules))?;
         Ok(PyDeal::from_state(&state, Some(seed)))
     }
@@ -92,7 +98,7 @@ impl PyDeal {
     /// `InvalidRecordError`.
     #[staticmethod]
     fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyDeal> {
-        let state = DealRecord::from_json(&text(record, "a deal record")?)?.replay()?;
+        let state = DealRecord::from_json(&record_text(record, "a deal record")?)?.replay()?;
         Ok(PyDeal::from_state(&state, None))
     }
 

@@ -196,11 +196,17 @@ pub fn pair<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<[Bound<'py, Py
     }
 }
 
+/// The text of a JSON record argument named `what`; `InvalidRecordError` for anything but
+/// valid Unicode text (a record that is not text is malformed, like bad JSON).
+pub fn record_text(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    text(obj, what).map_err(|e| InvalidRecordError::new_err(e.value(obj.py()).to_string()))
+}
+
 /// Parses a JSON record of a value; `InvalidRecordError` if it is not one.
 pub fn parse_record<T: serde::de::DeserializeOwned>(
     record: &Bound<'_, PyAny>,
     what: &str,
 ) -> PyResult<T> {
-    serde_json::from_str(&text(record, "a record")?)
+    serde_json::from_str(&record_text(record, "a record")?)
         .map_err(|e| InvalidRecordError::new_err(format!("invalid {what} record: {e}")))
 }

@@ -6,56 +6,73 @@ use pyo3::types::PyTuple;
 
 use super::action::{extract_action_or_list_legal, PyAction, PyOutcome};
 use super::agents::PyAgent;
-use super::deal::{entropy_seed, PyDeal};
-use super::errors::{extract_u64, int_in, int_u8, EcarteError, IllegalActionError};
+use super::deal::{seed_or_fresh, PyDeal};
+use super::errors::{int_in, int_u8, pair, EcarteError, IllegalActionError};
 use super::observe::{seat, PyObservation};
 use super::rules::PyRules;
-use crate::duel::{Action, Match, MatchRecord, Rules};
+use crate::duel::{Action, Match, MatchRecord, MatchResult, Rules};
 use crate::play::runner::{self, Player, Stop};
-
-/// `MatchResult(winner, score, outcomes)`'s arguments, for pickling.
-type ResultArgs = (u8, (u8, u8), Vec<PyOutcome>);
 
 /// The end of a match: the winner, the final score and every deal's outcome.
 #[pyclass(name = "MatchResult", module = "ecarte.duel", frozen, eq)]
 #[derive(Clone, PartialEq, Eq)]
-pub struct PyMatchResult {
-    #[pyo3(get)]
-    winner: u8,
-    #[pyo3(get)]
-    score: (u8, u8),
-    outcomes: Vec<PyOutcome>,
-}
+pub struct PyMatchResult(MatchResult);
 
 #[pymethods]
 impl PyMatchResult {
+    /// The result with these parts, which some match must be able to end with (see
+    /// `duel::MatchResult::new`); `EcarteError` otherwise.
     #[new]
-    fn new(winner: &Bound<'_, PyAny>, score: (u8, u8), outcomes: Vec<PyOutcome>) -> PyResult<Self> {
-        Ok(PyMatchResult {
-            winner: int_u8(winner, "winner", 0, 1)?,
-            score,
-            outcomes,
-        })
+    fn new(
+        winner: &Bound<'_, PyAny>,
+        score: &Bound<'_, PyAny>,
+        outcomes: Vec<PyOutcome>,
+    ) -> PyResult<Self> {
+        let winner = int_u8(winner, "winner", 0, 1)?;
+        let [a, b] = pair(score, "score")?;
+        let score = [int_u8(&a, "score", 0, 255)?, int_u8(&b, "score", 0, 255)?];
+        let outcomes = outcomes.into_iter().map(|o| o.0).collect();
+        MatchResult::new(winner, score, outcomes)
+            .map(PyMatchResult)
+            .map_err(|e| EcarteError::new_err(format!("impossible match result: {e}")))
+    }
+    /// The seat that won the match.
+    #[getter]
+    fn winner(&self) -> u8 {
+        self.0.winner
+    }
+    /// Match points of seat 0 and seat 1.
+    #[getter]
+    fn score(&self) -> (u8, u8) {
+        (self.0.score[0], self.0.score[1])
     }
     /// Every deal's outcome, in order.
     #[getter]
     fn outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.outcomes.iter().copied())
+        PyTuple::new(py, self.0.outcomes.iter().copied().map(PyOutcome))
     }
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, ResultArgs) {
-        let me = slf.get();
-        (
-            slf.get_type().into_any(),
-            (me.winner, me.score, me.outcomes.clone()),
-        )
+    /// The versioned record: winner, score and every deal's outcome.
+    fn to_json(&self) -> String {
+        self.0.to_json()
+    }
+    /// Reads what `to_json` wrote: every outcome possible, the score the points of the deals
+    /// each seat won, the winner ahead and the winner of the last deal; anything else raises
+    /// `InvalidRecordError`.
+    #[staticmethod]
+    fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyMatchResult> {
+        let record = super::errors::record_text(text, "a match result record")?;
+        Ok(PyMatchResult(MatchResult::from_json(&record)?))
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().getattr("from_json")?, (slf.get().to_json(),)))
     }
     fn __repr__(&self) -> String {
         format!(
             "MatchResult(winner={}, score=({}, {}), deals={})",
-            self.winner,
-            self.score.0,
-            self.score.1,
-            self.outcomes.len()
+            self.0.winner,
+            self.0.score[0],
+            self.0.score[1],
+            self.0.outcomes.len()
         )
     }
 }
@@ -178,10 +195,7 @@ impl PyMatch {
             Some(d) if !d.is_none() => int_u8(d, "first_dealer", 0, 1)?,
             _ => 0,
         };
-        let seed = match seed {
-            Some(s) if !s.is_none() => extract_u64(s, "seed")?,
-            _ => entropy_seed(),
-        };
+        let seed = seed_or_fresh(seed)?;
         Ok(PyMatch {
             game: Match::new(seed, first_dealer, rules)?,
         })
@@ -342,15 +356,9 @@ impl PyMatch {
     }
     /// The result; `EcarteError` while the match goes on.
     fn result(&self) -> PyResult<PyMatchResult> {
-        let winner = self
-            .game
-            .winner()
-            .ok_or_else(|| EcarteError::new_err("the match is not over"))?;
-        Ok(PyMatchResult {
-            winner,
-            score: self.score(),
-            outcomes: self.outcomes(),
-        })
+        MatchResult::of(&self.game)
+            .map(PyMatchResult)
+            .ok_or_else(|| EcarteError::new_err("the match is not over"))
     }
     /// The versioned match record: seed, first dealer, rules and every deal's record.
     fn to_json(&self) -> String {
@@ -361,7 +369,7 @@ impl PyMatch {
     /// deal unfinished; anything else raises `InvalidRecordError`.
     #[staticmethod]
     fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyMatch> {
-        let record = super::errors::text(text, "a match record")?;
+        let record = super::errors::record_text(text, "a match record")?;
         let game = MatchRecord::from_json(&record)?.replay()?;
         Ok(PyMatch { game })
     }

@@ -18,24 +18,28 @@ pub struct PySolution(Solution);
 
 #[pymethods]
 impl PySolution {
+    /// The solution with these parts, which some play-phase position must be able to have
+    /// (see `solver::Solution::new`); `EcarteError` otherwise.
     #[new]
-    fn new(value: i32, best_actions: Vec<PyAction>, nodes: u64) -> PySolution {
-        PySolution(Solution {
-            value,
-            best_actions: best_actions.into_iter().map(|a| a.0).collect(),
-            nodes,
-        })
+    fn new(value: i32, best_actions: Vec<PyAction>, nodes: u64) -> PyResult<PySolution> {
+        let best_actions = best_actions.into_iter().map(|a| a.0).collect();
+        Solution::new(value, best_actions, nodes)
+            .map(PySolution)
+            .map_err(|e| EcarteError::new_err(format!("impossible solution: {e}")))
     }
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (i32, Vec<PyAction>, u64)) {
-        let s = &slf.get().0;
-        (
-            slf.get_type().into_any(),
-            (
-                s.value,
-                s.best_actions.iter().copied().map(PyAction).collect(),
-                s.nodes,
-            ),
-        )
+    /// The versioned record: value, best actions and nodes.
+    fn to_json(&self) -> String {
+        self.0.to_json()
+    }
+    /// Reads what `to_json` wrote: a value of deal points or cards, and one to five cards
+    /// played in action-id order; anything else raises `InvalidRecordError`.
+    #[staticmethod]
+    fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PySolution> {
+        let record = super::errors::record_text(text, "a solution record")?;
+        Ok(PySolution(Solution::from_json(&record)?))
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().getattr("from_json")?, (slf.get().to_json(),)))
     }
     /// Deal points (+2, +1, -1, -2), or cards with `objective="cards"`.
     #[getter]
@@ -99,25 +103,40 @@ fn solve(
         .map_err(|e| solve_error(&e))
 }
 
-/// Solves many positions in parallel; results in input order.
+/// The checked arguments both `solve_many` and `solve_many_timed` take: the positions, the
+/// objective and the thread count.
+fn batch_args(
+    deals: &[PyRef<'_, PyDeal>],
+    objective: Option<&Bound<'_, PyAny>>,
+    threads: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Vec<DealState>, Objective, Option<usize>)> {
+    Ok((
+        deals.iter().map(|d| *d.state()).collect(),
+        self::objective(objective)?,
+        super::threads::threads_arg(threads)?,
+    ))
+}
+
+/// Solves many positions in parallel on `threads` threads (default: rayon's pool); results
+/// in input order.
 #[pyfunction]
-#[pyo3(signature = (deals, objective = None))]
+#[pyo3(signature = (deals, objective = None, threads = None))]
 fn solve_many(
     py: Python<'_>,
     deals: Vec<PyRef<'_, PyDeal>>,
     objective: Option<&Bound<'_, PyAny>>,
+    threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<PySolution>> {
-    let objective = self::objective(objective)?;
-    let states: Vec<DealState> = deals.iter().map(|d| *d.state()).collect();
-    let results = py.detach(move || solver::solve_many(&states, objective));
+    let (states, objective, threads) = batch_args(&deals, objective, threads)?;
+    let results =
+        py.detach(move || with_threads(threads, || solver::solve_many(&states, objective)))?;
     results
         .into_iter()
         .map(|r| r.map(PySolution).map_err(|e| solve_error(&e)))
         .collect()
 }
 
-/// Solves many positions in parallel on `threads` threads (default: rayon's pool), each
-/// with its own solve time in seconds; results in input order.
+/// `solve_many`, each solution with its own solve time in seconds.
 #[pyfunction]
 #[pyo3(signature = (deals, objective = None, threads = None))]
 fn solve_many_timed(
@@ -126,9 +145,7 @@ fn solve_many_timed(
     objective: Option<&Bound<'_, PyAny>>,
     threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<(PySolution, f64)>> {
-    let objective = self::objective(objective)?;
-    let threads = super::threads::threads_arg(threads)?;
-    let states: Vec<DealState> = deals.iter().map(|d| *d.state()).collect();
+    let (states, objective, threads) = batch_args(&deals, objective, threads)?;
     let results =
         py.detach(move || with_threads(threads, || solver::solve_many_timed(&states, objective)))?;
     results

@@ -108,7 +108,7 @@ impl PyVecEnv {
     ) -> PyResult<StepResult<'py>> {
         let actions = ActionIds::extract(actions, self.env.len())?;
         // Every env takes its action: an id too wide for the engine is refused here.
-        actions.refuse_wide(|_| true, |i| self.env.states().get(i))?;
+        actions.refuse_wide(|_| true, |i| self.env.state(i))?;
         self.run(py, |env, out| env.step(&actions.ids, out))?;
         let [obs, mask, rewards, terminated, players] = self.outputs.arrays(py);
         Ok((
@@ -130,8 +130,12 @@ impl PyVecEnv {
 
     /// A copy of env `i`'s current deal, with its whole history.
     fn deal(&self, i: &Bound<'_, PyAny>) -> PyResult<PyDeal> {
-        let i = int_usize(i, "env index", 0, self.env.len() - 1)?;
-        Ok(PyDeal::from_state(&self.env.states()[i], None))
+        let i = int_usize(i, "env index", 0, self.env.len().saturating_sub(1))?;
+        let state = self
+            .env
+            .state(i)
+            .ok_or_else(|| EcarteError::new_err("no such env"))?;
+        Ok(PyDeal::from_state(state, None))
     }
 }
 

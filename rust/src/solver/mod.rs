@@ -9,6 +9,7 @@
 mod endgame;
 mod packed;
 pub mod pimc;
+pub mod record;
 pub mod sampler;
 mod search;
 #[cfg(test)]

@@ -1,0 +1,579 @@
+"""The engine protocol, once for every transport: a :class:`Session` holds games by id and
+answers one request with one response (docs/protocol.md).
+
+A :class:`Client` is one connection: the seats it holds in each game, and where events
+for it go. A client that holds every seat of a game (``ecarte engine``'s own games) may
+see everything in it; a client in one seat sees only that seat's view. A refused request
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import secrets
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+import ecarte
+from ecarte._core import MAX_SAMPLES
+from ecarte.bank import Table
+from ecarte.bank import odds as bank_odds
+from ecarte.duel import AGENT_SPECS, Deal, Match, Rules, action_values, parse_agent, solve
+from ecarte.engine.games import BankTable, Holder, OpenDuel, PlayDuel, WatchDuel
+from ecarte.engine.protocol import (
+    MAX_MESSAGE_BYTES,
+    PROTOCOL,
+    PROTOCOL_VERSION,
+    AccessError,
+    ProtocolError,
+    Request,
+    error_response,
+    parse_message,
+    to_line,
+)
+from ecarte.engine.replay import replay
+from ecarte.engine.thinking import think
+from ecarte.errors import EcarteError, IllegalActionError, InvalidRulesError, TableError
+from ecarte.seeding import agent_seed
+
+__all__ = ["ALL_SEATS", "Client", "Session"]
+
+#: A client's grant for a game whose every seat it holds.
+ALL_SEATS: Final = None
+#: The longest ``go`` limit, in seconds.
+MAX_GO_SECONDS: Final = 60.0
+#: Players at one table.
+MAX_PLAYERS: Final = 8
+MAX_CHIPS: Final = 10**9
+SEED_MAX: Final = 2**64 - 1
+#: The ``level`` names of ``go`` (``ecarte play --level``).
+LEVELS: Final = {"easy": "heuristic", "medium": "pimc:8", "hard": "pimc", "expert": "expert"}
+RULE_FIELDS: Final = frozenset({"order", "allow_trump_discard", "max_exchanges", "target"})
+
+
+class Client:
+    """One connection: the seats it holds by game (``ALL_SEATS`` for every seat) and the
+    callable that takes its events (``None``: it takes none)."""
+
+    def __init__(self, notify: Callable[[dict[str, Any]], None] | None = None) -> None:
+        self.grants: dict[str, set[int] | None] = {}
+        self.created = 0
+        self.notify = notify
+
+
+def _fields(*names: str) -> frozenset[str]:
+    return frozenset(names)
+
+
+#: Each command's fields (besides ``id`` and ``cmd``).
+COMMANDS: Final = {
+    "hello": _fields(),
+    "new": _fields(
+        "kind", "seed", "dealer", "first_dealer", "rules", "deck", "record", "opponent", "seat",
+        "agents", "players", "banker", "bank", "mode", "fixed_stake", "chips", "obliged",
+    ),
+    "join": _fields("game", "player", "seat_token"),
+    "observe": _fields("game", "seat"),
+    "legal": _fields("game", "seat"),
+    "apply": _fields("game", "action", "seat"),
+    "undo": _fields("game"),
+    "go": _fields("game", "agent", "level", "time", "apply", "seed"),
+    "advance": _fields("game"),
+    "solve": _fields("game", "objective", "values"),
+    "odds": _fields("game", "trump_card", "seen"),
+    "record": _fields("game"),
+    "replay": _fields("record"),
+    "close": _fields("game"),
+    "quit": _fields(),
+}  # fmt: skip
+
+
+class Session:
+    """The games of one engine process or one web server, and the protocol's commands.
+
+    ``open_games``: clients may create games whose every seat they hold (deals and matches
+    without agents, from any seed, deck or record); a web server allows only games against
+    agents, spectated matches and tables, with fresh seeds it never sends. ``max_games``
+    bounds the games held (when full, the least recently used game that no connected
+    client holds is dropped, else the request is refused), ``games_per_client`` the games
+    one client creates, ``max_worlds`` the worlds of any agent."""
+
+    def __init__(
+        self,
+        *,
+        open_games: bool = True,
+        max_games: int = 1000,
+        games_per_client: int = 1000,
+        max_worlds: int = MAX_SAMPLES,
+        secret_ids: bool = False,
+    ) -> None:
+        self.open_games = open_games
+        self.max_games = max_games
+        self.games_per_client = games_per_client
+        self.max_worlds = max_worlds
+        self.secret_ids = secret_ids
+        self.games: dict[str, Holder] = {}
+        self._tokens: dict[str, dict[int, str]] = {}
+        self._seated: dict[str, dict[int, Client]] = {}
+        self._used: dict[str, float] = {}
+        self._counter = itertools.count(1)
+        self._lock = threading.RLock()
+
+    # ------------------------------------------------------------------ entry points
+    def handle_line(self, client: Client, line: str | bytes) -> str:
+        """One request line in, one response line out."""
+        return to_line(self.handle(client, line))
+
+    def handle(self, client: Client, message: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
+        """Answers one request (a JSON line, or the decoded object); never raises."""
+        ident: object = None
+        try:
+            if isinstance(message, Mapping):
+                request = parse_message(json.dumps(dict(message)))
+            else:
+                request = parse_message(message)
+            ident = request.id
+            allowed = COMMANDS.get(request.cmd)
+            if allowed is None:
+                raise ProtocolError(
+                    f"unknown command {str(request.cmd)[:40]!r}; commands: {', '.join(COMMANDS)}"
+                )
+            request.check_fields(allowed)
+            result = getattr(self, f"_cmd_{request.cmd}")(client, request)
+            response = {"id": ident, "ok": True, "result": result}
+            if len(to_line(response)) > 8 * MAX_MESSAGE_BYTES:
+                raise ProtocolError("the answer would be longer than 8 MiB")
+            return response
+        except EcarteError as exc:
+            return error_response(exc, ident)
+        except (TypeError, ValueError, OverflowError, KeyError, RecursionError) as exc:
+            return error_response(ProtocolError(f"bad request: {str(exc)[:200]}"), ident)
+        except Exception as exc:  # a bug: report it, keep serving
+            return error_response(EcarteError(f"internal error: {type(exc).__name__}"), ident)
+
+    def disconnect(self, client: Client) -> None:
+        """Forgets a closed connection; its seats stay for a rejoin with their tokens."""
+        with self._lock:
+            for game in client.grants:
+                seated = self._seated.get(game, {})
+                for seat, holder in list(seated.items()):
+                    if holder is client:
+                        del seated[seat]
+            client.grants.clear()
+
+    # ------------------------------------------------------------------ helpers
+    def _holder(self, client: Client, request: Request) -> tuple[str, Holder, int | None]:
+        """The game a request names, and the client's seat in it (``None``: every seat, or
+        a seat the request may name)."""
+        game = request.text("game", limit=64)
+        with self._lock:
+            holder = self.games.get(game)
+            if holder is None or game not in client.grants:
+                raise ProtocolError(f"no game {game!r} here (or not joined)")
+            self._used[game] = time.monotonic()
+            grant = client.grants[game]
+        if request.cmd in ("observe", "legal", "apply") and request.has("seat"):
+            seat = request.integer("seat", 0, holder.seats - 1)
+            if grant is not ALL_SEATS and seat not in grant:
+                raise AccessError(f"you do not hold seat {seat} of this game")
+            return game, holder, seat
+        if grant is ALL_SEATS:
+            return game, holder, None
+        return game, holder, min(grant)
+
+    def _require_all(self, client: Client, game: str, what: str) -> None:
+        if client.grants.get(game, set()) is not ALL_SEATS:
+            raise AccessError(f"{what} shows hidden cards: only a client holding every seat")
+
+    def _add(self, client: Client, holder: Holder, grant: set[int] | None) -> str:
+        with self._lock:
+            if client.created >= self.games_per_client:
+                raise ProtocolError(f"a client may create at most {self.games_per_client} games")
+            if len(self.games) >= self.max_games:
+                self._evict()
+            game = secrets.token_urlsafe(16) if self.secret_ids else f"g{next(self._counter)}"
+            self.games[game] = holder
+            self._used[game] = time.monotonic()
+            client.created += 1
+            if grant is ALL_SEATS:
+                client.grants[game] = ALL_SEATS
+            elif grant:
+                self._seat(client, game, holder, min(grant))
+            return game
+
+    def _evict(self) -> None:
+        held = {g for g, seats in self._seated.items() if seats}
+        idle = [g for g in self.games if g not in held]
+        if not idle:
+            raise ProtocolError(f"the server holds {self.max_games} games, its limit: try later")
+        self._drop(min(idle, key=self._used.__getitem__))
+
+    def _drop(self, game: str) -> None:
+        self.games.pop(game, None)
+        self._used.pop(game, None)
+        self._tokens.pop(game, None)
+        for other in self._seated.pop(game, {}).values():
+            other.grants.pop(game, None)
+
+    def _seat(self, client: Client, game: str, holder: Holder, seat: int) -> str:
+        """Seats ``client`` (and only it) at ``seat``; the seat's rejoin token."""
+        seated = self._seated.setdefault(game, {})
+        previous = seated.get(seat)
+        if previous is not None and previous is not client:
+            previous.grants.pop(game, None)
+        seated[seat] = client
+        client.grants[game] = {seat}
+        return self._tokens.setdefault(game, {}).setdefault(seat, secrets.token_urlsafe(24))
+
+    def _state(self, game: str, holder: Holder, seat: int | None) -> dict[str, Any]:
+        view = holder.view(seat)
+        view["game"] = game
+        if isinstance(holder, BankTable):
+            view["seated"] = sorted(self._tokens.get(game, {}))
+            view["connected"] = sorted(self._seated.get(game, {}))
+        return view
+
+    def _broadcast(self, game: str, holder: Holder, source: Client) -> None:
+        """Tells every other seated client of a shared table its new view (under the
+        game's lock, so that the views are of one state)."""
+        with self._lock:
+            others = [(s, c) for s, c in self._seated.get(game, {}).items() if c is not source]
+        for seat, other in others:
+            if other.notify is not None:
+                other.notify(
+                    {"event": "update", "game": game, "state": self._state(game, holder, seat)}
+                )
+
+    def _spec(self, request: Request, name: str, default: str) -> str:
+        return self._check_spec(request.text(name, default, limit=32))
+
+    def _seed(self, request: Request) -> int | None:
+        if request.has("seed") and not self.open_games:
+            raise AccessError("this server deals with seeds of its own (a seed shows the cards)")
+        return request.optional_integer("seed", 0, SEED_MAX)
+
+    # ------------------------------------------------------------------ commands
+    def _cmd_hello(self, client: Client, request: Request) -> dict[str, Any]:
+        return {
+            "protocol": PROTOCOL,
+            "version": PROTOCOL_VERSION,
+            "engine": ecarte.__version__,
+            "commands": list(COMMANDS),
+            "agents": AGENT_SPECS,
+            "levels": dict(LEVELS),
+            "limits": {
+                "message_bytes": MAX_MESSAGE_BYTES,
+                "games": self.max_games,
+                "games_per_client": self.games_per_client,
+                "worlds": self.max_worlds,
+                "go_seconds": MAX_GO_SECONDS,
+                "players": MAX_PLAYERS,
+            },
+            "open_games": self.open_games,
+        }
+
+    def _cmd_new(self, client: Client, request: Request) -> dict[str, Any]:
+        kind = request.text("kind", limit=8)
+        holder: Holder
+        grant: set[int] | None
+        if kind == "table":
+            # On a shared table the creator holds no seat: the players join by its id.
+            holder, grant = self._new_table(request), ALL_SEATS if self.open_games else set()
+        elif kind in ("deal", "match"):
+            holder, grant = self._new_duel(request, kind)
+        else:
+            raise ProtocolError(f"new: kind must be 'deal', 'match' or 'table', got {kind!r}")
+        game = self._add(client, holder, grant)
+        seat = min(grant) if grant else None
+        result = {"game": game, "state": self._state(game, holder, seat)}
+        if seat is not None:
+            result["seat_token"] = self._tokens[game][seat]
+        return result
+
+    def _new_duel(self, request: Request, kind: str) -> tuple[Holder, set[int] | None]:
+        rules = _rules(request.obj("rules")) if request.has("rules") else None
+        seed = self._seed(request)
+        agents = request.texts("agents", 2) if request.has("agents") else None
+        opponent = request.has("opponent")
+        if (agents or opponent) and kind != "match":
+            raise ProtocolError("new: agents play matches (kind 'match')")
+        if request.has("record") or request.has("deck"):
+            if not self.open_games:
+                raise AccessError("this server replays records with the 'replay' command")
+            if request.has("record") and request.has("deck"):
+                raise ProtocolError("new: give a record or a deck, not both")
+            if request.has("record"):
+                text = request.record()
+                return OpenDuel(
+                    Deal.from_json(text) if kind == "deal" else Match.from_json(text)
+                ), None
+            if kind != "deal":
+                raise ProtocolError("new: a deck lays out one deal (kind 'deal')")
+            dealer = request.optional_integer("dealer", 0, 1)
+            return OpenDuel(Deal.from_deck(request.texts("deck", 32), dealer, rules)), None
+        if kind == "deal":
+            if not self.open_games:
+                raise AccessError("this server plays matches against agents: give an opponent")
+            return OpenDuel(Deal(seed, request.optional_integer("dealer", 0, 1), rules)), None
+        first = request.optional_integer("first_dealer", 0, 1)
+        match = Match(None, first, seed, rules)
+        if agents is not None:
+            if opponent or len(agents) != 2:
+                raise ProtocolError("new: agents names the two seats' agents; or give an opponent")
+            specs = (self._check_spec(agents[0]), self._check_spec(agents[1]))
+            return WatchDuel(match, specs), None
+        if opponent:
+            seat = request.integer("seat", 0, 1, default=0) if request.has("seat") else 0
+            return PlayDuel(match, self._spec(request, "opponent", "expert"), seat), {seat}
+        if not self.open_games:
+            raise AccessError("this server plays matches against agents: give an opponent")
+        return OpenDuel(match), None
+
+    def _check_spec(self, spec: str) -> str:
+        spec = LEVELS.get(spec, spec)
+        _, worlds = parse_agent(spec)
+        if worlds is not None and worlds > self.max_worlds:
+            raise ProtocolError(f"{spec}: this server allows at most {self.max_worlds} worlds")
+        return spec
+
+    def _new_table(self, request: Request) -> BankTable:
+        if request.has("record"):
+            if not self.open_games:
+                raise AccessError("this server replays records with the 'replay' command")
+            return BankTable(Table.replay(request.record()))
+        players = request.texts("players", MAX_PLAYERS)
+        if any(len(p) > 24 for p in players):
+            raise InvalidRulesError("player names are at most 24 characters")
+        chips: Any = 1000
+        if request.has("chips"):
+            raw = request.fields["chips"]
+            chips = request.integer("chips", 0, MAX_CHIPS) if not isinstance(raw, dict) else raw
+            if isinstance(chips, dict) and not all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_CHIPS
+                for v in chips.values()
+            ):
+                raise InvalidRulesError(f"chips are whole numbers from 0 to {MAX_CHIPS}")
+        shoe = None
+        if request.has("shoe"):
+            if not self.open_games:
+                raise AccessError("this server shuffles its own shoe")
+            shoe = request.texts("shoe", 104)
+        mode = request.text("mode", "banking", limit=8)
+        obliged = request.flag("obliged", mode == "banking") if request.has("obliged") else None
+        return BankTable(
+            Table(
+                players,
+                banker=request.integer("banker", 0, MAX_PLAYERS - 1, default=0)
+                if request.has("banker")
+                else 0,
+                bank=request.integer("bank", 1, MAX_CHIPS) if request.has("bank") else 100,
+                mode=mode,  # type: ignore[arg-type]  # the table checks it
+                fixed_stake=request.integer("fixed_stake", 1, MAX_CHIPS)
+                if request.has("fixed_stake")
+                else 10,
+                seed=self._seed(request),
+                chips=chips,
+                shoe=shoe,
+                obliged=obliged,
+            )
+        )
+
+    def _cmd_join(self, client: Client, request: Request) -> dict[str, Any]:
+        game = request.text("game", limit=64)
+        with self._lock:
+            holder = self.games.get(game)
+            if not isinstance(holder, (BankTable, PlayDuel)):
+                raise ProtocolError(f"no game {game!r} here to join")
+            tokens = self._tokens.setdefault(game, {})
+            if request.has("seat_token"):
+                token = request.text("seat_token", limit=64)
+                found = [s for s, t in tokens.items() if secrets.compare_digest(t, token)]
+                if not found:
+                    raise AccessError("that seat token opens no seat of this game")
+                seat = found[0]
+            elif not isinstance(holder, BankTable):
+                raise AccessError("a game against an agent is rejoined with its seat token")
+            elif not request.has("player"):  # the lobby: who sits where
+                return {
+                    "game": game,
+                    "players": holder.table.players,
+                    "seated": sorted(tokens),
+                }
+            else:
+                player = request.text("player", limit=24)
+                if player not in holder.table.players:
+                    raise TableError(f"no player {player!r}: {holder.table.players}")
+                seat = holder.table.players.index(player)
+                if seat in tokens:
+                    raise AccessError(f"{player!r} is taken: rejoin with its seat token")
+                if client.grants.get(game):
+                    raise AccessError("one seat per client at a table")
+            token = self._seat(client, game, holder, seat)
+            self._used[game] = time.monotonic()
+        with holder.lock:
+            self._broadcast(game, holder, client)
+        return {
+            "game": game,
+            "seat": seat,
+            "seat_token": token,
+            "state": self._state(game, holder, seat),
+        }
+
+    def _cmd_observe(self, client: Client, request: Request) -> dict[str, Any]:
+        game, holder, seat = self._holder(client, request)
+        with holder.lock:
+            return self._state(game, holder, seat)
+
+    def _cmd_legal(self, client: Client, request: Request) -> dict[str, Any]:
+        _, holder, seat = self._holder(client, request)
+        with holder.lock:
+            legal = holder.legal(seat)
+        return {"legal": [a if isinstance(a, str) else str(a) for a in legal]}
+
+    def _cmd_apply(self, client: Client, request: Request) -> dict[str, Any]:
+        game, holder, seat = self._holder(client, request)
+        if "action" not in request.fields:
+            raise ProtocolError("apply: the field 'action' is required")
+        with holder.lock:
+            holder.apply(seat, request.fields["action"])
+            state = self._state(game, holder, seat)
+            self._broadcast(game, holder, client)
+        return state
+
+    def _cmd_undo(self, client: Client, request: Request) -> dict[str, Any]:
+        game, holder, seat = self._holder(client, request)
+        with holder.lock:
+            undone = holder.undo(seat)
+            state = self._state(game, holder, seat)
+            self._broadcast(game, holder, client)
+        return {"undone": undone, "state": state}
+
+    def _cmd_go(self, client: Client, request: Request) -> dict[str, Any]:
+        game, holder, seat = self._holder(client, request)
+        if request.has("agent") and request.has("level"):
+            raise ProtocolError("go: give an agent or a level, not both")
+        spec = self._spec(request, "level" if request.has("level") else "agent", "expert")
+        limit = request.number("time", 0.0, MAX_GO_SECONDS) if request.has("time") else None
+        apply = request.flag("apply", False)
+        with holder.lock:
+            if isinstance(holder, PlayDuel):
+                match, mover = holder.match, holder.seat
+                if match.current_player != mover:
+                    raise IllegalActionError("go: it is not your turn")
+                default_seed = agent_seed(match.seed, 2)
+                observation, legal = match.observation(mover), match.legal_actions()
+            elif isinstance(holder, OpenDuel):
+                mover_or_none = holder.game.current_player
+                if mover_or_none is None:
+                    raise IllegalActionError("go: the game is over")
+                mover = mover_or_none
+                default_seed = agent_seed(holder.deal.seed or 0, mover)
+                if isinstance(holder.game, Match):
+                    default_seed = agent_seed(holder.game.seed, mover)
+                observation, legal = holder.game.observation(mover), holder.game.legal_actions()
+            else:
+                raise ProtocolError(f"go: a {holder.kind} game has no move to think about")
+            seed = (
+                request.integer("seed", 0, SEED_MAX, default=default_seed)
+                if request.has("seed")
+                else default_seed
+            )
+            thought = think(observation, legal, spec, seed, limit)
+            result: dict[str, Any] = {
+                "action": str(thought.action),
+                "agent": thought.agent,
+                "seconds": round(thought.seconds, 6),
+            }
+            if apply:
+                holder.apply(seat, str(thought.action))
+                result["state"] = self._state(game, holder, seat)
+        return result
+
+    def _cmd_advance(self, client: Client, request: Request) -> dict[str, Any]:
+        game, holder, _ = self._holder(client, request)
+        if not isinstance(holder, WatchDuel):
+            raise ProtocolError("advance: only a match between agents advances by itself")
+        with holder.lock:
+            return {"game": game, **holder.advance()}
+
+    def _cmd_solve(self, client: Client, request: Request) -> dict[str, Any]:
+        game, holder, _ = self._holder(client, request)
+        self._require_all(client, game, "solve")
+        if not isinstance(holder, OpenDuel):
+            raise ProtocolError("solve: a duel deal or match")
+        objective = request.text("objective", "points", limit=8)
+        with holder.lock:
+            deal = holder.deal
+            solution = solve(deal, objective)
+            result: dict[str, Any] = {
+                "value": solution.value,
+                "best_actions": [str(a) for a in solution.best_actions],
+                "nodes": solution.nodes,
+            }
+            if request.flag("values", False):
+                result["values"] = {str(a): v for a, v in action_values(deal, objective)}
+        return result
+
+    def _cmd_odds(self, client: Client, request: Request) -> dict[str, Any]:
+        if request.has("game"):
+            if request.has("trump_card") or request.has("seen"):
+                raise ProtocolError("odds: a game or a trump_card (and seen), not both")
+            _, holder, _ = self._holder(client, request)
+            if not isinstance(holder, BankTable):
+                raise ProtocolError("odds: a bank table")
+            with holder.lock:
+                view = holder.table.punter_view()
+            if view.trump_card is None:
+                raise TableError("odds: no deal yet, so no trump card")
+            trump, seen = view.trump_card, [str(c) for c in view.discards]
+        else:
+            trump = request.text("trump_card", limit=8)  # type: ignore[assignment]
+            seen = request.texts("seen", 104) if request.has("seen") else []
+        odds = bank_odds(trump_card=trump, removed=seen)
+        return {
+            "trump_card": str(trump),
+            "banker": odds.banker,
+            "en_carte": odds.en_carte,
+            "punter": odds.punter,
+            "exact": {k: f"{v.numerator}/{v.denominator}" for k, v in odds.exact.items()},
+            "cards_left": odds.cards_left,
+        }
+
+    def _cmd_record(self, client: Client, request: Request) -> dict[str, Any]:
+        game, holder, _ = self._holder(client, request)
+        self._require_all(client, game, "the record")
+        if not isinstance(holder, (OpenDuel, WatchDuel, BankTable)):
+            raise AccessError("the record of a game against an agent shows its cards")
+        with holder.lock:
+            return {"record": holder.record()}
+
+    def _cmd_replay(self, client: Client, request: Request) -> dict[str, Any]:
+        return replay(request.record())
+
+    def _cmd_close(self, client: Client, request: Request) -> dict[str, Any]:
+        game, holder, _ = self._holder(client, request)
+        with self._lock:
+            if client.grants.get(game) is ALL_SEATS or isinstance(holder, PlayDuel):
+                self._drop(game)
+            else:
+                client.grants.pop(game, None)
+                seated = self._seated.get(game, {})
+                for seat in [s for s, c in seated.items() if c is client]:
+                    del seated[seat]
+        return {"closed": game}
+
+    def _cmd_quit(self, client: Client, request: Request) -> dict[str, Any]:
+        return {"bye": True}
+
+
+def _rules(options: dict[str, Any]) -> Rules:
+    unknown = sorted(set(options) - RULE_FIELDS)
+    if unknown:
+        raise InvalidRulesError(f"unknown rule {unknown[0]!r}; rules: {sorted(RULE_FIELDS)}")
+    try:
+        return Rules(**options)
+    except TypeError as exc:
+        raise InvalidRulesError(f"bad rules: {exc}") from None

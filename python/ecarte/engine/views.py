@@ -1,0 +1,144 @@
+"""What the engine sends about a game, as JSON-ready values.
+
+A seat's view is built only from what that seat may know: the duel's
+:class:`~ecarte.duel.Observation` (its own record, ``Observation.to_json``) and the bank's
+:class:`~ecarte.bank.PunterView`. The all-seeing forms (:func:`duel_frames`,
+:func:`table_frames`) serve only a client that holds every seat or gave the record itself.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ecarte.bank import PunterView, Table
+from ecarte.display import outcome_reason
+from ecarte.duel import Action, Deal, Match, Observation, Outcome
+
+__all__ = [
+    "deal_frames",
+    "match_frames",
+    "observation_view",
+    "outcome_view",
+    "public_view",
+    "punter_view",
+    "table_frames",
+]
+
+
+def observation_view(observation: Observation) -> dict[str, Any]:
+    """A seat's observation: exactly its record (docs/api.md, "Records")."""
+    view: dict[str, Any] = json.loads(observation.to_json())
+    return view
+
+
+def outcome_view(outcome: Outcome | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    view: dict[str, Any] = json.loads(outcome.to_json())
+    view["reason"] = outcome_reason(outcome, ["seat 0", "seat 1"])
+    return view
+
+
+def public_view(deal: Deal) -> dict[str, Any]:
+    """What both seats know of a deal: whose turn, the phase, the turn-up, the counts."""
+    lead = deal.lead
+    return {
+        "phase": deal.phase,
+        "current_player": deal.current_player,
+        "dealer": deal.dealer,
+        "trump": str(deal.trump),
+        "turn_up": str(deal.turn_up),
+        "turn_up_holder": deal.turn_up_holder,
+        "talon_size": deal.talon_size,
+        "exchanges": deal.exchanges,
+        "lead": None if lead is None else str(lead),
+        "tricks_taken": list(deal.tricks_taken),
+        "cards_taken": list(deal.cards_taken),
+        "outcome": outcome_view(deal.outcome()),
+    }
+
+
+def _cards(cards: Any) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def punter_view(view: PunterView) -> dict[str, Any]:
+    """The punters' view of a table (the tableaux and results only once revealed)."""
+    return {
+        "phase": view.phase,
+        "banker": view.banker,
+        "bank": view.bank,
+        "mode": view.mode,
+        "fixed_stake": view.fixed_stake,
+        "responsible": view.responsible,
+        "chips": dict(view.chips),
+        "stakes": [s.__dict__.copy() for s in view.stakes],
+        "trump_card": None if view.trump_card is None else str(view.trump_card),
+        "discards": len(view.discards),
+        "tableaux": None if view.tableaux is None else [_cards(t) for t in view.tableaux],
+        "results": None
+        if view.results is None
+        else [
+            {
+                "tableau": t,
+                "banker_tricks": r.banker_tricks,
+                "punter_tricks": r.punter_tricks,
+                "outcome": r.outcome,
+            }
+            for t, r in zip((2, 3, 4), view.results, strict=True)
+        ],
+    }
+
+
+def _frame(deal: Deal, action: Action | None, actor: int | None) -> dict[str, Any]:
+    """One step of a replay, seen by a spectator who holds the record: both hands."""
+    frame = public_view(deal)
+    frame["hands"] = [_cards(deal.hand(0)), _cards(deal.hand(1))]
+    frame["discards"] = [_cards(deal.discards(0)), _cards(deal.discards(1))]
+    frame["tricks"] = [
+        {"leader": t.leader, "cards": _cards(t.cards), "winner": t.winner} for t in deal.tricks
+    ]
+    frame["action"] = None if action is None else str(action)
+    frame["actor"] = actor
+    return frame
+
+
+def deal_frames(deal: Deal) -> list[dict[str, Any]]:
+    """Every step of a deal record, from the deal to its last action."""
+    replay = Deal.from_deck(deal.deck, dealer=deal.dealer, rules=deal.rules)
+    frames = [_frame(replay, None, None)]
+    for actor, action in deal.moves:
+        replay.apply(action)
+        frames.append(_frame(replay, action, actor))
+    return frames
+
+
+def match_frames(match: Match) -> list[dict[str, Any]]:
+    """Every step of every deal of a match record, each with the match score before it."""
+    frames: list[dict[str, Any]] = []
+    score = [0, 0]
+    for number, deal in enumerate(match.deals, 1):
+        for frame in deal_frames(deal):
+            frame["deal_number"] = number
+            frame["score"] = list(score)
+            frames.append(frame)
+        outcome = deal.outcome()
+        if outcome is not None:
+            score[outcome.winner] += outcome.points
+            frames[-1]["score"] = list(score)
+    return frames
+
+
+def table_frames(record: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every step of a bank session record (checked by ``Table.replay`` first): the
+    punters' view after each action, the tableaux shown once revealed, as the players saw
+    the table; and the session's ledger."""
+    final = Table.replay(record)
+    data = json.loads(record)
+    table = Table(**data["config"])
+    frames = [{"action": None, **punter_view(table.punter_view())}]
+    for action in data["actions"]:
+        table.apply(action)
+        frames.append({"action": action, **punter_view(table.punter_view())})
+    return frames, final.ledger

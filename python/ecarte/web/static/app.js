@@ -1,0 +1,48 @@
+// The page: a router over the screens, one Engine connection shared by all.
+import { Engine } from "./engine.js";
+import { el } from "./cards.js";
+import { duelScreen, watchScreen } from "./duel.js";
+import { bankScreen, tableScreen } from "./bank.js";
+import { replayScreen } from "./replay.js";
+
+const statusEl = () => document.getElementById("status");
+const engine = new Engine((text) => { statusEl().textContent = text; });
+let hideTimer = null;
+
+export function say(text, error = false) {
+  const box = document.getElementById("message");
+  box.textContent = text;
+  box.className = `message shown${error ? " error" : ""}`;
+  clearTimeout(hideTimer);
+  hideTimer = setTimeout(() => { box.className = "message"; }, error ? 6000 : 3500);
+}
+
+export function fail(error) {
+  say(`${error.type || "Error"}: ${error.message || error}`, true);
+}
+
+function home(main) {
+  main.append(
+    el("h1", {}, "écarté"),
+    el("p", {}, "Play the two-player game against the engine, watch two agents play, step through a saved record, or open a banking table for several people."),
+    el("div", { class: "tiles" },
+      el("a", { href: "#/duel" }, el("b", {}, "Play a duel"), "Against any built-in level, from easy to expert."),
+      el("a", { href: "#/watch" }, el("b", {}, "Watch a match"), "Two built-in agents, deal by deal."),
+      el("a", { href: "#/replay" }, el("b", {}, "Replay a record"), "A saved deal, match or bank session, step by step."),
+      el("a", { href: "#/bank" }, el("b", {}, "Bank table"), "The Russian banking game: one seat per browser, joined by a link.")));
+}
+
+const routes = { "": home, duel: duelScreen, watch: watchScreen, replay: replayScreen, bank: bankScreen };
+
+function route() {
+  const main = document.getElementById("main");
+  main.replaceChildren();
+  engine.listeners.clear();
+  engine.reconnectors.clear();
+  const parts = location.hash.replace(/^#\/?/, "").split("/");
+  if (parts[0] === "table" && parts[1]) return tableScreen(main, engine, parts[1]);
+  (routes[parts[0]] || home)(main, engine);
+}
+
+window.addEventListener("hashchange", route);
+route();

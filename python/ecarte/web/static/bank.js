@@ -1,0 +1,162 @@
+// The banking table: one seat per browser, joined by the table's link; every seat sees
+// the punters' view (the tableaux face down until the reveal).
+import { back, card, el } from "./cards.js";
+import { fail, say } from "./app.js";
+
+const COLOURS = ["#f5c400", "#7fd1ff", "#ff8a80", "#b9f6ca", "#e1bee7", "#ffcc80", "#cfd8dc", "#f48fb1"];
+
+export function bankScreen(main, engine) {
+  main.append(el("div", { class: "panel" }, el("h2", {}, "Open a banking table"),
+    el("p", {}, "Name the players in seat order; the first holds the bank. Each player opens the table's link in their own browser and takes their seat."),
+    el("div", { class: "row" },
+      el("label", { class: "grow" }, "Players", el("input", { id: "players", value: "ann, bob" })),
+      el("label", {}, "Bank", el("input", { id: "bank", type: "number", value: 100, min: 1 })),
+      el("label", {}, "Fixed stake", el("input", { id: "fixed", type: "number", value: 10, min: 1 })),
+      el("label", {}, "Chips each", el("input", { id: "chips", type: "number", value: 1000, min: 0 })),
+      el("label", {}, "Mode", el("select", { id: "mode" }, el("option", { value: "banking" }, "banking"), el("option", { value: "open" }, "open"))),
+      el("button", { class: "primary", id: "create-table", onclick: create }, "Open the table"))));
+
+  async function create() {
+    const players = document.getElementById("players").value.split(",").map((p) => p.trim()).filter(Boolean);
+    try {
+      const r = await engine.request("new", {
+        kind: "table", players, bank: Number(document.getElementById("bank").value),
+        fixed_stake: Number(document.getElementById("fixed").value), chips: Number(document.getElementById("chips").value),
+        mode: document.getElementById("mode").value,
+      });
+      location.hash = `#/table/${r.game}`;
+    } catch (error) { fail(error); }
+  }
+}
+
+function chart(ledger, players) {
+  // Each player's chips after every deal, one line each (SVG, no library).
+  const width = 520, height = 180, pad = 28;
+  const values = ledger.flatMap((entry) => players.map((p) => entry.chips[p]));
+  const low = Math.min(...values), high = Math.max(...values, low + 1);
+  const x = (i) => pad + (ledger.length > 1 ? (i * (width - 2 * pad)) / (ledger.length - 1) : 0);
+  const y = (v) => height - pad - ((v - low) * (height - 2 * pad)) / (high - low);
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("class", "chart");
+  svg.setAttribute("id", "chip-chart");
+  svg.setAttribute("width", width);
+  const add = (tag, attrs, text) => {
+    const node = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    svg.append(node);
+  };
+  add("text", { x: 4, y: 14, fill: "#fff", "font-size": 11 }, String(high));
+  add("text", { x: 4, y: height - 6, fill: "#fff", "font-size": 11 }, String(low));
+  players.forEach((p, k) => {
+    const points = ledger.map((entry, i) => `${x(i)},${y(entry.chips[p])}`).join(" ");
+    add("polyline", { points, fill: "none", stroke: COLOURS[k % COLOURS.length], "stroke-width": 2 });
+    add("text", { x: width - pad - 60, y: 16 + 13 * k, fill: COLOURS[k % COLOURS.length], "font-size": 12 }, p);
+  });
+  return svg;
+}
+
+export function tableBoard(state, { onStake, onAct } = {}) {
+  // The table as every seat sees it; controls only for the seat's own legal actions.
+  const legal = new Set(state.legal || []);
+  const resultOf = (t) => (state.results ? state.results.find((r) => r.tableau === t) : null);
+  const tableaux = [1, 2, 3, 4].map((t) => {
+    const result = resultOf(t);
+    const cards = state.tableaux ? state.tableaux[t - 1].map((c) => card(c, { small: true })) : state.trump_card ? [0, 1, 2, 3].map(() => back({ small: true })) : [];
+    const stakes = state.stakes.filter((s) => s.tableau === t);
+    return el("div", { class: "tableau", "data-tableau": t },
+      el("b", {}, `T${t}`, t === 1 ? " (bank)" : ""), " ",
+      result ? el("span", { class: `badge ${result.outcome}` }, `${result.outcome.replace("_", " ")} ${result.banker_tricks}–${result.punter_tricks}`) : null,
+      el("div", { class: "cards" }, cards),
+      stakes.map((s) => el("div", { class: "count" }, `${s.player}: ${s.amount}`)));
+  });
+  const you = state.you;
+  const controls = [];
+  if (legal.has("stake") && onStake) {
+    const amount = el("input", { id: "stake-amount", type: "number", min: 1, value: state.fixed_stake, size: 6 });
+    const tableaux = state.mode === "banking" ? [2, 3] : [];
+    controls.push(...tableaux.map((t) => el("button", { class: "primary", "data-stake": t, onclick: () => onStake(t, state.fixed_stake) }, `Stake ${state.fixed_stake} on T${t}`)));
+    controls.push(el("label", {}, "Amount", amount));
+    controls.push(...(state.mode === "banking" ? [4] : [2, 3, 4]).map((t) => el("button", { "data-stake": `${t}-amount`, onclick: () => onStake(t, Number(amount.value)) }, `Stake on T${t}`)));
+  }
+  const labels = { deal: "Deal", reveal: "Reveal", settle: "Settle", restake_bank: "Restake the bank", declare_responsible: "Declare the bank responsible", pass_bank: "Pass the bank", shuffle_rest: "Shuffle the rest" };
+  for (const name of state.legal || []) {
+    if (name === "stake" || !onAct) continue;
+    controls.push(el("button", { class: "primary", "data-action": name, onclick: () => onAct(name) }, labels[name] || name));
+  }
+  return el("div", {},
+    el("div", { class: "panel scores", id: "table-status" },
+      el("span", {}, "Banker: ", el("b", {}, state.banker)), el("span", {}, "Bank: ", el("b", { id: "bank-amount" }, state.bank)),
+      el("span", {}, `Phase: `, el("b", { id: "phase" }, state.phase)), el("span", {}, `Deals: ${state.deals_played ?? ""}`),
+      state.trump_card ? el("span", {}, "Trump card: ", card(state.trump_card, { small: true, classes: "trump-card" })) : null,
+      you ? el("span", {}, "You are ", el("b", { id: "you" }, you)) : null),
+    el("div", { class: "panel" }, el("div", { class: "tableaux" }, tableaux),
+      el("div", { class: "actions", id: "table-actions" }, controls)),
+    el("div", { class: "panel row" },
+      el("div", {}, el("h3", {}, "Chips"), el("table", { class: "ledger", id: "chips" },
+        Object.entries(state.chips).map(([p, c]) => el("tr", {}, el("td", {}, p), el("td", {}, c))))),
+      state.ledger ? el("div", {}, el("h3", {}, "Chip chart"), chart(state.ledger, Object.keys(state.chips))) : null,
+      state.ledger ? el("div", {}, el("h3", {}, "Ledger"), el("table", { class: "ledger", id: "ledger" },
+        el("tr", {}, el("th", {}, "deal"), el("th", {}, "banker"), el("th", {}, "bank"), Object.keys(state.chips).map((p) => el("th", {}, p))),
+        state.ledger.map((e) => el("tr", {}, el("td", {}, e.deal), el("td", {}, e.banker), el("td", {}, e.bank), Object.keys(state.chips).map((p) => el("td", {}, e.chips[p])))))) : null));
+}
+
+export function tableScreen(main, engine, game) {
+  const key = `ecarte.table.${game}`;
+  const board = el("div", { id: "table-board" });
+  const link = `${location.origin}/#/table/${game}`;
+  main.append(el("div", { class: "panel" }, el("h2", {}, "Banking table"),
+    el("div", {}, "Share this link with the other players: ", el("span", { class: "link", id: "table-link" }, link))), board);
+  let seat = null;
+
+  async function act(action) {
+    try { show(await engine.request("apply", { game, action })); } catch (error) { fail(error); }
+  }
+  const onStake = (t, amount) => act(["stake", seat.player, t, amount]);
+  const onAct = (name) => act(name === "shuffle_rest" ? [name, seat.player] : [name]);
+
+  async function odds() {
+    try {
+      const r = await engine.request("odds", { game });
+      say(`Odds for one tableau with ${r.trump_card} turned up: punter ${(100 * r.punter).toFixed(1)}%, en carte ${(100 * r.en_carte).toFixed(1)}%, banker ${(100 * r.banker).toFixed(1)}%`);
+    } catch (error) { fail(error); }
+  }
+
+  function show(state) {
+    const view = tableBoard(state, { onStake, onAct });
+    if (state.trump_card) view.querySelector("#table-actions").append(el("button", { id: "odds", onclick: odds }, "Odds"));
+    board.replaceChildren(view);
+    board.dataset.version = String(Number(board.dataset.version || 0) + 1);
+  }
+
+  function joinForm(state) {
+    const taken = new Set(state.seated);
+    board.replaceChildren(el("div", { class: "panel" }, el("h3", {}, "Take your seat"),
+      el("div", { class: "actions" }, state.players.map((p, i) => el("button", {
+        class: "primary", "data-join": p, disabled: taken.has(i),
+        onclick: async () => {
+          try {
+            const r = await engine.request("join", { game, player: p });
+            seat = { player: p, token: r.seat_token };
+            localStorage.setItem(key, JSON.stringify(seat));
+            show(r.state);
+          } catch (error) { fail(error); }
+        },
+      }, taken.has(i) ? `${p} (taken)` : p)))));
+  }
+
+  async function enter() {
+    const saved = localStorage.getItem(key);
+    if (saved) {
+      seat = JSON.parse(saved);
+      try { show((await engine.request("join", { game, seat_token: seat.token })).state); return; } catch (error) { localStorage.removeItem(key); seat = null; }
+    }
+    try { joinForm(await engine.request("join", { game })); } catch (error) { fail(error); }
+  }
+
+  engine.listeners.add((event) => { if (event.game === game && seat) show(event.state); });
+  engine.reconnectors.add(enter);
+  enter();
+}

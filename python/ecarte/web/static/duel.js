@@ -1,0 +1,195 @@
+// The duel: a match against a built-in agent, and a spectator's view of two agents.
+import { back, card, el, prettyText } from "./cards.js";
+import { fail, say } from "./app.js";
+
+const LEVELS = ["easy", "medium", "hard", "expert"];
+const CALLS = ["propose", "decline", "accept", "refuse"];
+
+function opponentCount(obs) {
+  // Cards in the opponent's hand, from what the seat sees: equal to ours, one fewer or
+  // one more while a trick or the discards are half done.
+  const mine = obs.hand.length;
+  const myTurn = obs.current_player === obs.player;
+  if (obs.phase === "play" && obs.lead) return myTurn ? mine - 1 : mine + 1;
+  if (obs.phase === "discard") {
+    const elder = 1 - obs.dealer;
+    if (myTurn && obs.player !== elder) return mine - 1;
+    if (!myTurn && obs.player === elder) return mine + 1;
+  }
+  return mine;
+}
+
+function trickArea(obs, me) {
+  const last = obs.tricks.length ? obs.tricks[obs.tricks.length - 1] : null;
+  return el("div", { class: "centre" },
+    el("div", { class: "pile" },
+      obs.talon_size ? back() : null,
+      obs.turn_up_holder === null ? card(obs.turn_up, { classes: "turn-up" }) : null,
+      el("div", { class: "count" }, `Talon: ${obs.talon_size}`, el("br"), `Trump: ${prettyText(obs.turn_up).slice(-1)}`)),
+    el("div", {}, el("div", { class: "seat-label" }, "Current trick"),
+      el("div", { class: "cards", id: "trick" }, obs.lead ? card(obs.lead) : el("span", { class: "count" }, "–"))),
+    last ? el("div", {}, el("div", { class: "seat-label" }, `Last trick: won by ${last.winner === me ? "you" : "the opponent"}`),
+      el("div", { class: "cards" }, last.cards.map((c) => card(c, { small: true })))) : null);
+}
+
+export function duelScreen(main, engine) {
+  const setup = el("div", { class: "panel" },
+    el("h2", {}, "Play a duel"),
+    el("div", { class: "row" },
+      el("label", {}, "Opponent level", el("select", { id: "level" }, LEVELS.map((l) => el("option", { value: l }, l)))),
+      el("label", {}, "or agent spec", el("input", { id: "spec", placeholder: "e.g. pimc:16", size: 12 })),
+      el("label", {}, "Your seat", el("select", { id: "seat" }, el("option", { value: 0 }, "0 (deals first)"), el("option", { value: 1 }, "1"))),
+      el("label", {}, "Match to", el("input", { id: "target", type: "number", value: 7, min: 1, max: 100 })),
+      el("button", { class: "primary", id: "start", onclick: start }, "Start")));
+  const board = el("div", { id: "board" });
+  main.append(setup, board);
+  let game = null;
+  let seenDraws = 0;
+  let view = null;
+
+  async function start() {
+    const spec = document.getElementById("spec").value.trim() || document.getElementById("level").value;
+    const rules = { target: Number(document.getElementById("target").value) };
+    try {
+      const result = await engine.request("new", { kind: "match", opponent: spec, seat: Number(document.getElementById("seat").value), rules });
+      game = { id: result.game, token: result.seat_token };
+      sessionStorage.setItem("ecarte.duel", JSON.stringify(game));
+      seenDraws = 0;
+      show(result.state);
+    } catch (error) { fail(error); }
+  }
+
+  async function act(action) {
+    try { show(await engine.request("apply", { game: game.id, action })); } catch (error) { fail(error); }
+  }
+
+  async function undo() {
+    try { const r = await engine.request("undo", { game: game.id }); say(r.undone); show(r.state); } catch (error) { fail(error); }
+  }
+
+  async function hint() {
+    try { const r = await engine.request("go", { game: game.id, level: "expert", time: 2 }); say(`Hint (${r.agent}): ${prettyText(r.action)}`); } catch (error) { fail(error); }
+  }
+
+  engine.reconnectors.add(async () => {
+    if (!game) return;
+    try { show((await engine.request("join", { game: game.id, seat_token: game.token })).state); } catch (error) { fail(error); }
+  });
+
+  function show(state) {
+    view = state;
+    board.dataset.version = String(Number(board.dataset.version || 0) + 1);
+    const obs = state.observation;
+    const me = state.seat;
+    const legal = new Set(state.legal);
+    const newDraws = obs.draws.slice(seenDraws);
+    seenDraws = obs.draws.length;
+    const hand = obs.hand.map((c) => {
+      const action = obs.phase === "discard" ? `discard ${c}` : c;
+      const classes = [legal.has(action) ? "legal" : "", newDraws.includes(c) ? "drawn" : "", obs.phase === "discard" || obs.phase === "play" ? "playable" : ""].join(" ");
+      return card(c, { classes, onclick: () => act(action) });
+    });
+    const finished = state.finished;
+    const banner = finished ? el("div", { id: "result-banner", class: `banner ${finished.outcome.winner === me ? "win" : "loss"}` },
+      el("b", {}, `Deal ${finished.deal_number}: `), finished.banner,
+      state.over ? el("div", {}, el("b", {}, state.winner === me ? "You win the match!" : "The opponent wins the match."), " ",
+        el("button", { id: "new-match", class: "primary", onclick: start }, "New match")) : null) : null;
+    board.replaceChildren(el("div", { class: "board" },
+      el("div", {},
+        el("div", { class: "panel scores", id: "scores" },
+          el("span", {}, "Deal ", el("b", {}, state.deal_number)),
+          el("span", {}, "Score: you ", el("b", { id: "my-score" }, state.score[me]), " – opponent ", el("b", {}, state.score[1 - me]), ` (to ${state.target})`),
+          el("span", {}, obs.dealer === me ? "You deal" : "The opponent deals"),
+          el("span", {}, `Exchanges: ${obs.exchanges}`),
+          el("span", {}, `Tricks: you ${obs.tricks_taken[me]}, opponent ${obs.tricks_taken[1 - me]}`),
+          el("span", {}, `Phase: ${obs.phase}`)),
+        banner,
+        el("div", { class: "panel" },
+          el("div", { class: "seat-label" }, `Opponent (${state.opponent})`),
+          el("div", { class: "cards", id: "opponent-hand" }, Array.from({ length: Math.max(0, opponentCount(obs)) }, () => back())),
+          trickArea(obs, me),
+          el("div", { class: "seat-label" }, state.legal.length ? "Your move" : state.over ? "Match over" : "Waiting"),
+          el("div", { class: "cards", id: "hand" }, hand),
+          el("div", { class: "actions" },
+            CALLS.filter((c) => legal.has(c)).map((c) => el("button", { class: "primary", "data-action": c, onclick: () => act(c) }, c)),
+            el("button", { id: "undo", onclick: undo, disabled: state.over }, "Undo"),
+            el("button", { id: "hint", onclick: hint, disabled: !state.legal.length }, "Hint")))),
+      el("div", { class: "panel" }, el("h3", {}, "Log"),
+        el("div", { class: "log", id: "log" }, state.log.map((line) => el("div", {}, line))))));
+    const log = document.getElementById("log");
+    log.scrollTop = log.scrollHeight;
+  }
+
+  const saved = sessionStorage.getItem("ecarte.duel");
+  if (saved) {
+    game = JSON.parse(saved);
+    engine.request("join", { game: game.id, seat_token: game.token }).then((r) => { seenDraws = r.state.observation.draws.length; show(r.state); }).catch(() => sessionStorage.removeItem("ecarte.duel"));
+  }
+  return () => view;
+}
+
+export function frameBoard(frame, names) {
+  // One step of a deal seen by a spectator: both hands face up, never the talon.
+  const hands = [1, 0].map((seat) => el("div", { class: "panel" },
+    el("div", { class: "seat-label" }, `${names[seat]}${frame.dealer === seat ? " (dealer)" : ""}${frame.current_player === seat ? " — to move" : ""}: tricks ${frame.tricks_taken[seat]}, cards ${frame.cards_taken[seat]}`),
+    el("div", { class: "cards" }, frame.hands[seat].map((c) => card(c))),
+    frame.discards[seat].length ? el("div", { class: "seat-label" }, `discards: ${frame.discards[seat].map(prettyText).join(" ")}`) : null));
+  const last = frame.tricks.length ? frame.tricks[frame.tricks.length - 1] : null;
+  const centre = el("div", { class: "panel centre" },
+    el("div", { class: "pile" }, frame.talon_size ? back() : null,
+      frame.turn_up_holder === null ? card(frame.turn_up) : null,
+      el("div", { class: "count" }, `Talon: ${frame.talon_size}`, el("br"), `Exchanges: ${frame.exchanges}`)),
+    el("div", {}, el("div", { class: "seat-label" }, "Current trick"), el("div", { class: "cards" }, frame.lead ? card(frame.lead) : "–")),
+    last ? el("div", {}, el("div", { class: "seat-label" }, `Last trick → ${names[last.winner]}`), el("div", { class: "cards" }, last.cards.map((c) => card(c, { small: true })))) : null,
+    el("div", { class: "count" }, frame.action === null ? "The deal" : `${names[frame.actor]}: ${prettyText(frame.action)}`));
+  const outcome = frame.outcome ? el("div", { class: "banner", id: "frame-result" },
+    `${names[frame.outcome.winner]} wins the deal, ${frame.outcome.points} point${frame.outcome.points > 1 ? "s" : ""}: ${frame.outcome.reason.replace(/seat (\d)/g, (_, s) => names[Number(s)])}.`) : null;
+  return el("div", {}, hands[0], centre, hands[1], outcome);
+}
+
+export function watchScreen(main, engine) {
+  const specs = ["random", "heuristic", "pimc:8", "pimc", "expert"];
+  const pick = (id, value) => el("select", { id }, specs.map((s) => el("option", { value: s, selected: s === value }, s)));
+  const board = el("div", { id: "watch-board" });
+  const info = el("div", { class: "scores" });
+  let game = null, frames = [], index = 0, timer = null, names = ["seat 0", "seat 1"];
+  main.append(el("div", { class: "panel" }, el("h2", {}, "Watch a match"),
+    el("div", { class: "row" },
+      el("label", {}, "Seat 0", pick("agent0", "heuristic")), el("label", {}, "Seat 1", pick("agent1", "pimc:8")),
+      el("label", {}, "Match to", el("input", { id: "watch-target", type: "number", value: 7, min: 1, max: 100 })),
+      el("label", {}, "Speed", el("select", { id: "speed" }, [["slow", 1200], ["normal", 600], ["fast", 200]].map(([n, ms]) => el("option", { value: ms, selected: n === "normal" }, n)))),
+      el("button", { class: "primary", onclick: start }, "Start"),
+      el("button", { id: "next-deal", onclick: nextDeal }, "Next deal")), info), board);
+
+  async function start() {
+    names = [document.getElementById("agent0").value, document.getElementById("agent1").value];
+    try {
+      const r = await engine.request("new", { kind: "match", agents: names, rules: { target: Number(document.getElementById("watch-target").value) } });
+      game = r.game;
+      names = names.map((n, i) => `${n} (seat ${i})`);
+      nextDeal();
+    } catch (error) { fail(error); }
+  }
+
+  async function nextDeal() {
+    if (!game) return;
+    try {
+      const r = await engine.request("advance", { game });
+      frames = r.frames; index = 0;
+      info.replaceChildren(el("span", {}, `Deal ${r.deal_number}`), el("span", {}, `Score: ${names[0]} ${r.score[0]} – ${names[1]} ${r.score[1]} (to ${r.target})`),
+        el("b", {}, r.over ? `${names[r.winner]} wins the match.` : ""));
+      play();
+    } catch (error) { fail(error); }
+  }
+
+  function play() {
+    clearInterval(timer);
+    board.replaceChildren(frameBoard(frames[0], names));
+    timer = setInterval(() => {
+      if (!document.body.contains(board)) return clearInterval(timer);
+      index += 1;
+      if (index >= frames.length) return clearInterval(timer);
+      board.replaceChildren(frameBoard(frames[index], names));
+    }, Number(document.getElementById("speed").value));
+  }
+}

@@ -1,0 +1,54 @@
+// A saved record (deal, match or bank session), replayed by the server and stepped here.
+import { el } from "./cards.js";
+import { fail } from "./app.js";
+import { frameBoard } from "./duel.js";
+import { tableBoard } from "./bank.js";
+
+export function replayScreen(main, engine) {
+  const board = el("div", { id: "replay-board" });
+  const position = el("span", { id: "replay-step", class: "count" });
+  const slider = el("input", { type: "range", min: 0, value: 0, id: "replay-slider", class: "grow" });
+  let frames = [], format = null, index = 0;
+  main.append(el("div", { class: "panel" }, el("h2", {}, "Replay a record"),
+    el("p", {}, "Open a record saved by ecarte (ecarte play --save, ecarte match --out, a bank session's to_json())."),
+    el("div", { class: "row" },
+      el("input", { type: "file", id: "record-file", accept: ".json,application/json", onchange: load }),
+      el("button", { id: "replay-first", onclick: () => go(0) }, "First"),
+      el("button", { id: "replay-prev", onclick: () => go(index - 1) }, "◀"),
+      el("button", { id: "replay-next", onclick: () => go(index + 1) }, "▶"),
+      el("button", { id: "replay-last", onclick: () => go(frames.length - 1) }, "Last"),
+      slider, position)), board);
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  document.addEventListener("keydown", (e) => {
+    if (!document.body.contains(board)) return;
+    if (e.key === "ArrowRight") go(index + 1);
+    if (e.key === "ArrowLeft") go(index - 1);
+  });
+
+  async function load(event) {
+    const file = event.target.files[0];
+    if (!file) return;
+    try {
+      const r = await engine.request("replay", { record: await file.text() });
+      frames = r.frames; format = r.format;
+      slider.max = frames.length - 1;
+      go(0);
+    } catch (error) { fail(error); }
+  }
+
+  function go(k) {
+    if (!frames.length) return;
+    index = Math.max(0, Math.min(frames.length - 1, k));
+    slider.value = index;
+    const frame = frames[index];
+    position.textContent = `step ${index} of ${frames.length - 1}`;
+    if (format === "ecarte.bank.session") {
+      const action = frame.action ? frame.action.join(" ") : "the table opens";
+      board.replaceChildren(el("div", { class: "panel" }, el("b", {}, action)), tableBoard({ ...frame, legal: [] }));
+    } else {
+      const names = ["seat 0", "seat 1"];
+      const header = frame.deal_number ? el("div", { class: "panel scores" }, el("span", {}, `Deal ${frame.deal_number}`), el("span", {}, `Score: seat 0 ${frame.score[0]} – seat 1 ${frame.score[1]}`)) : null;
+      board.replaceChildren(el("div", {}, header, frameBoard(frame, names)));
+    }
+  }
+}

@@ -1,0 +1,190 @@
+"""The web app in a real browser: headless Chromium (Debian's ``chromium``) driven by
+Playwright. A duel against ``heuristic`` played by clicking legal cards to the deal's
+result, and a bank table shared by two browsers through staking, reveal and settlement.
+
+``ECARTE_SCREENSHOTS=docs`` writes the README's screenshots there. Without a browser the
+tests are skipped, except under CI (``CI`` set), where they fail."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from webserver import running_server
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+pytest.importorskip("starlette")
+if not os.environ.get("CI"):
+    pytest.importorskip("playwright")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("no chromium (apt-get install chromium)", allow_module_level=True)
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def app() -> Iterator[tuple[str, Any]]:
+    with running_server() as (url, _), sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield url, browser
+        finally:
+            browser.close()
+
+
+def shot(page: Page, name: str, tmp: Path) -> None:
+    folder = Path(os.environ.get("ECARTE_SCREENSHOTS") or tmp)
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
+def rendered(page: Page, board: str, before: str | None) -> str:
+    """Waits for ``board`` to be drawn again after version ``before``; the new version."""
+    page.wait_for_function(
+        "([sel, v]) => { const b = document.querySelector(sel);"
+        " return b && b.dataset.version && b.dataset.version !== v; }",
+        arg=[board, before or ""],
+        timeout=15_000,
+    )
+    return str(page.get_attribute(board, "data-version"))
+
+
+def test_a_whole_deal_against_heuristic_by_clicking_legal_cards(
+    app: tuple[str, Any], tmp_path: Path
+) -> None:
+    url, browser = app
+    page = browser.new_page(viewport={"width": 1200, "height": 860})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url + "/#/duel")
+    page.select_option("#level", "easy")  # heuristic
+    page.fill("#target", "7")
+    page.click("#start")
+    version = rendered(page, "#board", None)
+    shown_illegal = False
+    for step in range(80):
+        if page.locator("#result-banner").count():
+            break
+        legal = page.locator("#hand .card.legal")
+        calls = page.locator("#board button[data-action]")
+        if legal.count():
+            if not shown_illegal and page.locator("#hand .card:not(.legal)").count():
+                # An illegal card is refused with a reason, and nothing changes.
+                page.locator("#hand .card:not(.legal)").first.click()
+                page.wait_for_selector(".message.error.shown")
+                assert "illegal" in page.inner_text("#message").lower()
+                assert page.get_attribute("#board", "data-version") == version
+                shown_illegal = True
+            if step == 6:
+                shot(page, "web-duel", tmp_path)
+            legal.first.click()
+        else:
+            assert calls.count(), "neither a legal card nor a call to make"
+            calls.first.click()
+        version = rendered(page, "#board", version)
+    banner = page.inner_text("#result-banner")
+    assert "Deal 1" in banner and "point" in banner
+    assert page.locator("#scores").inner_text().count("Score") == 1
+    shot(page, "web-duel-result", tmp_path)
+    assert not errors
+
+
+def test_two_browsers_play_a_bank_deal_through_staking_reveal_and_settlement(
+    app: tuple[str, Any], tmp_path: Path
+) -> None:
+    url, browser = app
+    ann_ctx, bob_ctx = browser.new_context(), browser.new_context()
+    ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
+    for page in (ann, bob):
+        page.set_viewport_size({"width": 1200, "height": 900})
+    ann.goto(url + "/#/bank")
+    ann.fill("#players", "ann, bob")
+    ann.click("#create-table")
+    ann.wait_for_selector("#table-link")
+    link = ann.inner_text("#table-link")
+    assert len(link.rsplit("/", 1)[1]) >= 20  # an unguessable table id
+    ann.click("button[data-join=ann]")
+    ann.wait_for_selector("#you")
+    bob.goto(link)
+    bob.wait_for_selector("button[data-join=bob]")
+    assert bob.locator("button[data-join=ann]").is_disabled()  # ann's seat is taken
+    bob.click("button[data-join=bob]")
+    bob.wait_for_selector("#you")
+
+    ann.click("button[data-action=deal]")
+    bob.wait_for_selector("button[data-stake='2']")
+    # Staking: the tableaux face down in both browsers, only the trump card face up.
+    for page in (ann, bob):
+        page.wait_for_selector(".tableau .card.back")
+        assert page.locator(".tableau .card.back").count() == 16
+        assert page.locator(".tableau .card:not(.back)").count() == 0
+    assert bob.locator("button[data-action=deal]").count() == 0  # only the banker deals
+    bob.click("button[data-stake='2']")
+    bob.wait_for_selector("[data-tableau='2'] .count")
+    bob.click("button[data-stake='3']")
+    bob.wait_for_selector("[data-tableau='3'] .count")
+    shot(bob, "web-bank-staking", tmp_path)
+    ann.wait_for_selector("[data-tableau='3'] .count")  # the banker sees bob's stakes
+    ann.click("button[data-action=reveal]")
+    for page in (ann, bob):
+        page.wait_for_selector("#phase:text('revealed')")
+        assert page.locator(".tableau .card.back").count() == 0
+        assert page.locator(".tableau .badge").count() == 3
+    ann.click("button[data-action=settle]")
+    for page in (ann, bob):
+        page.wait_for_selector("#phase:text('ready')")
+        assert page.locator("#ledger tr").count() == 3  # a header, the start, deal 1
+        chips = [int(t) for t in page.locator("#chips td:nth-child(2)").all_inner_texts()]
+        assert sum(chips) + int(page.inner_text("#bank-amount")) == 2000
+    assert bob.locator("#chip-chart polyline").count() == 2
+    shot(ann, "web-bank-settled", tmp_path)
+    ann_ctx.close()
+    bob_ctx.close()
+
+
+def test_watch_a_match_and_step_through_saved_records(app: tuple[str, Any], tmp_path: Path) -> None:
+    from ecarte import bank, duel
+
+    url, browser = app
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(url + "/#/watch")
+    page.select_option("#agent1", "heuristic")
+    page.select_option("#speed", "200")
+    page.click("text=Start")
+    page.wait_for_function("document.querySelectorAll('#watch-board .cards .card').length > 6")
+    shot(page, "web-watch", tmp_path)
+    page.wait_for_selector("#frame-result", timeout=30_000)  # the first deal played out
+
+    match = duel.Match(seed=3, rules=duel.Rules(target=2))
+    match.play(duel.BuiltinAgent("heuristic", 1), duel.BuiltinAgent("random", 2))
+    table = bank.Table(["ann", "bob", "cy"], bank=50, chips=100, seed=7)
+    table.deal()
+    table.stake("bob", 2, 10)
+    table.stake("cy", 3, 10)
+    table.reveal()
+    table.settle()
+    for name, text, steps in (
+        ("match", match.to_json(), sum(len(d.history) + 1 for d in match.deals) - 1),
+        ("bank", table.to_json(), 5),
+    ):
+        record = tmp_path / f"{name}.json"
+        record.write_text(text)
+        page.goto(url + "/#/replay")
+        page.set_input_files("#record-file", str(record))
+        page.wait_for_selector("#replay-board > *")
+        assert page.inner_text("#replay-step") == f"step 0 of {steps}"
+        page.click("#replay-next")
+        assert page.inner_text("#replay-step") == f"step 1 of {steps}"
+        page.click("#replay-last")
+        assert page.inner_text("#replay-step") == f"step {steps} of {steps}"
+        if name == "match":
+            assert page.locator("#frame-result").count() == 1
+            page.click("#replay-first")
+            for _ in range(14):  # into the play of the first deal, for the screenshot
+                page.click("#replay-next")
+            assert page.inner_text("#replay-step") == f"step 14 of {steps}"
+        else:
+            assert page.locator(".tableau .badge").count() == 3
+        shot(page, f"web-replay-{name}", tmp_path)
