@@ -156,6 +156,23 @@ def test_pettingzoo_api_and_seed_tests(episode: str) -> None:
         seed_test(lambda: env(episode=episode), num_cycles=200)
 
 
+def test_pettingzoo_masks_are_those_of_the_agent_to_move() -> None:
+    from ecarte.pettingzoo import env
+
+    e = env()
+    e.reset(seed=3)
+    rng = np.random.default_rng(2)
+    for agent in e.agent_iter(60):
+        obs, _, termination, truncation, _ = e.last()
+        if termination or truncation:
+            e.step(None)
+            continue
+        mask = e.action_masks()
+        assert mask.dtype == np.bool_ and (mask == obs["action_mask"].astype(bool)).all()
+        assert mask.any() and agent == e.agent_selection
+        e.step(int(rng.choice(np.flatnonzero(mask))))
+
+
 def test_pettingzoo_rewards_are_deal_points() -> None:
     from ecarte.pettingzoo import env
 

@@ -177,6 +177,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
             mask[:] = deal.legal_action_mask()
         return {"observation": deal.observation_tensor(seat, self._score()), "action_mask": mask}
 
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal-action mask (68 bools) of the agent to move, ``agent_selection``: the
+        sb3-contrib convention, also reached through PettingZoo's wrappers."""
+        mask: npt.NDArray[np.bool_] = self.observe(self.agent_selection)["action_mask"].astype(
+            np.bool_
+        )
+        return mask
+
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
