@@ -1,8 +1,12 @@
 """Self-play PPO with RLlib on the PettingZoo duel: both seats share one policy.
 
     pip install 'ecarte[pettingzoo]' 'ray[rllib]' torch
-    python examples/rllib_selfplay.py --iterations 20                  # a local Ray
-    python examples/rllib_selfplay.py --address auto --env-runners 32  # a running cluster
+    python examples/rllib_selfplay.py --iterations 20                           # a local Ray
+    python examples/rllib_selfplay.py --address HEAD:6379 --env-runners 32      # a cluster
+
+A cluster is any Ray cluster whose nodes have ecarte installed (``ray start --head`` on one
+node, ``ray start --address HEAD:6379`` on the others); Ray's token authentication, if the
+cluster uses it, is set up as Ray's docs say.
 
 RLlib's current API stack: the AEC game (``ecarte.pettingzoo.env()``) through RLlib's
 ``PettingZooEnv``, one ``RLModule`` for both agents (``policy_mapping_fn`` maps

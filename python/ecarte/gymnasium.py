@@ -348,7 +348,7 @@ class DuelVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
 
 
 def _register() -> None:
-    if ENV_ID not in gymnasium.envs.registry:
+    if ENV_ID not in gymnasium.envs.registration.registry:
         gymnasium.register(
             id=ENV_ID,
             entry_point="ecarte.gymnasium:DuelEnv",

@@ -106,7 +106,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
             }
         )
         self.observation_spaces = {a: space for a in AGENTS}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
+        self.action_spaces: dict[str, spaces.Space[Any]] = {
+            a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS
+        }
         self._seed: int | None = None  # the run's seed
         self._matches = 0  # matches started in the run
         self._match: Match | None = None

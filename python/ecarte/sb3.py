@@ -70,8 +70,21 @@ ILLEGAL_ACTIONS = ("raise", "lose")
 
 
 class DuelVecEnv(VecEnv):
-    """``n_envs`` duel deals against ``opponent`` as an sb3 ``VecEnv``, stepped natively.
-    Made by :func:`make_vec_env`, which documents the arguments."""
+    """``n_envs`` duel deals against ``opponent`` (an agent spec: ``random``,
+    ``heuristic``, ``pimc:N``, ...) as a ``stable_baselines3.common.vec_env.VecEnv`` that
+    the engine steps natively, the learner in ``seat``. Env ``i`` plays a run of matches
+    from the seed ``derive_seed(seed, i)`` (``seed=None``: a fresh seed, kept in
+    ``env.run_seed``); ``env.seed(s)`` makes the next reset give env ``i`` the seed ``s + i``,
+    as sb3 does.
+
+    ``observation`` is ``"dict"`` (the tensor and the ``int8`` mask: ``MultiInputPolicy``)
+    or ``"flat"`` (the tensor alone: ``MlpPolicy``); masks are always served through
+    ``action_masks()`` and ``env_method("action_masks")``, never all zero. Each step that
+    ends a deal deals the next one at once and puts the final observation in
+    ``infos[i]["terminal_observation"]``, with ``"outcome"`` and the match ``"score"``.
+    ``illegal_action`` is ``"raise"`` (for masked learners) or ``"lose"`` (for ``PPO``
+    without masks: an illegal action loses the deal, -2). Works with ``VecNormalize``,
+    ``VecMonitor``, ``MaskablePPO`` and ``PPO``."""
 
     def __init__(
         self,
@@ -188,42 +201,8 @@ class DuelVecEnv(VecEnv):
         return [False] * len(self._indices(indices))
 
 
-def make_vec_env(
-    n_envs: int,
-    opponent: str = "heuristic",
-    seed: int | None = None,
-    rules: Rules | None = None,
-    observation: str = "dict",
-    *,
-    seat: int = 0,
-    illegal_action: str = "raise",
-    render_mode: str | None = None,
-) -> DuelVecEnv:
-    """``n_envs`` duel deals against ``opponent`` (an agent spec: ``random``,
-    ``heuristic``, ``pimc:N``, ...) as a ``stable_baselines3.common.vec_env.VecEnv`` that
-    the engine steps natively, the learner in ``seat``. Env ``i`` plays a run of matches
-    from the seed ``derive_seed(seed, i)`` (``seed=None``: a fresh seed, kept in
-    ``env.run_seed``); ``env.seed(s)`` makes the next reset give env ``i`` the seed ``s + i``,
-    as sb3 does.
-
-    ``observation`` is ``"dict"`` (the tensor and the ``int8`` mask: ``MultiInputPolicy``)
-    or ``"flat"`` (the tensor alone: ``MlpPolicy``); masks are always served through
-    ``action_masks()`` and ``env_method("action_masks")``, never all zero. Each step that
-    ends a deal deals the next one at once and puts the final observation in
-    ``infos[i]["terminal_observation"]``, with ``"outcome"`` and the match ``"score"``.
-    ``illegal_action`` is ``"raise"`` (for masked learners) or ``"lose"`` (for ``PPO``
-    without masks: an illegal action loses the deal, -2). Works with ``VecNormalize``,
-    ``VecMonitor``, ``MaskablePPO`` and ``PPO``."""
-    return DuelVecEnv(
-        n_envs,
-        opponent,
-        seed,
-        rules,
-        observation,
-        seat=seat,
-        illegal_action=illegal_action,
-        render_mode=render_mode,
-    )
+#: The sb3-style name of the env's constructor: ``make_vec_env(64, opponent="heuristic")``.
+make_vec_env = DuelVecEnv
 
 
 # -- trained models as agents --------------------------------------------------------------

@@ -10,7 +10,7 @@ use super::agents::policy;
 use super::deal::PyDeal;
 use super::errors::{describe, extract_u64, int_usize, EcarteError, MAX_ENVS};
 use super::rules::PyRules;
-use super::vecenv::{ActionIds, ResetResult};
+use super::vecenv::{one_per_env, ActionIds, ResetResult};
 use crate::duel::{DuelError, Rules, NUM_ACTIONS, OBSERVATION_SIZE};
 use crate::play::opponent::{Autoreset, OpponentBuffers, OpponentVecEnv, Seeds, Setup};
 use crate::play::opponent_record::OpponentEnvRecord;
@@ -53,20 +53,27 @@ impl PyOpponentVecEnv {
             rewards: vec![0.0; n],
             terminated: vec![false; n],
         };
+        let (env, mut out) = this.split();
+        env.write(&mut out);
+        this
+    }
+
+    /// The env and its output buffers, borrowed apart.
+    fn split(&mut self) -> (&mut OpponentVecEnv, OpponentBuffers<'_>) {
         let PyOpponentVecEnv {
             env,
             obs,
             mask,
             rewards,
             terminated,
-        } = &mut this;
-        env.write(&mut OpponentBuffers {
+        } = self;
+        let out = OpponentBuffers {
             obs,
             mask,
             rewards,
             terminated,
-        });
-        this
+        };
+        (env, out)
     }
 
     /// Runs `f` on the env and the buffers without the GIL (a PIMC opponent searches).
@@ -75,25 +82,8 @@ impl PyOpponentVecEnv {
         py: Python<'_>,
         f: impl FnOnce(&mut OpponentVecEnv, &mut OpponentBuffers<'_>) -> Result<(), DuelError> + Send,
     ) -> PyResult<()> {
-        let PyOpponentVecEnv {
-            env,
-            obs,
-            mask,
-            rewards,
-            terminated,
-        } = self;
-        py.detach(|| {
-            f(
-                env,
-                &mut OpponentBuffers {
-                    obs,
-                    mask,
-                    rewards,
-                    terminated,
-                },
-            )
-        })
-        .map_err(PyErr::from)
+        let (env, mut out) = self.split();
+        py.detach(|| f(env, &mut out)).map_err(PyErr::from)
     }
 
     /// Fresh arrays holding the buffers, so that results kept by the caller stay valid.
@@ -126,13 +116,7 @@ fn reset_seeds(seed: Option<&Bound<'_, PyAny>>, envs: usize) -> PyResult<Option<
             describe(seed)
         ))
     };
-    let items: Vec<Bound<'_, PyAny>> = seed
-        .try_iter()
-        .and_then(|items| items.take(envs + 1).collect::<PyResult<Vec<_>>>())
-        .map_err(|_| bad())?;
-    if items.len() != envs {
-        return Err(bad());
-    }
+    let items = one_per_env(seed, envs).ok_or_else(bad)?;
     let seeds = items
         .iter()
         .enumerate()

@@ -176,14 +176,7 @@ impl ActionIds {
                 }
             }
         }
-        // At most one item past `envs` is read: an endless iterator is refused, not drained.
-        let items: Vec<Bound<'_, PyAny>> = actions
-            .try_iter()
-            .and_then(|items| items.take(envs + 1).collect::<PyResult<Vec<_>>>())
-            .map_err(|_| bad())?;
-        if items.len() != envs {
-            return Err(bad());
-        }
+        let items = one_per_env(actions, envs).ok_or_else(bad)?;
         let mut wide = vec![];
         let mut ids = Vec::with_capacity(envs);
         for (i, item) in items.iter().enumerate() {
@@ -210,6 +203,19 @@ impl ActionIds {
         }
         Ok(())
     }
+}
+
+/// The items of `obj`, an iterable of exactly `envs` items (one per env); `None` for
+/// anything else. At most one item past `envs` is read: an endless iterator is refused, not
+/// drained.
+pub(super) fn one_per_env<'py>(
+    obj: &Bound<'py, PyAny>,
+    envs: usize,
+) -> Option<Vec<Bound<'py, PyAny>>> {
+    obj.try_iter()
+        .and_then(|items| items.take(envs + 1).collect::<PyResult<Vec<_>>>())
+        .ok()
+        .filter(|items| items.len() == envs)
 }
 
 /// The float32 tensors of compact observations (`n` rows of `COMPACT_OBSERVATION_SIZE`
