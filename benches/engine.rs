@@ -6,6 +6,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 
 use _core::bank::{odds, Composition};
 use _core::card::{Card, Suit};
+use _core::control::Control;
 use _core::duel::{DealState, Rules, OBSERVATION_SIZE};
 use _core::play::heuristic::View;
 use _core::play::policy::Policy;
@@ -92,7 +93,16 @@ fn engine(c: &mut Criterion) {
         let mut seed = 0u64;
         b.iter(|| {
             seed += 1;
-            pool.install(|| simulate_deals(0, 1000, seed, Rules::default(), [Policy::Random; 2]))
+            pool.install(|| {
+                simulate_deals(
+                    0,
+                    1000,
+                    seed,
+                    Rules::default(),
+                    [Policy::Random; 2],
+                    Control::NONE,
+                )
+            })
         });
     });
     c.bench_function("heuristic view", |b| {

@@ -5,7 +5,7 @@ single-thread cost of the work items, and a run on 1 against 2 local CPUs.
     python benches/ray_scale.py costs
     python benches/ray_scale.py scaling CPUS [SEEDS]   # one process per CPU count
 
-Needs ``pip install 'ecarte[ray]'``.
+Needs Ray (``pip install '.[ray]'`` from a checkout).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@
 //! actions, writing float32 or compact observations; `simulate N` plays `N` random deals on one thread; `sizes` prints the size of a
 //! deal state. Running with `STEPS` or `N` at 0 gives the set-up cost to subtract.
 
+use _core::control::Control;
 use _core::duel::Rules;
 use _core::play::policy::Policy;
 use _core::play::simulate::simulate_deals;
@@ -48,7 +49,16 @@ fn main() {
         Some("simulate") => {
             let n = arg(&args, 2, 20_000);
             let result = pool
-                .install(|| simulate_deals(0, n, 1, Rules::default(), [Policy::Random; 2]))
+                .install(|| {
+                    simulate_deals(
+                        0,
+                        n,
+                        1,
+                        Rules::default(),
+                        [Policy::Random; 2],
+                        Control::NONE,
+                    )
+                })
                 .expect("valid rules");
             println!(
                 "{}",

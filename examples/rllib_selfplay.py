@@ -1,6 +1,6 @@
 """Self-play PPO with RLlib on the PettingZoo duel: both seats share one policy.
 
-    pip install 'ecarte[pettingzoo]' 'ray[rllib]' torch
+    pip install '.[pettingzoo]' 'ray[rllib]' torch     # from a checkout of ecarte
     python examples/rllib_selfplay.py --iterations 20                           # a local Ray
     python examples/rllib_selfplay.py --address HEAD:6379 --env-runners 32      # a cluster
 

@@ -1,6 +1,6 @@
 """Train a MaskablePPO policy against the heuristic, then evaluate it in the arena.
 
-    pip install 'ecarte[sb3,plot]'
+    pip install '.[sb3,plot]'     # from a checkout of ecarte
     python examples/train_maskable_ppo.py --minutes 30 --out runs/ppo
 
 The learner plays one seat of a run of matches against the native ``heuristic`` in

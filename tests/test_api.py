@@ -205,3 +205,37 @@ def test_public_names_match_the_native_ones() -> None:
     for name in ["Deal", "Shoe", "Odds", "Resolution"]:
         assert getattr(bank, name) is getattr(native_bank, name)
     assert np.asarray(duel.Deal(seed=1).legal_action_mask()).dtype == np.bool_
+
+
+def test_dir_lists_only_the_public_api() -> None:
+    import ecarte
+
+    assert dir(ecarte) == sorted(ecarte.__all__)
+    assert not {"Any", "TYPE_CHECKING", "annotations", "importlib"} & set(dir(ecarte))
+
+
+def test_agent_specs_are_a_tuple_of_the_forms_the_grammar_reads() -> None:
+    assert isinstance(duel.AGENT_SPECS, tuple)
+    assert all(isinstance(s, str) and " " not in s for s in duel.AGENT_SPECS)
+    for form in duel.AGENT_SPECS:
+        name, samples = duel.parse_agent(form.replace(":N", ":8"))
+        assert name == form.split(":")[0] and (samples == 8) == form.endswith(":N")
+    with pytest.raises(EcarteError, match="pimc:0 is out of range: pimc:N takes 1 to 10000"):
+        duel.parse_agent("pimc:0")
+
+
+def test_str_of_an_arena_result_is_its_table() -> None:
+    from ecarte import arena
+
+    result = arena.play("heuristic", "random", matches=2, seed=1)
+    assert str(result) == result.table() and str(result).startswith("agents")
+
+
+@pytest.mark.parametrize("cls", [duel.Deal, duel.Match])
+def test_from_json_takes_text_only(cls: type[duel.Deal] | type[duel.Match]) -> None:
+    for wrong in (None, 3, b"{}"):
+        with pytest.raises(TypeError, match="JSON text"):
+            cls.from_json(wrong)  # type: ignore[arg-type]
+    record = (duel.Deal(seed=1) if cls is duel.Deal else duel.Match(seed=1)).to_json()
+    with pytest.raises(InvalidRecordError, match="not valid Unicode"):
+        cls.from_json(record[:-1] + "\udcff}")

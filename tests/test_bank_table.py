@@ -342,15 +342,46 @@ def test_the_obligation_to_stake_t2_and_t3() -> None:
         t.reveal()
     assert table_state(t) == before
     t.stake("bob", 2, 10)
-    t.stake("cy", 4, 50)
     before = table_state(t)
     with pytest.raises(TableError, match=r"T3 needs its fixed stake.*'bob', 'cy'"):
         t.reveal()
     assert table_state(t) == before
     t.stake("cy", 3, 10)
+    t.stake("cy", 4, 50)
     assert len(t.reveal()) == 3
     t.settle()
     assert bank.Table.replay(t.to_json()).ledger == t.ledger
+
+
+def test_t4_takes_stakes_only_once_t2_and_t3_carry_theirs() -> None:
+    # docs/rules.md, "Stake limits": the first and second punters are obliged, the last
+    # stakes within the bank. Without the rule, bob could stake everything on T4 first.
+    shoe = bank.Shoe(1).undealt
+    chips = {"ann": 500, "bob": 30}
+    t = bank.Table(["ann", "bob"], bank=200, fixed_stake=10, chips=chips, shoe=shoe)
+    t.deal()
+    before = table_state(t)
+    with pytest.raises(InvalidStakeError, match=r"T4 takes stakes once T2 and T3.*T2 needs"):
+        t.stake("bob", 4, 30)
+    assert table_state(t) == before
+    t.stake("bob", 2, 10)
+    with pytest.raises(InvalidStakeError, match=r"T3 needs its fixed stake of 10.*'bob'"):
+        t.stake("bob", 4, 20)
+    t.stake("bob", 3, 10)
+    t.stake("bob", 4, 10)  # now within the rule, and within the bank and bob's chips
+    assert [s.tableau for s in t.stakes] == [2, 3, 4]
+    # Nobody can afford the fixed stake: T4 is open at once (judged on free chips now).
+    t = bank.Table(
+        ["ann", "bob", "cy"], bank=50, fixed_stake=10, chips={"ann": 100, "bob": 9, "cy": 0}
+    )
+    t.deal()
+    t.stake("bob", 4, 9)
+    t.reveal()
+    # Lifting the obligation lifts the order; open mode has no fixed stake at all.
+    for kw in ({"obliged": False}, {"mode": "open"}):
+        t = bank.Table(["ann", "bob"], chips=100, bank=50, seed=2, **kw)  # type: ignore[arg-type]
+        t.deal()
+        t.stake("bob", 4, 20)
 
 
 def test_the_obligation_is_waived_when_no_punter_can_afford_it() -> None:
@@ -412,8 +443,8 @@ def test_the_punter_view_hides_the_tableaux_until_the_reveal() -> None:
 
 
 def test_a_punter_may_shuffle_after_a_restake() -> None:
-    # RULES.md, "The shoe across deals": the restake spares the banker a reshuffle; it does
-    # not take away the punter's right to shuffle after the deal.
+    # docs/rules.md, "Bank": the restake spares the banker a reshuffle; it does not take away
+    # the punter's right to shuffle after the deal.
     win = (BANKER, PUNTER_WINS, BANKER_WINS, BANKER_WINS)
     t = table([win, win], bank=10)
     _break(t)

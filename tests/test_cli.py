@@ -110,8 +110,7 @@ def test_odds_command() -> None:
     proc = ecarte("odds", "--trump", "7H", "--seen", "5H,KS")
     assert proc.returncode == 0, proc.stderr
     assert (
-        "less the turn-up 7H, less 2 seen card(s)" in proc.stdout
-        and "101 cards left" in proc.stdout
+        "less the turn-up 7♥, less 2 seen cards" in proc.stdout and "101 cards left" in proc.stdout
     )
     proc = ecarte("odds", "--trump", "H", "--seen", "5H,XX")
     assert proc.returncode == 2 and "XX" in proc.stderr
@@ -200,10 +199,11 @@ def test_replay_step_by_step(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
-    from ecarte.display import deal_report
+    from ecarte.display import deal_steps
 
-    lines = deal_report(deal, ["Seat 0", "Seat 1"])
-    # Enter, Enter, q: three lines shown, then the replay stops.
-    assert all(line in proc.stdout for line in lines[:3])
-    assert lines[3] not in proc.stdout
+    steps = deal_steps(deal, ["Seat 0", "Seat 1"])
+    # Enter, Enter, q: three steps shown (the deal, an exchange or a trick each), then the
+    # replay stops.
+    shown = proc.stdout.replace("(Enter: next, q: quit) ", "")
+    assert shown == "".join(line + "\n" for step in steps[:3] for line in step)
     assert proc.stdout.count("(Enter: next, q: quit)") == 3

@@ -215,7 +215,7 @@ def test_record_messages_say_what_the_file_is(files: dict[str, Path]) -> None:
     assert "a banking session record" in result.stderr
     result = invoke(["solve", str(files["good_match"]), "--deal", "2"])
     assert result.exit_code == 0 and "Value for seat" in result.stdout
-    assert "solving it from its first lead" in result.stdout
+    assert "solved from its first lead" in result.stdout
 
 
 # -- output paths --------------------------------------------------------------------------
@@ -318,8 +318,9 @@ def test_agents_are_seeded_by_agent_seed(tmp_path: Path) -> None:
     args = ["match", "--seed", str(seed), "--agents", "random", "random", "--quiet"]
     check(invoke([*args, "--out", str(out)]), args, 0)
     match = Match(seed=seed)
+    match.players = ("Random-0", "Random-1")  # the command keeps the names in the record
     match.play(RandomAgent(agent_seed(seed, 0)), RandomAgent(agent_seed(seed, 1)))
-    assert Match.from_json(out.read_text()) == match or out.read_text() == match.to_json()
+    assert Match.from_json(out.read_text()) == match and out.read_text() == match.to_json()
 
 
 def test_agent_seed() -> None:

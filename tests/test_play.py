@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from ecarte import RandomAgent
+from ecarte import HeuristicAgent, RandomAgent
 from ecarte.duel import Action, Deal, Match, Rules
-from ecarte.play import Game, explain_illegal, parse_move, result_banner
+from ecarte.play import Game, explain_illegal, parse_move, result_banner, table_text
 
 
 def test_parse_move_forms() -> None:
@@ -318,3 +318,23 @@ def test_play_level_names_its_agent() -> None:
     helped.expect(pexpect.EOF)
     for level in ("easy", "medium", "hard", "expert"):
         assert level in helped.before
+
+
+def test_undo_takes_back_what_the_log_showed() -> None:
+    # The human (the elder, seat 1) proposes, the heuristic accepts, the human draws: undo
+    # puts the card back on the talon, and the log must not show it any more.
+    for seed in range(50):
+        match = Match(seed=seed)
+        game = Game(match, HeuristicAgent(), seat=1)
+        game.handle("propose")
+        drawn = [line for line in game.log if line.startswith("You draw ")]
+        if drawn:
+            break
+    else:
+        pytest.fail("the heuristic never accepted a proposal")
+    card = drawn[0].removeprefix("You draw ").split()[0]
+    assert game.handle("undo").message == "Move taken back."
+    assert match.deal.phase == "proposal"
+    assert not any(card in line for line in game.log), game.log
+    assert game.log == ["You take back your last move."]
+    assert card not in table_text(game.screen())

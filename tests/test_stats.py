@@ -11,6 +11,7 @@ from ecarte.stats import (
     clip_interval,
     mean_interval,
     ratio_interval,
+    t_quantile,
     wilson_interval,
 )
 from hypothesis import given
@@ -86,3 +87,41 @@ def test_wilson_interval_is_within_zero_and_one(successes: int, extra: int) -> N
     assert 0.0 <= low <= high <= 1.0
     if n:
         assert low <= successes / n + 1e-12 and successes / n - 1e-12 <= high
+
+
+#: Student's t quantiles from published tables (two-sided 95%, and others), to 7 digits.
+T_TABLE = {
+    (0.975, 1): 12.7062047,
+    (0.975, 2): 4.3026527,
+    (0.975, 3): 3.1824463,
+    (0.975, 5): 2.5705818,
+    (0.975, 10): 2.2281389,
+    (0.975, 30): 2.0422725,
+    (0.975, 100): 1.9839715,
+    (0.95, 1): 6.3137515,
+    (0.95, 10): 1.8124611,
+    (0.995, 3): 5.8409093,
+}
+
+
+def test_t_quantiles_match_the_tables() -> None:
+    for (p, df), value in T_TABLE.items():
+        assert math.isclose(t_quantile(p, df), value, abs_tol=5e-7), (p, df)
+        assert math.isclose(t_quantile(1 - p, df), -value, abs_tol=5e-7)
+    assert abs(t_quantile(0.975, 10**7) - 1.959964) < 1e-5  # the normal limit
+    assert abs(t_quantile(0.5, 4)) < 1e-9
+
+
+def test_few_pairs_get_students_t_not_the_normal_interval() -> None:
+    # Three seeds: 4.30 standard errors each side, where the normal interval gave 1.96.
+    values = [0.2, -0.1, 0.5]
+    mean, low, high = mean_interval(values)
+    se = math.sqrt(sum((v - mean) ** 2 for v in values) / 2 / 3)
+    assert math.isclose((high - low) / 2, 4.3026527 * se, rel_tol=1e-6)
+    ratio, low, high = ratio_interval([2, -1, 5], [10, 10, 10])
+    assert math.isclose((high - low) / 2, 4.3026527 * se, rel_tol=1e-6) and ratio == 0.2
+    # Many pairs: the normal interval, near enough.
+    many = [(-1) ** i * (i % 7) / 7 for i in range(10_000)]
+    mean, low, high = mean_interval(many)
+    se = math.sqrt(sum((v - mean) ** 2 for v in many) / 9_999 / 10_000)
+    assert math.isclose((high - low) / 2, 1.96 * se, rel_tol=1e-3)

@@ -54,6 +54,11 @@ _LAZY_NAMES = {
 }
 
 
+def __dir__() -> list[str]:
+    """The public API only (not this module's own imports)."""
+    return sorted(__all__)
+
+
 def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
         return importlib.import_module(f"ecarte.{name}")

@@ -14,7 +14,7 @@ __all__ = ["missing", "observation_high"]
 def missing(framework: str, extra: str) -> ImportError:
     """The error for an optional framework that is not installed: one line naming the
     extra that installs it. Raise it from the failed import."""
-    return ImportError(f"{framework} is not installed: pip install 'ecarte[{extra}]'")
+    return ImportError(f"{framework} is not installed: the [{extra}] extra installs it")
 
 
 def observation_high() -> npt.NDArray[np.float32]:

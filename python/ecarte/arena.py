@@ -10,33 +10,42 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import sys
+import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-import numpy as np
-
 from ecarte._core import derive_seed
 from ecarte.agents import Agent, make_agent
-from ecarte.distributed import Backend, dispatch, ray_backend
+from ecarte.display import counted
+from ecarte.distributed import Backend, Interrupted, dispatch, ray_backend
 from ecarte.duel import (
+    DEALS_PER_MATCH,
     Action,
     Match,
     Observation,
     Rules,
     is_native_agent,
+    parse_agent,
     simulate,
     simulate_item_seconds,
 )
 from ecarte.errors import EcarteError, InvalidRecordError
-from ecarte.progress import progress_bar
+from ecarte.progress import Bar, progress_bar
 from ecarte.records import dump_record, read_record, whole
 from ecarte.seeding import agent_seed, resolve_seed
 from ecarte.stats import RATE_BOUNDS, mean_interval, ratio_interval, wilson_interval
 
-__all__ = ["AgentFactory", "AgentLike", "ArenaResult", "Estimate", "build_agent", "play"]
+__all__ = [
+    "AgentFactory",
+    "AgentLike",
+    "ArenaInterrupted",
+    "ArenaResult",
+    "Estimate",
+    "build_agent",
+    "play",
+]
 
 #: A picklable function that builds an agent from its seed.
 AgentFactory = Callable[[int], Agent]
@@ -54,7 +63,14 @@ def build_agent(agent: AgentLike, seed: int) -> Agent:
 
 
 def agent_name(agent: AgentLike) -> str:
-    return agent if isinstance(agent, str) else getattr(agent, "__name__", repr(agent))
+    """The agent's name in a result: a built-in agent's full spec, with its worlds per
+    decision (``"pimc:24"``), a factory's name otherwise."""
+    if isinstance(agent, str):
+        if not is_native_agent(agent):
+            return agent
+        name, samples = parse_agent(agent)
+        return name if samples is None else f"{name}:{samples}"
+    return getattr(agent, "__name__", repr(agent))
 
 
 @dataclass(frozen=True)
@@ -100,6 +116,11 @@ class ArenaResult:
     native: bool = False
     #: The run's seed: the same seed plays the same matches on either path.
     seed: int | None = None
+    #: Interrupted: the figures cover only the seeds that finished.
+    partial: bool = False
+
+    def __str__(self) -> str:
+        return self.table()
 
     def to_json(self) -> str:
         """The versioned record: every field, each estimate as ``{"mean", "low", "high"}``."""
@@ -134,9 +155,12 @@ class ArenaResult:
         return cls(**fields)
 
     def table(self) -> str:
+        played = f"{2 * self.pairs} ({counted(self.pairs, 'seed')}, seats swapped)"
+        if self.partial:
+            played += ", partial: interrupted"
         rows = [
             ("agents", f"{self.agent_a} v {self.agent_b}"),
-            ("matches", f"{2 * self.pairs} ({self.pairs} seeds, seats swapped)"),
+            ("matches", played),
             ("deals", str(self.deals)),
             (f"match win rate of {self.agent_a}", str(self.match_win_rate)),
             (f"deal win rate of {self.agent_a}", str(self.deal_win_rate)),
@@ -172,6 +196,7 @@ RECORD_FIELDS: Final[dict[str, type | tuple[type, ...]]] = {
     "seconds": float,
     "native": bool,
     "seed": (int, type(None)),
+    "partial": bool,
 }
 
 
@@ -297,8 +322,20 @@ def summarize(
     )
 
 
-#: Seeds per chunk of a local native arena (for the progress bar).
-LOCAL_NATIVE_CHUNK = 16
+#: Wall seconds of work per chunk of a local native arena: Ctrl-C keeps the seeds of the
+#: chunks that finished, and the bar counts them.
+LOCAL_CHUNK_SECONDS = 1.0
+#: The most seeds per chunk of a local native arena.
+MAX_LOCAL_CHUNK = 4096
+
+
+def local_native_chunk(agent_a: str, agent_b: str) -> int:
+    """Seeds per chunk of a local native arena: about :data:`LOCAL_CHUNK_SECONDS` of work on
+    every core, and at least one seed per core."""
+    cores = os.cpu_count() or 1
+    seed_seconds = 2 * simulate_item_seconds((agent_a, agent_b), True)
+    by_time = int(LOCAL_CHUNK_SECONDS * cores / max(seed_seconds, 1e-9))
+    return max(cores, min(by_time, MAX_LOCAL_CHUNK))
 
 
 def _play_native(
@@ -307,7 +344,7 @@ def _play_native(
     matches: int,
     seed: int,
     rules: Rules,
-    show: bool,
+    show: bool | None,
     backend: Backend = "local",
 ) -> ArenaResult:
     """The duplicate matches through native simulation: match `i` is played once with A
@@ -319,37 +356,47 @@ def _play_native(
         matches,
         lambda: 2 * simulate_item_seconds((agent_a, agent_b), True),
         (agent_a, agent_b, seed, rules),
-        local_chunk=LOCAL_NATIVE_CHUNK,
+        local_chunk=local_native_chunk(agent_a, agent_b),
+        live=True,
         label="Seeds",
         progress=show,
         seed=seed,
     )
-    a_first, a_second = (
-        {k: np.concatenate([p[a_seat][k] for p in parts]) for k in parts[0][a_seat]}
-        for a_seat in (0, 1)
-    )
-    pairs = []
-    for i in range(matches):
-        won = deals = deals_won = net = 0
-        for a_seat, run in ((0, a_first), (1, a_second)):
-            won += int(run["winner"][i] == a_seat)
-            deals += int(run["deals"][i])
-            deals_won += int(run["deals_won"][i, a_seat])
-            net += int(run["score"][i, a_seat]) - int(run["score"][i, 1 - a_seat])
-        pairs.append(PairResult(won, deals, deals_won, net, (0, 0), (0.0, 0.0)))
+    pairs = [pair for part in parts for pair in part]
     result = summarize(agent_a, agent_b, pairs, time.perf_counter() - start, seed)
     return dataclasses.replace(result, native=True)
 
 
 def _native_chunk(
-    start: int, n: int, agent_a: str, agent_b: str, seed: int, rules: Rules
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Seeds ``start .. start + n - 1`` natively, with A in seat 0 and then in seat 1."""
-    first, second = (
-        dict(simulate(n, seed, seats, rules, matches=True, start=start).columns)
-        for seats in ((agent_a, agent_b), (agent_b, agent_a))
-    )
-    return first, second
+    start: int,
+    n: int,
+    agent_a: str,
+    agent_b: str,
+    seed: int,
+    rules: Rules,
+    bar: Bar | None = None,
+) -> list[PairResult]:
+    """Seeds ``start .. start + n - 1`` natively, with A in seat 0 and then in seat 1; the
+    ``bar``, if given, follows the deals played."""
+    runs = []
+    for a_seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
+
+        def played(deals: int, before: int = a_seat) -> None:
+            if bar is not None:
+                seeds = (before * n * DEALS_PER_MATCH + deals) / (2 * DEALS_PER_MATCH)
+                bar.running(min(seeds, 0.99 * n), f"{deals} deals")
+
+        runs.append(simulate(n, seed, seats, rules, True, start, on_progress=played).columns)
+    pairs = []
+    for i in range(n):
+        won = deals = deals_won = net = 0
+        for a_seat, run in enumerate(runs):
+            won += int(run["winner"][i] == a_seat)
+            deals += int(run["deals"][i])
+            deals_won += int(run["deals_won"][i, a_seat])
+            net += int(run["score"][i, a_seat]) - int(run["score"][i, 1 - a_seat])
+        pairs.append(PairResult(won, deals, deals_won, net, (0, 0), (0.0, 0.0)))
+    return pairs
 
 
 def _pairs_chunk(
@@ -366,6 +413,17 @@ PYTHON_PAIR_SECONDS = 0.05
 def _single_thread_worker() -> None:
     # Each worker process is one of `workers` cores: keep the solver's pool to one thread.
     os.environ.setdefault("RAYON_NUM_THREADS", "1")
+    # Ctrl-C reaches the whole process group: the parent stops the pool and reports.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class ArenaInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`play`: a ``KeyboardInterrupt`` holding the result of the seeds
+    that finished (``partial``, marked ``partial=True``), or ``None`` if none did."""
+
+    def __init__(self, partial: ArenaResult | None) -> None:
+        super().__init__()
+        self.partial = partial
 
 
 def play(
@@ -386,26 +444,54 @@ def play(
     from their names or factories. When both agents are built-in names and `native` is
     true, the matches are played by `duel.simulate` in Rust instead (all cores, the same
     matches and the same figures; no per-decision timing). The progress bar shows on
-    stderr when it is a
-    terminal (or when `progress` is True).
+    stderr when it is a terminal (or as `progress` says).
 
     `backend="ray"` (or a ``RayBackend``) plays the seeds in chunks on a Ray cluster
     instead of `workers` processes; agents (names, or picklable factories) are shipped to
     the tasks and built there. The rates and intervals are identical to a local run; an
     exception in an agent raises an ``EcarteError`` naming the chunk and the seed.
+
+    Ctrl-C stops the run within about a second and raises :class:`ArenaInterrupted`, a
+    ``KeyboardInterrupt`` that holds the result of the seeds that had finished.
     """
     if matches < 1:
         raise EcarteError(f"matches must be at least 1, got {matches}")
     seed = resolve_seed(seed)
     rules = rules or Rules()
-    show = sys.stderr.isatty() if progress is None else progress
-    ray = ray_backend(backend)
-    if native and isinstance(agent_a, str) and isinstance(agent_b, str):
-        if is_native_agent(agent_a) and is_native_agent(agent_b):
-            return _play_native(agent_a, agent_b, matches, seed, rules, show, backend)
+    started = time.perf_counter()
+    try:
+        return _play(agent_a, agent_b, matches, seed, workers, rules, progress, native, backend)
+    except Interrupted as stop:
+        pairs = [pair for part in stop.finished for pair in part]
+        partial = None
+        if pairs:
+            result = summarize(agent_a, agent_b, pairs, time.perf_counter() - started, seed)
+            partial = dataclasses.replace(result, native=_is_native(agent_a, agent_b, native))
+            partial = dataclasses.replace(partial, partial=True)
+        raise ArenaInterrupted(partial) from None
+
+
+def _is_native(agent_a: AgentLike, agent_b: AgentLike, native: bool) -> bool:
+    return native and is_native_agent(agent_a) and is_native_agent(agent_b)
+
+
+def _play(
+    agent_a: AgentLike,
+    agent_b: AgentLike,
+    matches: int,
+    seed: int,
+    workers: int,
+    rules: Rules,
+    progress: bool | None,
+    native: bool,
+    backend: Backend,
+) -> ArenaResult:
+    if _is_native(agent_a, agent_b, native):
+        assert isinstance(agent_a, str) and isinstance(agent_b, str)
+        return _play_native(agent_a, agent_b, matches, seed, rules, progress, backend)
     start = time.perf_counter()
-    if workers > 1 and ray is None:
-        results = _play_in_processes(agent_a, agent_b, matches, seed, rules, show, workers)
+    if workers > 1 and ray_backend(backend) is None:
+        results = _play_in_processes(agent_a, agent_b, matches, seed, rules, progress, workers)
     else:
         parts = dispatch(
             backend,
@@ -415,7 +501,7 @@ def play(
             (agent_a, agent_b, seed, rules),
             local_chunk=1,
             label="Seeds",
-            progress=show,
+            progress=progress,
             seed=seed,
         )
         results = [pair for part in parts for pair in part]
@@ -428,24 +514,32 @@ def _play_in_processes(
     matches: int,
     seed: int,
     rules: Rules,
-    show: bool,
+    show: bool | None,
     workers: int,
 ) -> list[PairResult]:
     """Every seed (:func:`play_pair`) in a pool of `workers` processes, in the order they
-    finish."""
+    finish; Ctrl-C raises :class:`~ecarte.distributed.Interrupted` with the seeds that had
+    finished."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from multiprocessing import get_context
 
     results: list[PairResult] = []
     with progress_bar("Seeds", matches, show) as advance:
-        ctx = get_context("spawn")
-        with ProcessPoolExecutor(
-            workers, mp_context=ctx, initializer=_single_thread_worker
-        ) as pool:
+        pool = ProcessPoolExecutor(
+            workers, mp_context=get_context("spawn"), initializer=_single_thread_worker
+        )
+        try:
             futures = [
                 pool.submit(play_pair, agent_a, agent_b, seed, i, rules) for i in range(matches)
             ]
             for future in as_completed(futures):
                 results.append(future.result())
                 advance(1)
+        except KeyboardInterrupt as exc:
+            # The workers ignore Ctrl-C (one report, from here); stop them at once.
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+            raise Interrupted([results]) from exc
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
     return results

@@ -1,24 +1,68 @@
-"""Readable text for cards, deals and matches (suit symbols, trump, exchanges, tricks)."""
+"""Readable text for cards, deals and matches (suit symbols, trump, exchanges, tricks and
+draws). Cards are shown one way everywhere: with suit symbols (``Q♥``), or in ASCII
+(``QH``) after :func:`use_ascii` (the command line's ``--ascii``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ecarte._core import Card
-from ecarte.duel import Deal, Outcome
+from ecarte._core import Card, Suit
+from ecarte.duel import Action, Deal, Outcome
 
-__all__ = ["cards_text", "deal_report", "outcome_reason"]
+__all__ = [
+    "action_str",
+    "card_str",
+    "cards_text",
+    "counted",
+    "deal_report",
+    "deal_steps",
+    "outcome_reason",
+    "suit_str",
+    "use_ascii",
+]
+
+#: Plurals that do not just add an s.
+PLURALS = {"match": "matches"}
+
+_style = {"ascii": False}
+
+
+def use_ascii(ascii_only: bool = True) -> None:
+    """Shows cards and suits in ASCII (``QH``, ``H``) from now on, or with symbols again."""
+    _style["ascii"] = ascii_only
+
+
+def card_str(card: Card) -> str:
+    """A card as shown to a person: ``Q♥``, or ``QH`` in ASCII."""
+    return str(card) if _style["ascii"] else card.pretty()
+
+
+def suit_str(suit: Suit) -> str:
+    """A suit as shown to a person: ``♥``, or ``H`` in ASCII."""
+    return suit.letter if _style["ascii"] else suit.symbol
+
+
+def action_str(action: Action) -> str:
+    """An action as shown to a person: ``Q♥``, ``discard 7♣``, ``propose``."""
+    if action.card is None:
+        return str(action)
+    return ("discard " if action.kind == "discard" else "") + card_str(action.card)
 
 
 def cards_text(cards: Iterable[Card]) -> str:
-    """Cards with suit symbols, e.g. ``Q♥ 7♣``."""
-    return " ".join(c.pretty() for c in cards)
+    """Cards as shown to a person, e.g. ``Q♥ 7♣``."""
+    return " ".join(card_str(c) for c in cards)
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and the noun, singular or plural: ``1 deal``, ``2 deals``, ``3 matches``."""
+    return f"{n} {noun if n == 1 else PLURALS.get(noun, noun + 's')}"
 
 
 def outcome_reason(outcome: Outcome, names: Sequence[str]) -> str:
-    """Why the deal went to its winner, by the scoring rules (``RULES.md``): every trick (a
-    vole, 2 points), more cards (1 point), or, on equal cards, the last trick (1 point).
-    E.g. ``"16–16 on cards: the last trick decides, and Seat 1 took it"``."""
+    """Why the deal went to its winner, by the scoring rules (docs/rules.md, "Scoring"):
+    every trick (a vole, 2 points), more cards (1 point), or, on equal cards, the last trick
+    (1 point). E.g. ``"16–16 on cards: the last trick decides, and Seat 1 took it"``."""
     winner, loser = outcome.winner, 1 - outcome.winner
     won, lost = outcome.cards[winner], outcome.cards[loser]
     if outcome.vole:
@@ -29,54 +73,76 @@ def outcome_reason(outcome: Outcome, names: Sequence[str]) -> str:
     return f"{won}–{lost} on cards: more cards win"
 
 
-def deal_report(deal: Deal, names: Sequence[str]) -> list[str]:
-    """A finished (or partly played) deal as lines of text, from a spectator's seat: both
-    initial hands, the trump, each exchange, each trick and the outcome."""
+_CALLS = {
+    "propose": "proposes",
+    "decline": "declines: play",
+    "accept": "accepts",
+    "refuse": "refuses: play",
+}
+
+
+def deal_steps(deal: Deal, names: Sequence[str]) -> list[list[str]]:
+    """A finished (or partly played) deal as a spectator follows it, seeing both hands, in
+    steps of lines: the deal (dealer, trump, both hands), each exchange (the proposal, the
+    answer, the draws and the discards), each trick with the cards both players then draw
+    from the talon, and the outcome, or a note that the deal is unfinished."""
     deck = deal.deck
     elder, dealer = deal.elder, deal.dealer
     hands = {elder: deck[0:5], dealer: deck[5:10]}
-    lines = [
-        f"{names[dealer]} deals. Trump {deal.trump.symbol} (turn-up {deal.turn_up.pretty()})",
-        f"  {names[elder]:<12} {cards_text(sorted(hands[elder]))}",
-        f"  {names[dealer]:<12} {cards_text(sorted(hands[dealer]))}",
+    steps = [
+        [
+            f"{names[dealer]} deals. Trump {suit_str(deal.trump)} "
+            f"(turn-up {card_str(deal.turn_up)})",
+            f"  {names[elder]:<12} {cards_text(sorted(hands[elder]))}",
+            f"  {names[dealer]:<12} {cards_text(sorted(hands[dealer]))}",
+        ]
     ]
     replay = Deal.from_deck(deck, dealer=dealer, rules=deal.rules)
-    trick_no = 0
     for actor, action in deal.moves:
-        if action.kind in ("propose", "decline", "accept", "refuse"):
-            verb = {
-                "propose": "proposes",
-                "decline": "declines: play",
-                "accept": "accepts",
-                "refuse": "refuses: play",
-            }[action.kind]
-            lines.append(f"  {names[actor]} {verb}")
-        elif action.kind == "discard":
-            assert action.card is not None
-            lines.append(f"  {names[actor]} discards {action.card.pretty()}")
-        drawn = replay.talon[:2]
+        talon = replay.talon
+        starts_step = action.kind in ("propose", "decline") or (
+            action.kind == "play" and replay.lead is None
+        )
+        if starts_step:
+            steps.append([])
+        lines = steps[-1]
+        if action.kind in _CALLS:
+            lines.append(f"  {names[actor]} {_CALLS[action.kind]}")
+        elif action.kind == "discard" and action.card is not None:
+            lines.append(f"  {names[actor]} discards {card_str(action.card)}")
         replay.apply(action)
         if action.kind == "accept":
             lines.append(
-                f"  exchange {replay.exchanges}: {names[elder]} draws {drawn[0].pretty()}, "
-                f"{names[dealer]} draws {drawn[1].pretty()}"
+                f"  exchange {replay.exchanges}: {names[elder]} draws {card_str(talon[0])}, "
+                f"{names[dealer]} draws {card_str(talon[1])}"
             )
         if action.kind == "play" and replay.lead is None:
             trick = replay.tricks[-1]
-            trick_no += 1
             lead, follow = trick.cards
+            winner, loser = trick.winner, 1 - trick.winner
             lines.append(
-                f"  trick {trick_no:>2}: {names[trick.leader]} {lead.pretty():<3} "
-                f"{names[1 - trick.leader]} {follow.pretty():<3} -> {names[trick.winner]}"
+                f"  trick {len(replay.tricks):>2}: {names[trick.leader]} {card_str(lead):<3} "
+                f"{names[1 - trick.leader]} {card_str(follow):<3} -> {names[winner]}"
             )
+            if len(replay.talon) < len(talon):
+                lines.append(
+                    f"            draws: {names[winner]} {card_str(talon[0])}, "
+                    f"{names[loser]} {card_str(talon[1])}"
+                )
     outcome = deal.outcome()
-    if outcome is not None:
+    if outcome is None:
+        steps[-1].append("  (unfinished: the record ends here)")
+    else:
+        won, lost = outcome.winner, 1 - outcome.winner
         vole = ", vole" if outcome.vole else ""
-        lines.append(
-            f"  {names[outcome.winner]} wins the deal: "
-            f"cards {outcome.cards[0]}-{outcome.cards[1]}, "
-            f"tricks {outcome.tricks[0]}-{outcome.tricks[1]}{vole}: "
-            f"{outcome.points} point{'s' if outcome.points > 1 else ''} "
-            f"({outcome_reason(outcome, names)})"
+        steps[-1].append(
+            f"  {names[won]} wins the deal: cards {outcome.cards[won]}-{outcome.cards[lost]}, "
+            f"tricks {outcome.tricks[won]}-{outcome.tricks[lost]}{vole}: "
+            f"{counted(outcome.points, 'point')} ({outcome_reason(outcome, names)})"
         )
-    return lines
+    return steps
+
+
+def deal_report(deal: Deal, names: Sequence[str]) -> list[str]:
+    """:func:`deal_steps` as one list of lines."""
+    return [line for step in deal_steps(deal, names) for line in step]

@@ -8,8 +8,8 @@
 ``backend="local"`` whatever the number of workers or chunks. :func:`dispatch` is the one
 place that chooses between the two: every batch function hands it its chunk function.
 
-Ray is an optional dependency (``pip install 'ecarte[ray]'``); it is imported only when a
-Ray backend runs, never by ``import ecarte``. See docs/scale.md.
+Ray is an optional dependency (the ``ray`` extra, ``pip install '.[ray]'``); it is imported
+only when a Ray backend runs, never by ``import ecarte``. See docs/scale.md.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from ecarte.errors import EcarteError
 __all__ = [
     "Backend",
     "Chunk",
+    "Interrupted",
     "RayBackend",
     "chunk_size",
     "chunks",
@@ -39,7 +40,13 @@ __all__ = [
 T = TypeVar("T")
 
 #: The one-line error when Ray is missing.
-MISSING_RAY: Final = "backend='ray' needs Ray: pip install 'ecarte[ray]'"
+MISSING_RAY: Final = "backend='ray' needs Ray: pip install ray (the [ray] extra)"
+
+#: Ray's own advice when no cluster answers names flags of the ``ray`` command; ecarte's.
+NO_CLUSTER: Final = (
+    "no Ray cluster is running here; start one with `ray start --head`, or give no "
+    "address (--ray alone, or backend='ray') for a local one"
+)
 
 #: Measured cost of one Ray task on a local instance, amortized over 1,000 trivial tasks
 #: submitted at once: 1.4 and 2.6 ms in two runs on a loaded 2-core machine (a lone task's
@@ -79,6 +86,16 @@ class RayBackend:
             raise EcarteError(
                 f"cpus_per_task must be a whole number >= 1, got {self.cpus_per_task!r}"
             )
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run of chunks (:func:`dispatch`): a ``KeyboardInterrupt`` that keeps
+    the results of the chunks that had finished (``finished``, in chunk order), so that a
+    caller can report what was done."""
+
+    def __init__(self, finished: Sequence[Any]) -> None:
+        super().__init__()
+        self.finished = list(finished)
 
 
 #: What ``backend=`` takes: ``"local"`` (the default), ``"ray"`` or a :class:`RayBackend`.
@@ -156,6 +173,8 @@ def connect(address: str | None = None) -> Any:
         except Exception as e:  # Ray raises several kinds; the CLI shows one line
             where = address or "a local instance"
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            if address == "auto" or "--address" in first:  # Ray's advice names its own CLI
+                first = NO_CLUSTER
             raise EcarteError(f"cannot connect to Ray at {where}: {first}") from None
     return ray
 
@@ -210,7 +229,9 @@ def run_chunks(
     a Ray task; the results in chunk order. ``fn`` must be importable on the workers (a
     module-level function of ecarte). The progress bar advances by a chunk's items as it
     completes. A chunk that raises stops the run: the other tasks are cancelled and an
-    :class:`EcarteError` names the chunk (and ``seed``); no partial result is returned."""
+    :class:`EcarteError` names the chunk (and ``seed``); no partial result is returned.
+    Ctrl-C cancels the other tasks too, and raises :class:`Interrupted` with the chunks that
+    had finished."""
     ray = connect(backend.address)
     from ray.exceptions import RayError, RayTaskError
 
@@ -232,6 +253,7 @@ def run_chunks(
     ]
     order = {ref: i for i, ref in enumerate(refs)}
     results: list[Any] = [None] * len(refs)
+    finished: list[int] = []
     pending = list(refs)
     total = sum(c.n for c in pieces)
     try:
@@ -247,10 +269,13 @@ def run_chunks(
                         results[i] = ray.get(ref)
                     except RayError as e:
                         raise _chunk_error(pieces[i], seed, e, RayTaskError) from None
+                    finished.append(i)
                     advance(pieces[i].n)
-    except BaseException:
+    except BaseException as exc:
         for ref in pending:
             ray.cancel(ref, force=True)
+        if isinstance(exc, KeyboardInterrupt) and not isinstance(exc, Interrupted):
+            raise Interrupted([results[i] for i in sorted(finished)]) from exc
         raise
     return results
 
@@ -282,6 +307,7 @@ def dispatch(
     *,
     local: Callable[[], T] | None = None,
     local_chunk: int | None = None,
+    live: bool = False,
     check: Callable[[], T] | None = None,
     align: int = 1,
     limit: int = MAX_BATCH,
@@ -297,7 +323,9 @@ def dispatch(
     A local run (``backend="local"``) stays in this process: ``local()``, one call on every
     item with what only a local run takes (a thread count, the arguments as given), or
     without it ``fn`` on chunks of ``local_chunk`` items (default: all) under a progress
-    bar.
+    bar (with ``live``, ``fn`` is also given the bar, ``bar=``, to show how far a chunk has
+    got). Ctrl-C between or during those chunks raises :class:`Interrupted` with the results
+    of the chunks that had finished, as it does on Ray.
 
     A Ray run first calls ``check()``, when given: the same work on no items, in this
     process, so that bad arguments raise what a local run raises before any task starts;
@@ -315,10 +343,16 @@ def dispatch(
         from ecarte.progress import progress_bar
 
         results = []
-        with progress_bar(label, total, progress) as advance:
-            for c in chunks(total, local_chunk or max(total, 1)):
-                results.append(fn(c.start, c.n, *shared, *extra(c)))
-                advance(c.n)
+        with progress_bar(label, total, progress) as bar:
+            try:
+                for c in chunks(total, local_chunk or max(total, 1)):
+                    args = (c.start, c.n, *shared, *extra(c))
+                    results.append(fn(*args, bar=bar) if live else fn(*args))
+                    bar(c.n)
+            except Interrupted:
+                raise
+            except KeyboardInterrupt as exc:
+                raise Interrupted(results) from exc
         return results
     checked = [] if check is None else [check()]
     size = ray.chunk_size or chunk_size(

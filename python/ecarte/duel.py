@@ -8,7 +8,7 @@ sampler and batch play. This module adds :func:`simulate`'s result with its summ
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -133,6 +133,8 @@ def simulate(
     threads: int | None = None,
     backend: Backend = "local",
     progress: bool | None = False,
+    *,
+    on_progress: Callable[[int], object] | None = None,
 ) -> SimulationResult:
     """Plays ``n`` whole deals (or, with ``matches=True``, whole matches) natively between
     two built-in agents named by spec (:data:`AGENT_SPECS`: ``"random"``, ``"heuristic"``,
@@ -157,11 +159,15 @@ def simulate(
     of indices on a Ray cluster, with the same result (docs/scale.md); ``n`` may then
     exceed ``MAX_BATCH``, each task runs ``RayBackend.cpus_per_task`` threads (``threads``
     is not used), and ``progress`` shows a bar that advances as chunks complete.
+
+    A local run calls ``on_progress(deals)`` with the deals played so far (in matches too) a
+    few times a second while it works, from the calling thread. Ctrl-C stops it within
+    milliseconds (``KeyboardInterrupt``).
     """
     seed = resolve_seed(seed)
 
     def here(k: int) -> dict[str, npt.NDArray[Any]]:
-        return _simulate_chunk(start, k, seed, agents, rules, matches, threads)
+        return _simulate_chunk(start, k, seed, agents, rules, matches, threads, on_progress)
 
     parts = dispatch(
         backend,
@@ -187,9 +193,10 @@ def _simulate_chunk(
     rules: Rules | None,
     matches: bool,
     threads: int | None = None,
+    on_progress: Callable[[int], object] | None = None,
 ) -> dict[str, npt.NDArray[Any]]:
     """Deals (or matches) ``start .. start + n - 1`` as columns: the unit of work."""
-    raw = _simulate(n, seed, agents, rules, matches, start, threads)
+    raw = _simulate(n, seed, agents, rules, matches, start, threads, on_progress)
     return {name: np.asarray(values) for name, values in raw}
 
 

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from ecarte._core import Card, Suit
 from ecarte.agents import Agent
-from ecarte.display import outcome_reason
+from ecarte.display import action_str, card_str, cards_text, counted, outcome_reason, suit_str
 from ecarte.duel import Action, Deal, Match, Observation
 from ecarte.errors import EcarteError
 
@@ -38,9 +38,10 @@ HUMAN_COMMANDS = (
 
 
 def card_text(card: Card) -> Text:
-    """A card with its suit symbol, red for hearts and diamonds."""
+    """A card as shown everywhere (:func:`ecarte.display.card_str`), red for hearts and
+    diamonds."""
     red = card.suit in (Suit.Hearts, Suit.Diamonds)
-    return Text(card.pretty(), style="bold red" if red else "bold")
+    return Text(card_str(card), style="bold red" if red else "bold")
 
 
 def action_text(action: Action) -> Text:
@@ -72,15 +73,17 @@ def explain_illegal(action: Action, observation: Observation, legal: list[Action
     if kind != "play" and phase == "play":
         return "the exchange is over: play a card"
     if card is not None and card not in observation.hand:
-        return f"you hold no {card.pretty()}"
+        return f"you hold no {card_str(card)}"
     if kind == "discard" and card is not None and card.suit == trump:
-        return f"trumps ({trump.symbol}) may not be discarded while you hold a card of another suit"
+        return (
+            f"trumps ({suit_str(trump)}) may not be discarded while you hold a card of another suit"
+        )
     if kind == "play" and card is not None and observation.lead is not None:
         led = observation.lead.suit
         if card.suit != led and any(c.suit == led for c in observation.hand):
-            return f"you must follow {led.symbol}"
+            return f"you must follow {suit_str(led)}"
         if card.suit not in (led, trump) and any(c.suit == trump for c in observation.hand):
-            return f"you have no {led.symbol}, so you must trump ({trump.symbol})"
+            return f"you have no {suit_str(led)}, so you must trump ({suit_str(trump)})"
     return f"{action} is not legal now"
 
 
@@ -113,7 +116,7 @@ def result_banner(outcome_deal: Deal, seat: int, score: tuple[int, int], target:
     assert outcome is not None
     names = ["you", "the opponent"] if seat == 0 else ["the opponent", "you"]
     who = "You win" if outcome.winner == seat else "The opponent wins"
-    points = f"{outcome.points} point{'s' if outcome.points > 1 else ''}"
+    points = counted(outcome.points, "point")
     reason = outcome_reason(outcome, names)
     return (
         f"{who} the deal, {points}: {reason}. "
@@ -147,6 +150,9 @@ class Game:
     pending_banner: str = ""
     #: The banner of the last deal that ended.
     last_banner: str = ""
+    #: The log's length before each of the human's moves in this deal: undo cuts the log
+    #: back to it, so that nothing the undone moves showed (a talon card drawn) stays.
+    _log_before_move: list[int] = field(default_factory=list, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._seen = self._snapshot()
@@ -200,10 +206,10 @@ class Game:
         obs = deal.observation(self.seat)
         drawn = obs.draws[drawn_before:]
         if drawn:
-            self.log.append(f"You draw {' '.join(c.pretty() for c in drawn)}")
+            self.log.append(f"You draw {cards_text(drawn)}")
         holder = obs.turn_up_holder
         if holder is not None and holder_before is None and holder != self.seat:
-            self.log.append(f"The opponent draws the turn-up {deal.turn_up.pretty()}")
+            self.log.append(f"The opponent draws the turn-up {card_str(deal.turn_up)}")
         self._note_end_of_deal(deal)
         self._seen = self._snapshot()
 
@@ -211,11 +217,12 @@ class Game:
         # The opponent's discards are face down.
         if action.kind == "discard":
             return "discards a card"
-        return action.card.pretty() if action.card is not None else str(action)
+        return action_str(action)
 
     def _note_end_of_deal(self, deal: Deal) -> None:
         if deal.outcome() is None:
             return
+        self._log_before_move.clear()  # undo stays within a deal
         banner = result_banner(deal, self.seat, self.match.score, self.match.target)
         self.log.append(banner.split(":")[0] + ".")
         self.last_banner = banner
@@ -255,7 +262,8 @@ class Game:
             choices = ", ".join(str(a) for a in legal)
             return Reply(f"{exc}. Legal: {choices}")
         self.last_banner = ""
-        self._apply(action, f"You: {action_text(action)}")
+        self._log_before_move.append(len(self.log))
+        self._apply(action, f"You: {action_str(action)}")
         self.advance()
         return Reply("", redraw=True, banner=self.last_banner)
 
@@ -269,6 +277,8 @@ class Game:
             if seats.pop() == self.seat:
                 break
         self._seen = self._snapshot()
+        if self._log_before_move:
+            del self.log[self._log_before_move.pop() :]
         self.log.append("You take back your last move.")
         return Reply("Move taken back.", redraw=True)
 
@@ -332,7 +342,7 @@ def table(
         Text(f"Score: {score_text} (to {target})"),
         Text("You deal" if deal.dealer == me else "Opponent deals"),
     )
-    trump = Text(f"Trump {deal.trump.symbol} (turn-up ") + card_text(deal.turn_up) + Text(")")
+    trump = Text(f"Trump {suit_str(deal.trump)} (turn-up ") + card_text(deal.turn_up) + Text(")")
     holder = obs.turn_up_holder
     if holder is not None:
         trump.append(f" (turn-up drawn by {'you' if holder == me else 'the opponent'})")

@@ -2,9 +2,10 @@
 a simulation's and an arena's result); the native records (deals, matches, solutions, the
 bank's deal) are read by the engine, in the same way.
 
-A record is one JSON object with its ``format`` and ``version`` and exactly the fields of
-that format, each of its JSON type; anything else raises :class:`InvalidRecordError`, never
-a ``TypeError``, ``KeyError`` or JSON's own ``ValueError``.
+A record is JSON text: one JSON object with its ``format`` and ``version`` and exactly the
+fields of that format, each of its JSON type. Text that is anything else raises
+:class:`InvalidRecordError`, never a ``KeyError`` or JSON's own ``ValueError``; an argument
+that is not text at all raises ``TypeError``, as every ``from_json`` does.
 """
 
 from __future__ import annotations
@@ -34,10 +35,10 @@ def no_constant(name: str) -> NoReturn:
 
 
 def load_json(text: object, what: str) -> Any:
-    """The JSON value of ``text`` (no NaN or infinity); ``InvalidRecordError`` for anything
-    that is not JSON text."""
+    """The JSON value of ``text`` (no NaN or infinity); ``InvalidRecordError`` for text that
+    is not JSON, ``TypeError`` for anything but text."""
     if not isinstance(text, str):
-        raise InvalidRecordError(f"{what} is JSON text, got {type(text).__name__}")
+        raise TypeError(f"{what} is JSON text (a str), got {type(text).__name__}")
     try:
         return json.loads(text, parse_constant=no_constant)
     except (ValueError, RecursionError) as e:

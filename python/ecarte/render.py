@@ -3,7 +3,7 @@
 :func:`table_image` draws a deal as one seat sees it, 640 × 400 pixels: the seat's hand, the
 trump and the turn-up, the trick on the table and the last trick, the match score, the
 talon count, who deals and whose turn it is. It shows only what that seat may know.
-Drawn with Pillow, an optional extra (``pip install 'ecarte[render]'``); the suits are
+Drawn with Pillow, an optional extra (the ``[render]`` extra); the suits are
 drawn as shapes, so no font with suit symbols is needed.
 """
 

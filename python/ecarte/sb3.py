@@ -1,6 +1,6 @@
 """Stable-Baselines3 and sb3-contrib: a native ``VecEnv`` and trained models as agents.
 
-``pip install 'ecarte[sb3]'`` installs both libraries (and PyTorch)::
+The ``[sb3]`` extra installs both libraries (and PyTorch)::
 
     from sb3_contrib import MaskablePPO
     import ecarte.sb3

@@ -1,6 +1,6 @@
 """Type stubs for ``ecarte._core.bank``: the names of ``ecarte.bank``."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import Final, Literal, final
 
@@ -170,9 +170,11 @@ def simulate(
     shoe: Iterable[_CardLike] | None = None,
     start: int | None = None,
     threads: int | None = None,
+    on_progress: Callable[[int], object] | None = None,
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
-    """Simulates deals ``start .. start + n``: ``(counts, joint)`` as uint64 arrays. See
-    ``ecarte.bank.simulate``."""
+    """Simulates deals ``start .. start + n``: ``(counts, joint)`` as uint64 arrays;
+    ``on_progress(deals)`` is told the deals simulated so far while it runs. Ctrl-C stops
+    it at once (``KeyboardInterrupt``). See ``ecarte.bank.simulate``."""
 
 
 # -- solver ------------------------------------------------------------------------------

@@ -58,9 +58,10 @@ _Phase = Literal["proposal", "response", "discard", "play", "over"]
 _ActionKind = Literal["play", "discard", "propose", "decline", "accept", "refuse"]
 _Objective = Literal["points", "cards"]
 
-AGENT_SPECS: Final[str]
-"""The agent specs the one grammar reads: ``random``, ``heuristic``, ``pimc``, ``pimc:N``,
-``expert``, ``expert:N``."""
+AGENT_SPECS: Final[tuple[str, ...]]
+"""The forms of the agent specs the one grammar reads: ``("random", "heuristic", "pimc",
+"pimc:N", "expert", "expert:N")``, ``N`` the worlds per decision (1 to ``MAX_SAMPLES``);
+what each agent is: docs/agents.md."""
 DEFAULT_PIMC_SAMPLES: Final[int]
 """Worlds per decision of ``"pimc"``."""
 DEFAULT_EXPERT_SAMPLES: Final[int]
@@ -390,9 +391,11 @@ def simulate(
     matches: bool = False,
     start: int | None = None,
     threads: int | None = None,
+    on_progress: Callable[[int], object] | None = None,
 ) -> list[tuple[str, np.ndarray]]:
     """Plays ``n`` deals (or matches) natively between two built-in agents; returns
-    columns of arrays. See ``ecarte.duel.simulate``."""
+    columns of arrays. ``on_progress(deals)`` is told the deals played so far while it
+    runs. Ctrl-C stops it at once (``KeyboardInterrupt``). See ``ecarte.duel.simulate``."""
 
 def heuristic_action(
     observation: Observation, legal_actions: list[Action]
@@ -702,7 +705,14 @@ class Match:
     def result(self) -> MatchResult:
         """The result; ``EcarteError`` while the match goes on."""
     def to_json(self) -> str:
-        """The versioned match record: seed, first dealer, rules and every deal's record."""
+        """The versioned match record: seed, first dealer, rules, every deal's record and
+        the players' names, if set."""
+    @property
+    def players(self) -> tuple[str, str] | None:
+        """The names of the players in seat 0 and seat 1, for the record and its replay
+        (``None`` until set): each 1 to 40 characters on one line."""
+    @players.setter
+    def players(self, names: tuple[str, str] | None) -> None: ...
     @staticmethod
     def from_json(text: str) -> Match:
         """Replays a record made by ``to_json``. Every deal must be the seeded deal with

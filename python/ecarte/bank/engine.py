@@ -4,7 +4,7 @@ re-exported under clean names; :func:`odds` takes the turned-up card explicitly,
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Final
 
 import numpy.typing as npt
@@ -58,6 +58,8 @@ def simulate(
     threads: int | None = None,
     backend: Backend = "local",
     progress: bool | None = False,
+    *,
+    on_progress: Callable[[int], object] | None = None,
 ) -> SimulationResult:
     """Simulates ``n`` whole deals (T2, T3 and T4 each against T1) from a freshly shuffled
     ``shoe`` (the cards left; the full 104-card shoe by default), in parallel with the GIL
@@ -77,6 +79,10 @@ def simulate(
     ``backend="ray"`` (or a ``RayBackend``) runs whole chunks of ``CHUNK`` deals as Ray
     tasks and adds their counts: the same result (docs/scale.md); ``n`` may then exceed
     ``MAX_DEALS`` and ``progress`` shows a bar that advances as chunks complete.
+
+    A local run calls ``on_progress(deals)`` with the deals simulated so far a few times a
+    second while it works, from the calling thread. Ctrl-C stops it within milliseconds
+    (``KeyboardInterrupt``).
     """
     seed = resolve_seed(seed)
     # Tasks are shipped the shoe as a list; a local run hands it over as given.
@@ -87,7 +93,7 @@ def simulate(
         n,
         SIMULATED_DEAL_SECONDS,
         (start, seed, cards),
-        local=lambda: _native_simulate(n, seed, cards, start, threads),
+        local=lambda: _native_simulate(n, seed, cards, start, threads, on_progress),
         check=lambda: _native_simulate(0, seed, cards, start, threads),
         align=CHUNK,
         limit=MAX_DEALS,

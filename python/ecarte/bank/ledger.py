@@ -90,6 +90,25 @@ class PunterView:
         """``player``'s chips not yet committed to a stake of this deal."""
         return self.chips[player] - sum(s.amount for s in self.stakes if s.player == player)
 
+    def missing_fixed_stake(self, players: Sequence[str]) -> tuple[int, list[str]] | None:
+        """The punters' obligation in banking mode (docs/rules.md, "Stake limits"): the
+        first of T2 and T3 that lacks its fixed stake while some punter can afford one now,
+        with those punters in the order of ``players``; ``None`` when neither does. A stake
+        on T4 and the reveal wait for it."""
+        for tableau in (2, 3):
+            if any(s.tableau == tableau for s in self.stakes):
+                continue
+            able = [
+                p
+                for p in players
+                if p != self.banker
+                and self.free_chips(p) >= self.fixed_stake
+                and not any(s.player == p and s.tableau == tableau for s in self.stakes)
+            ]
+            if able:
+                return tableau, able
+        return None
+
 
 def whole_number(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)

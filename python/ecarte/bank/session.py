@@ -15,10 +15,13 @@ __all__ = ["SessionDeal", "play_session"]
 
 @dataclass(frozen=True)
 class SessionDeal:
-    """One deal of a session: who banked, the bank and every player's chips after it."""
+    """One deal of a session: who banked it, the outcomes of T2, T3 and T4 against T1
+    (``"banker"``, ``"en_carte"``, ``"punter"``), the bank and every player's chips after
+    it, and what happened to the bank (a break, a restake, a pass; "" for nothing)."""
 
     deal: int
     banker: str
+    outcomes: tuple[str, ...]
     bank: int
     chips: dict[str, int]
     event: str
@@ -31,41 +34,47 @@ def play_session(
     on_deal: Callable[[SessionDeal], None] | None = None,
 ) -> list[SessionDeal]:
     """Plays ``deals`` deals. The punters decide from :meth:`Table.punter_view` only (the
-    trump card and the stakes; the tableaux are face down). Each punter, in seat order
-    after the banker, stakes on one tableau chosen at random (the engine's ``Stream(seed)``;
-    ``seed=None``: a fresh seed): the
-    fixed stake on T2 or T3, or on T4 up to twice the fixed stake, within the bank in
-    banking mode and always within the punter's free chips. When the table obliges fixed
-    stakes on T2 and T3 and one is missing, the first punter in seat order who can afford
-    it places it. After a first break the banker restakes the bank; after a second, the
-    bank passes. Stops early when nobody can hold the bank."""
+    trump card and the stakes; the tableaux are face down). When the table obliges fixed
+    stakes on T2 and T3, they come first: the first punter in seat order after the banker
+    who can afford a missing one places it. Then each punter, in seat order, stakes on one
+    tableau chosen at random (the engine's ``Stream(seed)``; ``seed=None``: a fresh seed):
+    the fixed stake on T2 or T3 (once each), or on T4 up to twice the fixed stake, within
+    the bank in banking mode and always within the punter's free chips. After a first
+    break the banker restakes the bank; after a second, the bank passes. Stops early when
+    nobody can hold the bank."""
     rng = Stream(resolve_seed(seed))
     history: list[SessionDeal] = []
     for _ in range(deals):
         if table.phase == "over":
             break
         view = table.deal()
-        punters = _punters_in_seat_order(table.players, view.banker)
+        banker = view.banker
+        punters = _punters_in_seat_order(table.players, banker)
+        if table.obliged:
+            view = _place_obliged_stakes(table, view, punters)
         for player in punters:
             if view.free_chips(player) <= 0:
                 continue
             tableau = rng.choice((2, 3, 4))
             amount = table_stake(view, player, tableau, rng)
-            if amount > 0:
+            again = any(s.player == player and s.tableau == tableau for s in view.stakes)
+            if amount > 0 and not (again and tableau in (2, 3)):
                 table.stake(player, tableau, amount)
                 view = table.punter_view()
-        if table.obliged:
-            view = _place_obliged_stakes(table, view, punters)
-        table.reveal()
+        outcomes = tuple(r.outcome for r in table.reveal())
         table.settle()
-        event = ""
+        events = []
+        if table.banker != banker:  # the shoe ran out twice: the bank passed
+            events.append(f"shoe ran out twice; bank passes to {table.banker}")
         if table.phase == "broken":
             if table.bank_number == 1 and table.chips[table.banker] > 0:
                 amount = table.restake_bank(min(table.chips[table.banker], table.bank_size))
-                event = f"bank broken; {table.banker} restakes {amount}"
+                events.append(f"bank broken; {table.banker} restakes {amount}")
             else:
-                event = f"bank broken; passes to {table.pass_bank()}"
-        entry = SessionDeal(table.deals_played, table.banker, table.bank, table.chips, event)
+                events.append(f"bank broken; passes to {table.pass_bank()}")
+        entry = SessionDeal(
+            table.deals_played, banker, outcomes, table.bank, table.chips, "; ".join(events)
+        )
         history.append(entry)
         if on_deal is not None:
             on_deal(entry)
@@ -80,15 +89,10 @@ def _punters_in_seat_order(players: list[str], banker: str) -> list[str]:
 def _place_obliged_stakes(table: Table, view: PunterView, punters: list[str]) -> PunterView:
     """The seed obliges the first and second punters to stake on T2 and T3: the first in
     seat order who can afford a missing fixed stake places it."""
-    for tableau in (2, 3):
-        if any(s.tableau == tableau for s in view.stakes):
-            continue
-        for player in punters:
-            placed = any(s.player == player and s.tableau == tableau for s in view.stakes)
-            if not placed and view.free_chips(player) >= view.fixed_stake:
-                table.stake(player, tableau, view.fixed_stake)
-                view = table.punter_view()
-                break
+    while (missing := view.missing_fixed_stake(punters)) is not None:
+        tableau, able = missing
+        table.stake(able[0], tableau, view.fixed_stake)
+        view = table.punter_view()
     return view
 
 

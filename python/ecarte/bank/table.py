@@ -10,8 +10,8 @@ Phase machine of a :class:`Table`::
     "broken" --pass_bank()--> "ready"
     "over": no player can hold the bank; nothing more is legal.
 
-Between deals ("ready") a punter may ``shuffle_rest`` once, also after a restake (RULES.md,
-"The shoe across deals": the restake only spares the banker a reshuffle).
+Between deals ("ready") a punter may ``shuffle_rest`` once, also after a restake
+(docs/rules.md, "The shoe across deals": the restake only spares the banker a reshuffle).
 
 During staking the tableaux are face down: punters see :meth:`Table.punter_view` (the trump
 card and the stakes), which :meth:`Table.deal` returns.
@@ -267,7 +267,9 @@ class Table:
         return self.punter_view()
 
     def stake(self, player: str, tableau: int, amount: int) -> Stake:
-        """Places ``amount`` chips of ``player`` on tableau 2, 3 or 4."""
+        """Places ``amount`` chips of ``player`` on tableau 2, 3 or 4. With ``obliged``, T4
+        takes stakes only once T2 and T3 each carry a fixed stake, or no punter can afford
+        one now."""
         self._require("staking", "stake")
         self._check_player(player)
         if player == self.banker:
@@ -285,11 +287,14 @@ class Table:
                 f"banking mode: the stake on T{tableau} is the fixed stake "
                 f"{self._fixed_stake}, got {amount}"
             )
-        if self._mode == "banking" and tableau in (2, 3) and self._has_fixed_stake(player, tableau):
+        again = any(s.player == player and s.tableau == tableau for s in self._stakes)
+        if self._mode == "banking" and tableau in (2, 3) and again:
             raise InvalidStakeError(
                 f"banking mode: {player!r} has placed the fixed stake on T{tableau} already "
                 "(one per punter)"
             )
+        if tableau == 4 and self._obliged and (waiting := self._unmet_obligation()):
+            raise InvalidStakeError(f"banking mode: T4 takes stakes once {waiting}")
         if self._mode == "banking" and tableau == 4 and not self._responsible:
             on_t4 = sum(s.amount for s in self._stakes if s.tableau == 4)
             if on_t4 + amount > self._bank:
@@ -308,18 +313,10 @@ class Table:
     def reveal(self) -> list[Resolution]:
         """Ends staking and turns the tableaux up: T2, T3, T4 each against T1. With
         ``obliged`` (banking mode's default), refused while T2 or T3 lacks its fixed stake
-        and some punter could still place it."""
+        and some punter could still place it (as a stake on T4 is)."""
         self._require("staking", "reveal")
-        if self._obliged:
-            for tableau in (2, 3):
-                if any(s.tableau == tableau for s in self._stakes):
-                    continue
-                able = [p for p in self._players if self._can_place_fixed(p, tableau)]
-                if able:
-                    raise TableError(
-                        f"reveal: T{tableau} needs its fixed stake of {self._fixed_stake} first "
-                        f"(the punters are obliged to stake it; {', '.join(map(repr, able))} can)"
-                    )
+        if self._obliged and (waiting := self._unmet_obligation()):
+            raise TableError(f"reveal: only once {waiting}")
         self._phase = "revealed"
         self._revealed = True
         self._actions.append(["reveal"])
@@ -526,12 +523,15 @@ class Table:
     def _has_fixed_stake(self, player: str, tableau: int) -> bool:
         return any(s.player == player and s.tableau == tableau for s in self._stakes)
 
-    def _can_place_fixed(self, player: str, tableau: int) -> bool:
-        """Whether ``player`` could still place the fixed stake on ``tableau`` now."""
+    def _unmet_obligation(self) -> str:
+        """Why staking must go on ("" if it need not): :meth:`PunterView.missing_fixed_stake`."""
+        missing = self.punter_view().missing_fixed_stake(self._players)
+        if missing is None:
+            return ""
+        tableau, able = missing
         return (
-            player != self.banker
-            and not self._has_fixed_stake(player, tableau)
-            and self._free(player) >= self._fixed_stake
+            f"T2 and T3 carry their fixed stake: T{tableau} needs its fixed stake of "
+            f"{self._fixed_stake} first ({', '.join(map(repr, able))} can place it)"
         )
 
     def _current_deal(self) -> Deal:

@@ -16,7 +16,8 @@ a SplitMix64 generator of its own; version 2 is the same set drawn from the engi
 generator.
 
 ``ecarte bench solver`` times the solver on it (:func:`run_bench`) and checks every value;
-``ecarte solve --batch`` solves a file of records (:func:`solve_records`).
+``ecarte solve --batch`` solves a file of records in the same chunks (:func:`solve_in_chunks`)
+and writes the same result lines (:func:`solution_record`).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ __all__ = [
     "position_record",
     "run_bench",
     "solution_record",
-    "solve_records",
+    "solve_in_chunks",
 ]
 
 FORMAT = "ecarte.solver.position"
@@ -202,23 +203,6 @@ def solution_record(solution: Solution, meta: dict[str, Any], seconds: float) ->
     out["nodes"] = solution.nodes
     out["ms"] = round(seconds * 1e3, 4)
     return out
-
-
-def solve_records(
-    path: Path,
-    objective: str = "points",
-    threads: int | None = None,
-    advance: Callable[[int], None] | None = None,
-) -> list[dict[str, Any]]:
-    """Solves every position of a JSON-lines file of deal or position records."""
-    parsed = [parse_record(obj, f"{path}:{n}") for n, obj in read_lines(path)]
-    solved = solve_in_chunks([d for d, _ in parsed], objective, threads, advance)
-    return [solution_record(s, meta, t) for (_, meta), (s, t) in zip(parsed, solved, strict=False)]
-
-
-def count_lines(path: Path) -> int:
-    with path.open(encoding="utf-8") as f:
-        return sum(1 for line in f if line.strip())
 
 
 @dataclass

@@ -10,13 +10,14 @@ web app); what they share (options, one-line errors, records) is in
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
 
 from ecarte.cli.bank import bank_command, odds_command
 from ecarte.cli.bench import bench_command
-from ecarte.cli.common import EcarteGroup
+from ecarte.cli.common import CommandInterrupted, EcarteGroup, OutputClosed
 from ecarte.cli.engine import engine_command
 from ecarte.cli.match import match_command
 from ecarte.cli.play import play_command
@@ -29,10 +30,17 @@ from ecarte.errors import EcarteError
 __all__ = ["main", "run"]
 
 
-@click.group(cls=EcarteGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=EcarteGroup,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(package_name="ecarte")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """ecarte: a fast, faithful écarté engine. Run `ecarte COMMAND --help` for details."""
+    if ctx.invoked_subcommand is None:  # a bare `ecarte`: the help, as --help shows it
+        click.echo(ctx.get_help())
 
 
 for _command in (
@@ -51,9 +59,42 @@ for _command in (
     main.add_command(_command)
 
 
+#: The exit status after Ctrl-C: 128 + SIGINT, as a shell reports it.
+INTERRUPTED_STATUS = 130
+
+
 def run() -> None:
+    """The console script: ``main`` with ecarte's exits. A bad input: one line
+    ``error: ...``, status 2. Ctrl-C: one line ``interrupted``, status 130, no traceback.
+    A reader that closes the output early (``| head``): a quiet end, status 0."""
+    status: int | str | None = 0
     try:
-        main()
+        main(prog_name="ecarte")
+    except SystemExit as end:
+        status = end.code
     except EcarteError as exc:
         click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+        status = 2
+    except (CommandInterrupted, KeyboardInterrupt):
+        status = INTERRUPTED_STATUS
+        try:
+            click.echo("interrupted", err=True)
+        except OSError:
+            pass
+    except OutputClosed:
+        _discard_output()
+        sys.exit(0)
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _discard_output()
+        status = 0 if status != INTERRUPTED_STATUS else status
+    sys.exit(status)
+
+
+def _discard_output() -> None:
+    """Points stdout at the null device: the reader has gone, and Python's final flush must
+    not fail on the closed pipe."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, sys.stdout.fileno())
+    os.close(null)

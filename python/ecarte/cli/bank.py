@@ -9,15 +9,22 @@ from typing import Any
 import click
 from rich.table import Table
 
+from ecarte._core import Card, Suit
+from ecarte.bank import MAX_DEALS
 from ecarte.cli.common import (
+    ASCII_OPTION,
     MAX_BANK_DEALS,
+    OUTPUT,
     SEED,
+    Whole,
     backend_of,
     check_output_path,
+    console,
     fail,
     ray_option,
     write_output,
 )
+from ecarte.display import card_str, counted, suit_str
 
 #: The chart formats ``--plot`` writes (by file name extension).
 PLOT_SUFFIXES = (
@@ -44,74 +51,114 @@ PLOT_SUFFIXES = (
     ),
 )
 @click.option("--seen", default="", help="Cards already seen, comma-separated, e.g. 5H,KS.")
+@ASCII_OPTION
 def odds_command(trump: str, seen: str) -> None:
     """Exact odds of one punter tableau against the banker's, from the 104-card shoe minus
     the turn-up (when --trump is a card) and the seen cards."""
-    from rich.console import Console
-
-    from ecarte import bank
 
     removed = [c.strip() for c in seen.split(",") if c.strip()]
-    odds = bank.odds(trump, removed=removed)
+    odds = odds_of(trump, removed)
     # A bare suit removes no turn-up, a state play never meets: say which shoe was used.
     turn_up = len(trump.strip()) > 1
+    shown = card_str(Card(trump.strip())) if turn_up else suit_str(Suit.parse(trump.strip()))
     shoe = (
-        f"the 104-card shoe less the turn-up {trump.strip()}"
+        f"the 104-card shoe less the turn-up {shown}"
         if turn_up
         else "the 104-card shoe with no turn-up removed (give the turned-up card, e.g. --trump 7H)"
     )
-    click.echo(f"Shoe: {shoe}" + (f", less {len(removed)} seen card(s)" if removed else ""))
-    table = Table(title=f"Bank odds, trump {trump.strip()}, {odds.cards_left} cards left")
+    seen_cards = f", less {counted(len(removed), 'seen card')}" if removed else ""
+    click.echo(f"Shoe: {shoe}{seen_cards}")
+    table = Table(title=f"Bank odds, trump {shown}, {odds.cards_left} cards left")
     table.add_column("outcome")
     table.add_column("probability", justify="right")
     table.add_column("exact", justify="right")
     for name in ("banker", "en_carte", "punter"):
-        table.add_row(name.replace("_", " "), f"{getattr(odds, name):.4%}", str(odds.exact[name]))
+        table.add_row(outcome_text(name), f"{getattr(odds, name):.4%}", str(odds.exact[name]))
     scores = Table(title="Trick scores (banker-punter)")
     scores.add_column("score")
     scores.add_column("probability", justify="right")
     for (b, p), prob in sorted(odds.scores.items()):
         scores.add_row(f"{b}-{p}", f"{prob:.4%}")
-    console = Console(highlight=False)
-    console.print(table)
-    console.print(scores)
+    screen = console()
+    screen.print(table)
+    screen.print(scores)
+
+
+def odds_of(trump: str, removed: list[str]) -> Any:
+    """``bank.odds`` for ``--trump`` and ``--seen``, its errors naming the option at fault."""
+    from ecarte import bank
+    from ecarte.errors import EcarteError
+
+    try:
+        return bank.odds(trump, removed=removed)
+    except EcarteError as exc:
+        if not trump.isprintable():  # not Unicode text: the engine's own message says so
+            raise
+        try:
+            bank.odds(trump)
+        except EcarteError:
+            fail(
+                f"--trump {trump}: give the turned-up card (e.g. 7H) or the trump suit "
+                "(C, D, H, S or ♣ ♦ ♥ ♠)"
+            )
+        fail(f"--seen: {exc}")
 
 
 @click.command("bank")
-@click.option("--players", type=click.IntRange(2, 20), default=4, show_default=True)
-@click.option("--bank", "bank_size", type=click.IntRange(1), default=100, show_default=True)
+@click.option(
+    "--players", type=Whole(2, 20), default=4, show_default=True, help="Players at the table."
+)
+@click.option(
+    "--bank",
+    "bank_size",
+    type=Whole(1),
+    default=100,
+    show_default=True,
+    help="The bank the banker stakes (banking mode), at most --chips.",
+)
 @click.option(
     "--stake",
-    type=click.IntRange(1),
+    type=Whole(1),
     default=10,
     show_default=True,
     help="The fixed stake on T2 and T3.",
 )
 @click.option(
     "--chips",
-    type=click.IntRange(1),
+    type=Whole(1),
     default=1000,
     show_default=True,
     help="Each player's chips at the start.",
 )
-@click.option("--deals", type=click.IntRange(1, MAX_BANK_DEALS), default=50, show_default=True)
 @click.option(
-    "--mode", type=click.Choice(["banking", "open"]), default="banking", show_default=True
+    "--deals",
+    type=Whole(1, MAX_BANK_DEALS),
+    default=50,
+    show_default=True,
+    help="Deals of the session (fewer if nobody can hold the bank).",
 )
-@click.option("--seed", type=SEED, default=1, show_default=True)
+@click.option(
+    "--mode",
+    type=click.Choice(["banking", "open"]),
+    default="banking",
+    show_default=True,
+    help="banking: fixed stakes on T2 and T3, a bank that can break; open: any stakes, "
+    "paid by the banker without limit.",
+)
+@click.option(
+    "--seed", type=SEED, default=1, show_default=True, help="Seed of the shoe and the stakes."
+)
 @click.option(
     "--plot",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OUTPUT,
     help="Draw each player's chips over the deals to a chart: .png, .pdf, .svg and "
     "more by the file name (needs matplotlib).",
 )
-@click.option(
-    "--out", type=click.Path(dir_okay=False, path_type=Path), help="Save the session record (JSON)."
-)
+@click.option("--out", type=OUTPUT, help="Save the session record (JSON) to this file.")
 @click.option(
     "--simulate",
     "simulated",
-    type=click.IntRange(1),
+    type=Whole(1, MAX_DEALS),
     default=None,
     help="Instead: the outcomes of this many simulated deals (Monte Carlo).",
 )
@@ -136,11 +183,12 @@ def bank_command(
             raise click.UsageError("--ray runs the Monte Carlo of --simulate N")
         click.echo(simulated_outcomes(simulated, seed, ray_address))
         return
-    from rich.console import Console
 
     from ecarte import bank
     from ecarte.bank.session import play_session
 
+    if mode == "banking" and bank_size > chips:
+        fail(f"--bank {bank_size} is more than --chips {chips}: the banker funds the bank")
     if out is not None:
         check_output_path(out, "--out")
     if plot is not None:
@@ -149,22 +197,26 @@ def bank_command(
     names = [f"P{i + 1}" for i in range(players)]
     table = bank.Table(names, bank=bank_size, fixed_stake=stake, chips=chips, mode=mode, seed=seed)  # type: ignore[arg-type]
     history = play_session(table, deals, seed)
-    ledger = Table(title=f"Banking session, seed {seed}")
+    ledger = Table(title=f"Banking session, seed {seed}: chips after each deal")
     ledger.add_column("deal", justify="right")
     ledger.add_column("banker")
+    for tableau in ("T2", "T3", "T4"):
+        ledger.add_column(tableau, no_wrap=True)
     ledger.add_column("bank", justify="right")
     for name in names:
         ledger.add_column(name, justify="right")
-    ledger.add_column("event")
     for entry in history:
         ledger.add_row(
-            str(entry.deal),
+            f"{entry.deal}{'*' if entry.event else ''}",
             entry.banker,
+            *(outcome_text(o) for o in entry.outcomes),
             str(entry.bank),
             *(str(entry.chips[p]) for p in names),
-            entry.event,
         )
-    Console(highlight=False).print(ledger)
+    console().print(ledger)
+    for entry in history:  # below the table, which they would make too wide
+        if entry.event:
+            click.echo(f"* deal {entry.deal}: {entry.event}")
     click.echo(f"Chips + bank: {table.total_chips} (start {players * chips})")
     if out is not None:
         write_output(out, table.to_json(), "--out")
@@ -174,6 +226,11 @@ def bank_command(
         click.echo(f"Chart saved to {plot}")
 
 
+def outcome_text(outcome: str) -> str:
+    """A tableau's outcome as the command line spells it: banker, en carte, punter."""
+    return outcome.replace("_", " ")
+
+
 def _pyplot() -> Any:
     try:
         import matplotlib
@@ -181,7 +238,7 @@ def _pyplot() -> Any:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        fail("--plot needs matplotlib: pip install 'ecarte[plot]'")
+        fail("--plot needs matplotlib: pip install matplotlib (the [plot] extra)")
     return plt
 
 
@@ -191,9 +248,10 @@ def plot_bankrolls(history: list[Any], names: list[str], path: Path) -> None:
     deals = [e.deal for e in history]
     for name in names:
         ax.plot(deals, [e.chips[name] for e in history], label=name)
+    ax.plot(deals, [e.bank for e in history], label="bank", linestyle="--", color="black")
     ax.set_xlabel("deal")
     ax.set_ylabel("chips")
-    ax.set_title("Bankrolls over the session")
+    ax.set_title("Chips of each player and the bank over the session")
     ax.legend()
     fig.tight_layout()
     try:
@@ -207,13 +265,18 @@ def plot_bankrolls(history: list[Any], names: list[str], path: Path) -> None:
 def simulated_outcomes(n: int, seed: int, address: str | None) -> str:
     """``ecarte bank --simulate N [--ray]``: the outcome frequencies of ``n`` deals."""
     from ecarte.bank import simulate
+    from ecarte.progress import progress_bar
 
-    result = simulate(n, seed, backend=backend_of(address), progress=None)
+    if address is not None:
+        result = simulate(n, seed, backend=backend_of(address), progress=None)
+    else:
+        with progress_bar("Deals", n) as bar:
+            result = simulate(n, seed, on_progress=bar.running)
     lines = [f"{n} simulated deals, seed {seed}: outcome rates with 95% intervals"]
     for tableau, counts in result.summary["intervals"].items():
         rates = result.summary["probabilities"][tableau]
         cells = ", ".join(
-            f"{name} {rates[name]:.4f} [{low:.4f}, {high:.4f}]"
+            f"{outcome_text(name)} {rates[name]:.4f} [{low:.4f}, {high:.4f}]"
             for name, (low, high) in counts.items()
         )
         lines.append(f"T{tableau}: {cells}")

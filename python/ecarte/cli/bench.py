@@ -5,6 +5,12 @@ from __future__ import annotations
 
 import click
 
+from ecarte import MAX_THREADS
+from ecarte.cli.common import Whole
+
+#: Positions in the shipped set (solver_positions_v2: 100 for each of 0 to 11 exchanges).
+POSITIONS_IN_SET = 1_200
+
 
 @click.group("bench", invoke_without_command=True)
 @click.option("--full", is_flag=True, help="Longer runs, steadier figures.")
@@ -15,26 +21,28 @@ def bench_command(ctx: click.Context, full: bool) -> None:
     if ctx.invoked_subcommand is not None:
         return
     import platform
+    import textwrap
 
-    from ecarte.bench.harness import format_table, run_benchmarks
+    from ecarte.bench.harness import NOTES, format_table, run_benchmarks
 
     click.echo(
         f"python {platform.python_version()} on {platform.machine()}, "
         f"{'full' if full else 'quick'} run"
     )
     click.echo(format_table(run_benchmarks(full=full)))
+    click.echo("\n" + textwrap.fill(NOTES, 88))
 
 
 @bench_command.command("solver")
 @click.option(
     "--positions",
-    type=click.IntRange(1),
+    type=Whole(1, POSITIONS_IN_SET),
     default=None,
     help="Solve the first N positions of the set (default: all 1,200).",
 )
 @click.option(
     "--threads",
-    type=click.IntRange(1),
+    type=Whole(1, MAX_THREADS),
     default=1,
     show_default=True,
     help="Positions solved at once; each time is that of one solve on one thread.",

@@ -8,42 +8,52 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+from rich.console import Console
 
 from ecarte.agents import Agent, make_agent
 from ecarte.distributed import Backend, RayBackend
-from ecarte.duel import AGENT_SPECS, Deal, Match, parse_agent
+from ecarte.duel import Deal, Match, parse_agent
 from ecarte.errors import EcarteError
 from ecarte.records import no_constant
+
+
+class AgentSpecType(click.ParamType):  # type: ignore[type-arg]  # generic only in click >= 8.2
+    """The click type of an agent spec, read by the one native grammar
+    (``ecarte.duel.AGENT_SPECS``)."""
+
+    name = "agent"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        try:
+            parse_agent(value)
+        except ValueError as exc:  # an unknown name, or a world count out of range
+            self.fail(str(exc), param, ctx)
+        return str(value)
+
+
+AGENT = AgentSpecType()
 
 #: A trained model named as an agent: a file saved by stable-baselines3 (``model.save``).
 MODEL_SUFFIX = ".zip"
 
 
-class AgentSpecType(click.ParamType):  # type: ignore[type-arg]  # generic only in click >= 8.2
-    """The click type of an agent spec, read by the one native grammar
-    (``ecarte.duel.AGENT_SPECS``), or of a model file saved by stable-baselines3 (``*.zip``,
-    played by ``ecarte.sb3.PolicyAgent``)."""
-
-    name = "agent"
+class PlayerType(AgentSpecType):
+    """The click type of an agent that plays through Python: an agent spec, or a model file
+    saved by stable-baselines3 (``*.zip``, played by ``ecarte.sb3.PolicyAgent``)."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         if str(value).endswith(MODEL_SUFFIX):
             if not Path(value).is_file():
                 self.fail(f"no model file {value!r}", param, ctx)
             return str(value)
-        try:
-            parse_agent(value)
-        except ValueError:
-            self.fail(
-                f"unknown agent {value!r}: choose {AGENT_SPECS}, or a model file (*.zip)",
-                param,
-                ctx,
-            )
-        return str(value)
+        return super().convert(value, param, ctx)
 
 
-def make_cli_agent(spec: str, seed: int) -> Agent:
-    """The agent an ``AgentSpecType`` value names: a built-in agent, or a saved model's agent."""
+PLAYER = PlayerType()
+
+
+def make_player(spec: str, seed: int) -> Agent:
+    """The agent a ``PLAYER`` names: a built-in agent, or a saved model's agent."""
     if not spec.endswith(MODEL_SUFFIX):
         return make_agent(spec, seed)
     try:
@@ -58,7 +68,50 @@ def agent_name(spec: str) -> str:
     return Path(spec).stem if spec.endswith(MODEL_SUFFIX) else spec
 
 
-AGENT = AgentSpecType()
+def number_text(n: int) -> str:
+    """A bound as a person writes it: ``2**64 - 1``, ``1,000,000``, ``20``."""
+    if n == 2**64 - 1:
+        return "2**64 - 1"
+    return f"{n:,}" if n >= 10_000 else str(n)
+
+
+class Whole(click.IntRange):
+    """A whole number from ``low`` to ``high`` (no bound above when ``high`` is None). Help
+    shows the range it accepts ("1 to 1,000,000,000"); a bad value is refused as
+    ``--option must be a whole number from 1 to 1,000,000,000, got 0``."""
+
+    def __init__(self, low: int, high: int | None = None) -> None:
+        super().__init__(low, high)
+
+    def _describe_range(self) -> str:
+        low = number_text(int(self.min or 0))
+        return f"at least {low}" if self.max is None else f"{low} to {number_text(int(self.max))}"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        number = value if isinstance(value, int) and not isinstance(value, bool) else None
+        if number is None and isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+            number = int(value)
+        low, high = int(self.min or 0), self.max
+        if number is None or number < low or (high is not None and number > high):
+            which = f"from {self._describe_range()}" if high is not None else "at least " + str(low)
+            shown = value if isinstance(value, int) or str(value).isdigit() else repr(value)
+            self.fail(f"must be a whole number {which}, got {shown}", param, ctx)
+        return number
+
+
+class OutputFile(click.Path):
+    """A file to write (``--out``, ``--save``, ``--plot``): a path, not empty."""
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail("the path is empty: give a file name", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+OUTPUT = OutputFile()
 
 #: Options several commands share, defined once.
 ORDER_OPTION = click.option(
@@ -70,23 +123,38 @@ ORDER_OPTION = click.option(
 )
 TARGET_OPTION = click.option(
     "--target",
-    type=click.IntRange(1, 100),
+    type=Whole(1, 100),
     default=7,
     show_default=True,
     help="Points that win the match.",
 )
 
+
+def _ascii(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    from ecarte.display import use_ascii
+
+    use_ascii(value)
+
+
+#: ``--ascii``: cards as QH rather than Q♥, for terminals without the suit symbols.
+ASCII_OPTION = click.option(
+    "--ascii",
+    is_flag=True,
+    expose_value=False,
+    callback=_ascii,
+    help="Show cards in ASCII (QH) instead of with suit symbols (Q♥).",
+)
+
 #: Every ``--seed``: a whole number from 0 to 2**64 - 1, checked before any work.
-SEED = click.IntRange(0, 2**64 - 1)
+SEED = Whole(0, 2**64 - 1)
 
 #: What a bad input raises; the command reports it in one line and exits with status 2.
 USER_ERRORS = (EcarteError, ValueError, OSError, UnicodeError, OverflowError, RecursionError)
 
 #: Upper bounds of the CLI's sizes, so that a typo cannot start a machine-filling run: worker
-#: threads (the engine's own ``MAX_THREADS``), worker processes (``arena --workers``) and
-#: worlds per PIMC decision (``arena --samples``).
+#: threads (the engine's own ``MAX_THREADS``), worker processes (``arena --workers``);
+#: worlds per search decision are the engine's one limit, ``ecarte.MAX_SAMPLES``.
 MAX_WORKERS = 64
-MAX_SAMPLES = 10_000
 #: ... and of the run lengths: deals of ``simulate``, seeds of ``arena``, deals of ``bank``.
 MAX_SIMULATED = 10**9
 MAX_ARENA_MATCHES = 10**6
@@ -99,6 +167,27 @@ RECORD_KINDS = {
     MATCH_FORMAT: "a duel match record",
     "ecarte.bank.session": "a banking session record",
 }
+
+
+class CommandInterrupted(Exception):
+    """Ctrl-C during a command: the console script says ``interrupted`` and exits with
+    status 130 (click would print ``Aborted!`` and exit with 1)."""
+
+
+class OutputClosed(Exception):
+    """The reader of the output went away (``ecarte match | head -1``): the console script
+    ends quietly (click would exit with status 1)."""
+
+
+def console() -> Console:
+    """The console a command prints through (rich, no highlighting); a reader that goes
+    away ends the command quietly (:class:`OutputClosed`), not with rich's status 1."""
+    return _Console(highlight=False)
+
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        raise OutputClosed
 
 
 class OneLineError(click.ClickException):
@@ -115,27 +204,40 @@ def one_line(text: object) -> str:
 
 
 def _usage_error(exc: click.UsageError) -> OneLineError:
+    """One line that names the option: ``--deals must be a whole number from ...``."""
     hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
-    return OneLineError(one_line(exc.format_message()) + hint)
+    message = exc.format_message()
+    param = getattr(exc, "param", None)
+    if isinstance(exc, click.BadParameter) and not isinstance(exc, click.MissingParameter):
+        if param is not None:
+            name = param.opts[0] if isinstance(param, click.Option) else param.human_readable_name
+            joint = " " if exc.message.startswith("must ") else ": "
+            message = f"{name}{joint}{exc.message}"
+    return OneLineError(one_line(message) + hint)
 
 
 class EcarteGroup(click.Group):
     """Reports every bad input, click's own usage errors included, in one line with status
-    2, never with a traceback."""
+    2, never with a traceback; turns Ctrl-C and a closed output into the console script's
+    own exits (:class:`CommandInterrupted`, :class:`OutputClosed`)."""
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:
             return super().make_context(*args, **kwargs)
         except click.UsageError as exc:
             raise _usage_error(exc) from None
+        except KeyboardInterrupt:
+            raise CommandInterrupted from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except click.UsageError as exc:
             raise _usage_error(exc) from None
+        except KeyboardInterrupt:
+            raise CommandInterrupted from None
         except BrokenPipeError:
-            raise
+            raise OutputClosed from None
         except UnicodeEncodeError as exc:
             # A command-line argument that was not UTF-8 reaches Python as lone surrogates.
             raise OneLineError(
@@ -209,15 +311,15 @@ def read_record(file: Path, command: str, accepted: tuple[str, ...]) -> tuple[st
 def parse_deal(file: Path, text: str) -> Deal:
     try:
         return Deal.from_json(text)
-    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
-        fail(f"{file}: not a valid deal record: {one_line(exc)}")
+    except ValueError as exc:  # "invalid deal record: what is wrong"
+        fail(f"{file}: {one_line(exc)}")
 
 
 def parse_match(file: Path, text: str) -> Match:
     try:
         return Match.from_json(text)
-    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
-        fail(f"{file}: not a valid match record: {one_line(exc)}")
+    except ValueError as exc:  # "invalid match record: what is wrong"
+        fail(f"{file}: {one_line(exc)}")
 
 
 def ray_option(f: Any) -> Any:

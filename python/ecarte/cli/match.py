@@ -7,16 +7,19 @@ from pathlib import Path
 import click
 
 from ecarte.cli.common import (
-    AGENT,
+    ASCII_OPTION,
     ORDER_OPTION,
+    OUTPUT,
+    PLAYER,
     SEED,
     TARGET_OPTION,
+    Whole,
     agent_name,
     check_output_path,
-    make_cli_agent,
+    make_player,
     write_output,
 )
-from ecarte.display import deal_report
+from ecarte.display import counted, deal_report
 from ecarte.duel import Deal, Match, Rules
 from ecarte.seeding import agent_seed
 
@@ -27,12 +30,12 @@ from ecarte.seeding import agent_seed
     type=SEED,
     default=1,
     show_default=True,
-    help="Seed of the match's deals (0 to 2**64 - 1).",
+    help="Seed of the match's deals.",
 )
 @click.option(
     "--agents",
     nargs=2,
-    type=AGENT,
+    type=PLAYER,
     default=("pimc", "pimc"),
     show_default=True,
     help="The agents in seat 0 and seat 1: built-in agents, or model files (*.zip) saved by "
@@ -40,13 +43,20 @@ from ecarte.seeding import agent_seed
 )
 @TARGET_OPTION
 @ORDER_OPTION
-@click.option("--first-dealer", type=click.IntRange(0, 1), default=0, show_default=True)
+@click.option(
+    "--first-dealer",
+    type=Whole(0, 1),
+    default=0,
+    show_default=True,
+    help="The seat that deals the first deal.",
+)
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OUTPUT,
     help="Save the match record (JSON) to this file.",
 )
 @click.option("--quiet", is_flag=True, help="Print only the result.")
+@ASCII_OPTION
 def match_command(
     seed: int,
     agents: tuple[str, str],
@@ -59,11 +69,12 @@ def match_command(
     """Play a whole match between two built-in agents and print it deal by deal."""
     if out is not None:
         check_output_path(out, "--out")
-    names = [f"{agent_name(agents[0]).capitalize()}-0", f"{agent_name(agents[1]).capitalize()}-1"]
+    names = tuple(f"{agent_name(spec).capitalize()}-{seat}" for seat, spec in enumerate(agents))
     match = Match(seed=seed, first_dealer=first_dealer, rules=Rules(order=order, target=target))
+    match.players = names
     players = (
-        make_cli_agent(agents[0], agent_seed(seed, 0)),
-        make_cli_agent(agents[1], agent_seed(seed, 1)),
+        make_player(agents[0], agent_seed(seed, 0)),
+        make_player(agents[1], agent_seed(seed, 1)),
     )
     if not quiet:
         click.echo(f"Match to {target}, seed {seed}: {names[0]} v {names[1]} ({order} order)")
@@ -77,9 +88,11 @@ def match_command(
         click.echo(f"  Score: {names[0]} {m.score[0]}, {names[1]} {m.score[1]}")
 
     result = match.play(*players, on_deal=show)
+    winner, score = result.winner, result.score
     click.echo(
-        f"\n{names[result.winner]} wins the match {result.score[0]}-{result.score[1]} "
-        f"in {len(result.outcomes)} deals."
+        ("" if quiet else "\n")
+        + f"{names[winner]} wins the match {score[winner]}-{score[1 - winner]} "
+        f"in {counted(len(result.outcomes), 'deal')}."
     )
     if out is not None:
         write_output(out, match.to_json(), "--out")

@@ -9,13 +9,17 @@ import click
 
 from ecarte.agents import make_agent
 from ecarte.cli.common import (
-    AGENT,
+    ASCII_OPTION,
     ORDER_OPTION,
+    OUTPUT,
+    PLAYER,
     SEED,
     TARGET_OPTION,
+    Whole,
     agent_name,
     check_output_path,
-    make_cli_agent,
+    console,
+    make_player,
 )
 from ecarte.duel import Match, Rules
 from ecarte.seeding import agent_seed
@@ -37,27 +41,26 @@ DEFAULT_LEVEL = "expert"
 )
 @click.option(
     "--opponent",
-    type=AGENT,
+    type=PLAYER,
     default=None,
     help="A built-in agent, or a model file (*.zip) saved by stable-baselines3, to play "
     "against instead of a level.",
 )
-@click.option(
-    "--seed", type=SEED, default=None, help="Seed of the match, 0 to 2**64 - 1 (random if omitted)."
-)
+@click.option("--seed", type=SEED, default=None, help="Seed of the match (random if omitted).")
 @ORDER_OPTION
 @TARGET_OPTION
 @click.option(
     "--seat",
-    type=click.IntRange(0, 1),
+    type=Whole(0, 1),
     default=0,
     show_default=True,
     help="Your seat; seat 0 deals first.",
 )
+@ASCII_OPTION
 @click.option(
     "--save",
     "save_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OUTPUT,
     help="Save the match record here at the end without asking.",
 )
 def play_command(
@@ -74,29 +77,28 @@ def play_command(
     Type a card (QH, q♥, 10s), propose/decline/accept/refuse, discard 7C, or a number from
     the list of legal moves. Also: help, hint, undo, quit.
     """
-    from rich.console import Console
 
     from ecarte.play import Game
 
     if save_path is not None:
         check_output_path(save_path, "--save")
     opponent = opponent or LEVELS[level]
-    console = Console(highlight=False)
+    screen = console()
     match = Match(seed=seed, rules=Rules(order=order, target=target))
     game = Game(
         match,
-        make_cli_agent(opponent, agent_seed(match.seed, 1 - seat)),
+        make_player(opponent, agent_seed(match.seed, 1 - seat)),
         seat=seat,
         hint_agent=lambda: make_agent(HINT_AGENT, agent_seed(match.seed, 2)),
     )
-    console.print(
+    screen.print(
         f"ecarte: you play {agent_name(opponent)}, match to {target}, seed {match.seed}. "
         "Type help for the commands."
     )
     redraw = True
     while True:
         if redraw:
-            console.print(game.screen())
+            screen.print(game.screen())
         if match.is_over():
             break
         if game.pending_banner:
@@ -108,7 +110,7 @@ def play_command(
             except (EOFError, click.Abort):
                 answer = "quit"
             if answer.strip().lower() in ("q", "quit", "exit"):
-                console.print("Bye.")
+                screen.print("Bye.")
                 break
             game.next_deal()
             redraw = True
@@ -119,7 +121,7 @@ def play_command(
             line = "quit"
         reply = game.handle(line)
         if reply.message:
-            console.print(reply.message)
+            screen.print(reply.message)
         if reply.quit:
             break
         redraw = reply.redraw

@@ -1,4 +1,4 @@
-"""``ecarte replay``: a saved deal or match record, all at once or line by line."""
+"""``ecarte replay``: a saved deal or match record, all at once or step by step."""
 
 from __future__ import annotations
 
@@ -6,36 +6,38 @@ from pathlib import Path
 
 import click
 
-from ecarte.cli.common import DEAL_FORMAT, MATCH_FORMAT, parse_deal, parse_match, read_record
-from ecarte.display import deal_report
+from ecarte.cli.common import (
+    ASCII_OPTION,
+    DEAL_FORMAT,
+    MATCH_FORMAT,
+    parse_deal,
+    parse_match,
+    read_record,
+)
+from ecarte.display import counted, deal_steps
+from ecarte.duel import Match
+
+#: The names of the seats when the record has none.
+SEATS = ("Seat 0", "Seat 1")
 
 
 @click.command("replay")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--step", is_flag=True, help="Show one line at a time; Enter for the next.")
+@click.option(
+    "--step", is_flag=True, help="Show one step at a time (an exchange, a trick); Enter for more."
+)
+@ASCII_OPTION
 def replay_command(file: Path, step: bool) -> None:
     """Show a saved duel deal or match record, all at once or step by step."""
     text, kind = read_record(file, "replay", (DEAL_FORMAT, MATCH_FORMAT))
-    names = ["Seat 0", "Seat 1"]
-    lines: list[str] = []
     if kind == DEAL_FORMAT:
-        lines = deal_report(parse_deal(file, text), names)
+        steps = deal_steps(parse_deal(file, text), SEATS)
     else:
-        match = parse_match(file, text)
-        lines.append(f"Match to {match.target}, seed {match.seed}")
-        score = [0, 0]
-        for i, deal in enumerate(match.deals, 1):
-            lines.append(f"Deal {i}")
-            lines += deal_report(deal, names)
-            outcome = deal.outcome()
-            if outcome is not None:
-                score[outcome.winner] += outcome.points
-                lines.append(f"  Score: {names[0]} {score[0]}, {names[1]} {score[1]}")
-        if match.winner is not None:
-            lines.append(f"{names[match.winner]} wins the match {score[0]}-{score[1]}.")
-    for line in lines:
-        click.echo(line)
-        if step:
+        steps = match_steps(parse_match(file, text))
+    for lines in steps:
+        for line in lines:
+            click.echo(line)
+        if step and lines is not steps[-1]:
             try:
                 answer = click.prompt(
                     "", prompt_suffix="(Enter: next, q: quit) ", default="", show_default=False
@@ -44,3 +46,29 @@ def replay_command(file: Path, step: bool) -> None:
                 break
             if answer.strip().lower() == "q":
                 break
+
+
+def match_steps(match: Match) -> list[list[str]]:
+    """A match as steps: its heading, then each deal's steps (:func:`deal_steps`) after a
+    blank line, with the score after each finished deal, and the result."""
+    names = match.players or SEATS
+    steps = [[f"Match to {match.target}, seed {match.seed}: {names[0]} v {names[1]}"]]
+    score = [0, 0]
+    for i, deal in enumerate(match.deals, 1):
+        deal_lines = deal_steps(deal, names)
+        deal_lines[0][:0] = ["", f"Deal {i}"]
+        outcome = deal.outcome()
+        if outcome is not None:
+            score[outcome.winner] += outcome.points
+            deal_lines[-1].append(f"  Score: {names[0]} {score[0]}, {names[1]} {score[1]}")
+        steps += deal_lines
+    winner = match.winner
+    if winner is None:
+        ending = f"The match is unfinished: {names[0]} {score[0]}, {names[1]} {score[1]}."
+    else:
+        ending = (
+            f"{names[winner]} wins the match {score[winner]}-{score[1 - winner]} "
+            f"in {counted(len(match.deals), 'deal')}."
+        )
+    steps[-1] += ["", ending]
+    return steps

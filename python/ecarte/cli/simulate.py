@@ -3,24 +3,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import click
 import numpy as np
 from rich.table import Table
 
-from ecarte import MAX_THREADS
+from ecarte import MAX_SAMPLES, MAX_THREADS
 from ecarte.cli.common import (
     AGENT,
     MAX_ARENA_MATCHES,
-    MAX_SAMPLES,
     MAX_SIMULATED,
     MAX_WORKERS,
     ORDER_OPTION,
     SEED,
     TARGET_OPTION,
+    Whole,
     backend_of,
+    console,
+    fail,
     ray_option,
 )
-from ecarte.duel import Rules, simulate
+from ecarte.display import counted
+from ecarte.duel import DEALS_PER_MATCH, Rules, parse_agent, simulate
 from ecarte.stats import wilson_interval
 
 
@@ -28,12 +33,12 @@ from ecarte.stats import wilson_interval
 @click.option(
     "--deals",
     "n",
-    type=click.IntRange(1, MAX_SIMULATED),
+    type=Whole(1, MAX_SIMULATED),
     default=10_000,
     show_default=True,
     help="Number of deals (or matches with --matches).",
 )
-@click.option("--seed", type=SEED, default=1, show_default=True)
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed of the run's deals.")
 @click.option(
     "--agents",
     nargs=2,
@@ -45,7 +50,7 @@ from ecarte.stats import wilson_interval
 @click.option("--matches", is_flag=True, help="Play whole matches instead of deals.")
 @click.option(
     "--threads",
-    type=click.IntRange(1, MAX_THREADS),
+    type=Whole(1, MAX_THREADS),
     default=None,
     help="Worker threads (default: all cores); results do not depend on it.",
 )
@@ -61,54 +66,92 @@ def simulate_command(
     ray_address: str | None,
 ) -> None:
     """Simulate many deals or matches natively and summarise them."""
-    from rich.console import Console
 
+    from ecarte.distributed import chunks
     from ecarte.progress import progress_bar
 
     rules = Rules(order=order)
+    tally = Tally(matches)
     if ray_address is not None:
         backend = backend_of(ray_address)  # the bar shows when stderr is a terminal
-        ran = simulate(
-            n, seed, agents, rules, matches, threads=threads, backend=backend, progress=None
-        )
-        Console(highlight=False).print(simulation_table(dict(ran), agents, matches))
-        return
-    chunk = max(1, min(n, 20_000 if not matches else 500))
-    parts: list[dict[str, np.ndarray]] = []
-    with progress_bar("Simulating", n) as advance:
-        for start in range(0, n, chunk):
-            size = min(chunk, n - start)
-            parts.append(dict(simulate(size, seed, agents, rules, matches, start, threads)))
-            advance(size)
-    result = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    Console(highlight=False).print(simulation_table(result, agents, matches))
+        tally.add(simulate(n, seed, agents, rules, matches, threads=threads, backend=backend))
+    else:
+        with progress_bar("Matches" if matches else "Deals", n) as bar:
+            for piece in chunks(n, PIECE):
+
+                def played(deals: int, size: int = piece.n) -> None:
+                    if matches:
+                        bar.running(min(deals / DEALS_PER_MATCH, 0.99 * size), f"{deals} deals")
+                    else:
+                        bar.running(deals)
+
+                tally.add(
+                    simulate(
+                        piece.n,
+                        seed,
+                        agents,
+                        rules,
+                        matches,
+                        piece.start,
+                        threads,
+                        on_progress=played,
+                    )
+                )
+                bar(piece.n)
+    console().print(simulation_table(tally, agents))
 
 
-def simulation_table(
-    result: dict[str, np.ndarray], agents: tuple[str, str], matches: bool
-) -> Table:
+#: Deals (or matches) per native call of a local ``simulate``: their columns are summed
+#: into a :class:`Tally` and dropped, so a billion deals need no more memory than this.
+PIECE = 1_000_000
+
+
+class Tally:
+    """The sums behind the summary table, over the pieces of a run."""
+
+    def __init__(self, matches: bool) -> None:
+        self.matches = matches
+        self.n = 0
+        self.wins = [0, 0]
+        self.points = [0, 0]  # deals: points won by each seat; matches: final scores
+        self.voles = [0, 0]
+        self.extra = 0  # deals: exchanges; matches: deals played
+
+    def add(self, run: Mapping[str, np.ndarray]) -> None:
+        winner = run["winner"]
+        self.n += len(winner)
+        for seat in (0, 1):
+            won = winner == seat
+            self.wins[seat] += int(won.sum())
+            if self.matches:
+                self.points[seat] += int(run["score"][:, seat].sum(dtype=np.int64))
+            else:
+                self.points[seat] += int(np.where(won, run["points"], 0).sum(dtype=np.int64))
+                self.voles[seat] += int((won & (run["points"] == 2)).sum())
+        self.extra += int(run["deals" if self.matches else "exchanges"].sum(dtype=np.int64))
+
+
+def simulation_table(tally: Tally, agents: tuple[str, str]) -> Table:
     """Win rates with 95% intervals, mean points and more, per seat."""
-    n = len(result["winner"])
-    table = Table(title=f"{n} {'matches' if matches else 'deals'}")
+    n = tally.n
+    table = Table(title=counted(n, "match" if tally.matches else "deal"))
     table.add_column("")
     table.add_column(f"seat 0 ({agents[0]})", justify="right")
     table.add_column(f"seat 1 ({agents[1]})", justify="right")
-    wins = [(result["winner"] == s) for s in (0, 1)]
-    table.add_row("win rate", *(rate_text(w) for w in wins))
-    if matches:
-        table.add_row("mean final score", *(f"{result['score'][:, s].mean():.2f}" for s in (0, 1)))
-        table.add_row("mean deals per match", f"{result['deals'].mean():.2f}", "")
+    table.add_row("win rate", *(rate_text(w, n) for w in tally.wins))
+    if tally.matches:
+        table.add_row("mean final score", *(f"{p / n:.2f}" for p in tally.points))
+        table.add_row("mean deals per match", f"{tally.extra / n:.2f}", "")
     else:
-        points = [np.where(w, result["points"], 0) for w in wins]
-        table.add_row("points per deal", *(f"{p.mean():.3f}" for p in points))
-        table.add_row("voles", *(f"{(w & (result['points'] == 2)).mean():.2%}" for w in wins))
-        table.add_row("mean exchanges", f"{result['exchanges'].mean():.2f}", "")
+        table.add_row("points per deal", *(f"{p / n:.3f}" for p in tally.points))
+        table.add_row("voles", *(f"{v / n:.2%}" for v in tally.voles))
+        table.add_row("mean exchanges", f"{tally.extra / n:.2f}", "")
     return table
 
 
-def rate_text(hits: np.ndarray) -> str:
-    low, high = wilson_interval(int(hits.sum()), len(hits))
-    return f"{hits.mean():.1%} [{low:.1%}, {high:.1%}]"
+def rate_text(hits: int, n: int) -> str:
+    low, high = wilson_interval(hits, n)
+    return f"{hits / n:.1%} [{low:.1%}, {high:.1%}]"
 
 
 @click.command("arena")
@@ -116,24 +159,24 @@ def rate_text(hits: np.ndarray) -> str:
 @click.argument("agent_b", type=AGENT)
 @click.option(
     "--matches",
-    type=click.IntRange(1, MAX_ARENA_MATCHES),
+    type=Whole(1, MAX_ARENA_MATCHES),
     default=100,
     show_default=True,
     help="Seeds; each is played twice with seats and cards swapped.",
 )
-@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the run's deals.")
 @click.option(
     "--workers",
-    type=click.IntRange(1, MAX_WORKERS),
+    type=Whole(1, MAX_WORKERS),
     default=1,
     show_default=True,
-    help="Processes playing seeds in parallel.",
+    help="Processes playing seeds in parallel (agents that are not built in).",
 )
 @click.option(
     "--samples",
-    type=click.IntRange(1, MAX_SAMPLES),
+    type=Whole(1, MAX_SAMPLES),
     default=None,
-    help="Worlds per PIMC decision (default: the agent's default).",
+    help="Worlds per decision of each search agent named without a count (pimc, expert).",
 )
 @TARGET_OPTION
 @ORDER_OPTION
@@ -150,19 +193,41 @@ def arena_command(
     ray_address: str | None,
 ) -> None:
     """Duplicate matches between AGENT_A and AGENT_B, with 95% confidence intervals."""
-    from ecarte.arena import play
+    from ecarte.arena import ArenaInterrupted, play
 
-    def spec(name: str) -> str:
-        return f"pimc:{samples}" if name == "pimc" and samples else name
-
-    result = play(
-        spec(agent_a),
-        spec(agent_b),
-        matches=matches,
-        seed=seed,
-        workers=workers,
-        rules=Rules(order=order, target=target),
-        progress=True,
-        backend=backend_of(ray_address),
-    )
+    specs = with_samples((agent_a, agent_b), samples)
+    try:
+        result = play(
+            *specs,
+            matches=matches,
+            seed=seed,
+            workers=workers,
+            rules=Rules(order=order, target=target),
+            backend=backend_of(ray_address),
+        )
+    except ArenaInterrupted as stop:
+        done = 0 if stop.partial is None else stop.partial.pairs
+        if stop.partial is not None:
+            click.echo(stop.partial.table())
+        click.echo(f"partial result: {done} of {matches} seeds finished before Ctrl-C")
+        raise
     click.echo(result.table())
+
+
+def with_samples(specs: tuple[str, str], samples: int | None) -> tuple[str, str]:
+    """The agent specs with ``--samples N`` given to each search agent named without a
+    count (``pimc`` becomes ``pimc:N``); refused when no agent takes it or one names its
+    own count, rather than silently ignored."""
+    if samples is None:
+        return specs
+    searching = [parse_agent(spec)[1] is not None for spec in specs]
+    if not any(searching):
+        fail(f"--samples {samples}: neither {specs[0]} nor {specs[1]} samples worlds")
+    for spec, search in zip(specs, searching, strict=True):
+        if search and ":" in spec:
+            fail(f"--samples {samples} and {spec} both give worlds per decision: give one")
+    first, second = (
+        f"{spec}:{samples}" if search else spec
+        for spec, search in zip(specs, searching, strict=True)
+    )
+    return first, second

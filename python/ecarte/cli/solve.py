@@ -3,23 +3,32 @@ positions from seeds (also on Ray), or a JSON-lines batch."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.table import Table
 
-from ecarte import MAX_THREADS
+from ecarte import MAX_BATCH, MAX_THREADS
 from ecarte.cli.common import (
+    ASCII_OPTION,
     DEAL_FORMAT,
     MATCH_FORMAT,
+    OUTPUT,
+    RECORD_KINDS,
     SEED,
+    Whole,
     backend_of,
+    console,
     fail,
     parse_deal,
     parse_match,
     ray_option,
     read_record,
+    write_output,
 )
+from ecarte.display import action_str, card_str, cards_text, counted, suit_str
 from ecarte.duel import Deal
 from ecarte.errors import EcarteError
 
@@ -37,13 +46,13 @@ from ecarte.errors import EcarteError
 @click.option(
     "--deal",
     "deal_number",
-    type=click.IntRange(1),
+    type=Whole(1),
     default=None,
     help="With a match record FILE: solve its deal N (1 is the first).",
 )
 @click.option(
     "--dealer",
-    type=click.IntRange(0, 1),
+    type=Whole(0, 1),
     default=0,
     show_default=True,
     help="The dealer, with --seed.",
@@ -63,21 +72,27 @@ from ecarte.errors import EcarteError
 )
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OUTPUT,
     help="With --batch: write the results here instead of stdout.",
 )
 @click.option(
     "--threads",
-    type=click.IntRange(1, MAX_THREADS),
+    type=Whole(1, MAX_THREADS),
     default=None,
     help="With --batch: worker threads (default: all cores).",
 )
 @click.option(
+    "--strict",
+    is_flag=True,
+    help="With --batch: stop at the first bad line (status 2) instead of leaving it out.",
+)
+@click.option(
     "--positions",
-    type=click.IntRange(1),
+    type=Whole(1, MAX_BATCH),
     default=None,
     help="With --seed: solve this many deals (from derive_seed(SEED, i)) and summarise.",
 )
+@ASCII_OPTION
 @ray_option
 def solve_command(
     file: Path | None,
@@ -88,29 +103,30 @@ def solve_command(
     batch: Path | None,
     out: Path | None,
     threads: int | None,
+    strict: bool = False,
     positions: int | None = None,
     ray_address: str | None = None,
 ) -> None:
     """The double-dummy value of a play-phase position, and of every legal action.
 
-    FILE is a deal record (``deal.to_json()``), or a match record with --deal N; its position
-    after the recorded actions is solved, or its first lead when the deal is over. With
-    --seed, the deal of that seed is solved from its first lead. With --batch, each line of
-    the file is a deal record (or a position of the solver benchmark's set).
+    FILE is a deal record (as deal.to_json() writes it), or a match record with --deal N;
+    its position after the recorded actions is solved, or its first lead when the deal is
+    over. With --seed, the deal of that seed is solved from its first lead. With --batch,
+    each line of the file is a deal record (or a position of the solver benchmark's set),
+    solved the same way; a bad line is reported as FILE:LINE and the rest are solved
+    (status 1), or with --strict the first bad line stops the run (status 2).
     """
     import time
-
-    from rich.console import Console
 
     from ecarte.duel import action_values, solve
 
     if batch is not None:
         if file is not None or seed is not None:
             raise EcarteError("give --batch FILE.jsonl alone, without a FILE or --seed")
-        solve_batch(batch, out, objective, threads)
+        solve_batch(batch, out, objective, threads, strict)
         return
-    if out is not None or threads is not None:
-        raise EcarteError("--out and --threads go with --batch")
+    if out is not None or threads is not None or strict:
+        raise EcarteError("--out, --threads and --strict go with --batch")
     if (file is None) == (seed is None):
         raise click.UsageError("give a deal record FILE or --seed N (one of them)")
     if positions is not None or ray_address is not None:
@@ -118,7 +134,7 @@ def solve_command(
             raise click.UsageError("--positions N (with --seed) solves many deals; --ray needs it")
         click.echo(solve_positions(seed, positions, dealer, objective, ray_address))
         return
-    console = Console(highlight=False)
+    screen = console()
     if file is not None:
         text, kind = read_record(file, "solve", (DEAL_FORMAT, MATCH_FORMAT))
         if kind == MATCH_FORMAT:
@@ -134,34 +150,33 @@ def solve_command(
             if deal_number not in (None, 1):
                 fail(f"{file} is a deal record: --deal is for match records")
             deal = parse_deal(file, text)
-        if deal.phase == "over":
-            deal = first_lead(deal)
-            console.print("The deal is over: solving it from its first lead.")
+        deal, note = position_of(deal)
+        if note:
+            screen.print(f"{note}.")
     else:
         if deal_number is not None:
             raise click.UsageError("--deal goes with a match record FILE, not with --seed")
         deal = Deal(seed=seed, dealer=dealer)
         deal.apply("decline")
-    if deal.phase != "play":
-        raise EcarteError(f"the position is in the {deal.phase} phase; solve needs the play phase")
     player = deal.current_player
     assert player is not None
     started = time.perf_counter()
     solution = solve(deal, objective)
     elapsed = time.perf_counter() - started
     values = action_values(deal, objective)
-    console.print(
-        f"Trump {deal.trump.symbol}, talon {deal.talon_size} "
-        f"({' '.join(c.pretty() for c in deal.talon)}), seat {player} to play"
+    screen.print(
+        f"Trump {suit_str(deal.trump)}, talon {deal.talon_size} ({cards_text(deal.talon)}), "
+        f"seat {player} to play"
     )
     for seat in (0, 1):
-        console.print(f"  seat {seat}: {' '.join(c.pretty() for c in deal.hand(seat))}")
+        screen.print(f"  seat {seat}: {cards_text(deal.hand(seat))}")
     if deal.lead is not None:
-        console.print(f"  led: {deal.lead.pretty()}")
-    unit = "deal points" if objective == "points" else "cards"
-    console.print(
-        f"Value for seat {player}: {solution.value:+d} {unit} "
-        f"({solution.nodes} nodes, {elapsed * 1000:.2f} ms)"
+        screen.print(f"  led: {card_str(deal.lead)}")
+    # Points are won or lost (signed); cards are a count.
+    unit, shown = ("deal points", "{:+d}") if objective == "points" else ("cards", "{:d}")
+    screen.print(
+        f"Value for seat {player}: {shown.format(solution.value)} {unit} "
+        f"({counted(solution.nodes, 'node')}, {elapsed * 1000:.2f} ms)"
     )
     table = Table(title="Every legal action")
     table.add_column("action")
@@ -169,18 +184,25 @@ def solve_command(
     table.add_column("best", justify="center")
     best = set(solution.best_actions)
     for action, value in values:
-        table.add_row(str(action), f"{value:+d}", "*" if action in best else "")
-    console.print(table)
+        table.add_row(action_str(action), shown.format(value), "*" if action in best else "")
+    screen.print(table)
 
 
-def first_lead(deal: Deal) -> Deal:
-    """``deal`` replayed to the start of its play phase."""
-    replay = Deal.from_deck(deal.deck, dealer=deal.dealer, rules=deal.rules)
-    for action in deal.history:
-        if replay.phase == "play":
-            break
-        replay.apply(action)
-    return replay
+def position_of(deal: Deal) -> tuple[Deal, str]:
+    """The position ``solve`` solves for a recorded deal, and a note on it: the deal as it
+    stands in its play phase, or its first lead when it is over ("the deal is over: solved
+    from its first lead"). Any other phase raises ``EcarteError``. ``solve FILE`` and
+    ``solve --batch`` both read records through this."""
+    if deal.phase == "over":
+        replay = Deal.from_deck(deal.deck, dealer=deal.dealer, rules=deal.rules)
+        for action in deal.history:
+            if replay.phase == "play":
+                break
+            replay.apply(action)
+        return replay, "The deal is over: solved from its first lead"
+    if deal.phase != "play":
+        raise EcarteError(f"the position is in the {deal.phase} phase; solve needs the play phase")
+    return deal, ""
 
 
 def solve_positions(
@@ -210,20 +232,106 @@ def solve_positions(
     )
 
 
-def solve_batch(path: Path, out: Path | None, objective: str, threads: int | None) -> None:
+def solve_batch(
+    path: Path, out: Path | None, objective: str, threads: int | None, strict: bool
+) -> None:
     """``ecarte solve --batch``: the results as JSON lines on stdout or in ``out``, with a
-    progress bar on stderr."""
+    progress bar on stderr; each bad line reported on stderr as ``FILE:LINE: what``."""
     import json
     import sys
 
-    from ecarte.bench.positions import count_lines, solve_records
+    from ecarte.bench.positions import solution_record, solve_in_chunks
     from ecarte.progress import progress_bar
 
-    with progress_bar("Solving", count_lines(path)) as advance:
-        results = solve_records(path, objective, threads, advance)
-    text = "".join(json.dumps(r) + "\n" for r in results)
+    positions, problems = read_batch(path, strict)
+    if not positions:
+        if problems:
+            for problem in problems[:-1]:
+                click.echo(f"error: {problem}", err=True)
+            fail(problems[-1])
+        fail(f"{path} holds no positions (no JSON lines); solve --batch reads {BATCH_LINES}")
+    with progress_bar("Solving", len(positions)) as advance:
+        solved = solve_in_chunks([p.deal for p in positions], objective, threads, advance)
+    records = []
+    for p, (solution, seconds) in zip(positions, solved, strict=True):
+        record = {"line": p.line, **solution_record(solution, p.meta, seconds)}
+        records.append(record | ({"note": p.note} if p.note else {}))
+    text = "".join(json.dumps(r) + "\n" for r in records)
     if out is None:
         sys.stdout.write(text)
     else:
-        out.write_text(text, encoding="utf-8")
-        print(f"{len(results)} positions solved, results in {out}", file=sys.stderr)
+        write_output(out, text, "--out")
+    for problem in problems:
+        click.echo(f"error: {problem}", err=True)
+    summary = counted(len(records), "position") + " solved"
+    if out is not None:
+        click.echo(f"{summary}, results in {out}", err=True)
+    if problems:
+        click.echo(f"{summary}; {counted(len(problems), 'bad line')} left out", err=True)
+        sys.exit(1)
+
+
+#: What a line of ``solve --batch`` holds.
+BATCH_LINES = "JSON lines of deal records (or of positions of the solver benchmark's set)"
+
+
+@dataclass(frozen=True)
+class BatchPosition:
+    """One good line of a batch: its number, the position to solve, the line's other
+    fields (a benchmark position's id) and a note (a finished deal solved from its lead)."""
+
+    line: int
+    deal: Deal
+    meta: dict[str, Any]
+    note: str
+
+
+def read_batch(path: Path, strict: bool) -> tuple[list[BatchPosition], list[str]]:
+    """The positions of a batch file and its bad lines (``FILE:LINE: what``); with
+    ``strict``, the first bad line raises instead. A file that is not UTF-8 text is refused
+    as a whole."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror or type(exc).__name__}")
+    except UnicodeDecodeError:
+        fail(f"{path} is not a text file (not UTF-8); solve --batch reads {BATCH_LINES}")
+    positions: list[BatchPosition] = []
+    problems: list[str] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            positions.append(batch_position(number, line))
+        except EcarteError as exc:
+            if strict:
+                fail(f"{path}:{number}: {exc}")
+            problems.append(f"{path}:{number}: {exc}")
+    return positions, problems
+
+
+def batch_position(number: int, line: str) -> BatchPosition:
+    """The position of line ``number`` of a batch; ``EcarteError`` saying what the line is
+    when it holds none."""
+    import json
+
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise EcarteError(f"not JSON ({exc.msg}, column {exc.colno})") from None
+    except RecursionError:
+        raise EcarteError("not JSON (nested too deeply)") from None
+    if not isinstance(obj, dict):
+        raise EcarteError(f"not a deal record (a JSON object), but {type(obj).__name__} JSON")
+    record = obj.get("deal", obj)  # a position of the benchmark set holds its deal
+    kind = record.get("format") if isinstance(record, dict) else None
+    if kind != DEAL_FORMAT and kind in RECORD_KINDS:
+        raise EcarteError(f"{RECORD_KINDS[kind]}, not a deal record; solve --batch reads deals")
+    try:
+        deal = Deal.from_json(json.dumps(record))
+    except EcarteError:
+        raise
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise EcarteError(str(exc)) from None
+    position, note = position_of(deal)
+    return BatchPosition(number, position, obj, note)

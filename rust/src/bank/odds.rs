@@ -53,14 +53,11 @@ impl Composition {
             let n = &mut next[c.id()];
             if *n == 0 {
                 let seen = cards.iter().filter(|&&x| x == *c).count();
+                let left = self.counts[c.id()];
                 return Err(BankError::InvalidShoe(format!(
-                    "impossible shoe state: {c} is removed {seen} time(s) but only {} cop{} left",
-                    self.counts[c.id()],
-                    if self.counts[c.id()] == 1 {
-                        "y is"
-                    } else {
-                        "ies are"
-                    }
+                    "impossible shoe state: {c} is removed {seen} time{} but only {left} {} left",
+                    if seen == 1 { "" } else { "s" },
+                    if left == 1 { "copy is" } else { "copies are" }
                 )));
             }
             *n -= 1;

@@ -97,7 +97,7 @@ pub fn resolve(banker: &[Card], punter: &[Card], trump: Suit) -> Resolution {
 
 /// [`resolve`] on trump counts per rank: the form the odds enumeration uses.
 pub fn resolve_counts(mut banker: TrumpCounts, mut punter: TrumpCounts) -> Resolution {
-    // 1. Cancel equal ranks pairwise, before any lead.
+    // 1. Control equal ranks pairwise, before any lead.
     for (b, p) in banker.iter_mut().zip(punter.iter_mut()) {
         let pairs = (*b).min(*p);
         *b -= pairs;

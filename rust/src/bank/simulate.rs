@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use super::error::BankError;
 use super::shoe::{check_copies, Deal, DEAL_SIZE};
 use crate::card::{shoe_pack, Card};
+use crate::control::Control;
 use crate::rng::GameRng;
 
 /// Deals per chunk: the unit of parallel work and of seeding.
@@ -54,12 +55,14 @@ impl Simulation {
 /// Simulates deals `start .. start + n` of the run with `seed` (`start` a multiple of
 /// [`CHUNK`]). Each deal shuffles `shoe` (the cards left; the full 104-card shoe when
 /// `None`) afresh and deals from the top. Runs on the current rayon pool; the result does
-/// not depend on its size.
+/// not depend on its size. Each deal counts one on `control`; once it is cancelled, the
+/// counts are empty.
 pub fn simulate(
     n: u64,
     seed: u64,
     shoe: Option<&[Card]>,
     start: u64,
+    control: Control<'_>,
 ) -> Result<Simulation, BankError> {
     if !start.is_multiple_of(CHUNK) || start.checked_add(n).is_none() {
         return Err(BankError::InvalidArgument(format!(
@@ -79,21 +82,30 @@ pub fn simulate(
             left: cards.len(),
         });
     }
-    Ok(run_chunks(n, seed, start / CHUNK, &cards))
+    Ok(run_chunks(n, seed, start / CHUNK, &cards, control))
 }
 
-fn run_chunks(n: u64, seed: u64, first: u64, cards: &[Card]) -> Simulation {
+fn run_chunks(n: u64, seed: u64, first: u64, cards: &[Card], control: Control<'_>) -> Simulation {
     // Counts add up in any order, so a parallel reduce needs no buffer of chunk results.
-    let mut total = (0..n.div_ceil(CHUNK))
+    let total = (0..n.div_ceil(CHUNK))
         .into_par_iter()
-        .map(|k| run_chunk(seed, first + k, CHUNK.min(n - k * CHUNK), cards))
-        .reduce(
+        .map(|k| {
+            // `None` ends the other chunks' jobs too.
+            (!control.cancelled()).then(|| {
+                let deals = CHUNK.min(n - k * CHUNK);
+                let counts = run_chunk(seed, first + k, deals, cards);
+                control.advance(deals);
+                counts
+            })
+        })
+        .try_reduce(
             || Simulation::empty(0, seed),
             |mut a, b| {
                 a.add(&b);
-                a
+                Some(a)
             },
         );
+    let mut total = total.unwrap_or_else(|| Simulation::empty(0, seed));
     total.n = n;
     total
 }

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::card::{shoe_pack, Card, Suit};
+use crate::control::{Control, RunControl};
 use crate::rng::shuffle_with_seed;
 
 fn cards(text: &str) -> Vec<Card> {
@@ -403,22 +404,39 @@ fn simulate_is_deterministic_across_threads() {
             .build()
             .unwrap()
     };
-    let one = pool(1).install(|| simulate(n, 42, None, 0)).unwrap();
-    let two = pool(2).install(|| simulate(n, 42, None, 0)).unwrap();
+    let one = pool(1)
+        .install(|| simulate(n, 42, None, 0, Control::NONE))
+        .unwrap();
+    let two = pool(2)
+        .install(|| simulate(n, 42, None, 0, Control::NONE))
+        .unwrap();
     assert_eq!(one, two);
     // Split at a chunk boundary, the pieces add up to the whole run.
-    let head = simulate(simulate::CHUNK, 42, None, 0).unwrap();
-    let tail = simulate(n - simulate::CHUNK, 42, None, simulate::CHUNK).unwrap();
+    let head = simulate(simulate::CHUNK, 42, None, 0, Control::NONE).unwrap();
+    let tail = simulate(
+        n - simulate::CHUNK,
+        42,
+        None,
+        simulate::CHUNK,
+        Control::NONE,
+    )
+    .unwrap();
     for t in 0..3 {
         for o in 0..3 {
             assert_eq!(head.counts[t][o] + tail.counts[t][o], one.counts[t][o]);
         }
     }
-    assert!(simulate(10, 42, None, 5).is_err());
+    assert!(simulate(10, 42, None, 5, Control::NONE).is_err());
     assert_eq!(one.joint.iter().sum::<u64>(), n);
     for t in 0..3 {
         assert_eq!(one.counts[t].iter().sum::<u64>(), n);
     }
-    assert_ne!(one, simulate(n, 43, None, 0).unwrap());
-    assert!(simulate(10, 0, Some(&cards("AH KH")), 0).is_err());
+    assert_ne!(one, simulate(n, 43, None, 0, Control::NONE).unwrap());
+    assert!(simulate(10, 0, Some(&cards("AH KH")), 0, Control::NONE).is_err());
+    let run = RunControl::new();
+    run.cancel();
+    assert_eq!(
+        simulate(n, 42, None, 0, run.control()).unwrap().joint,
+        [0; 27]
+    );
 }

@@ -7,10 +7,14 @@ use super::action::Action;
 /// Why a deal or an action was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DuelError {
-    IllegalAction { action: String, legal: Vec<Action> },
+    IllegalAction {
+        action: String,
+        legal: Vec<Action>,
+    },
     InvalidDeck(String),
     InvalidDealer(i64),
     InvalidRules(String),
+    /// The whole message: the record's kind and what is wrong with it.
     InvalidRecord(String),
 }
 
@@ -32,7 +36,7 @@ impl fmt::Display for DuelError {
             DuelError::InvalidDeck(why) => write!(f, "invalid duel deck: {why}"),
             DuelError::InvalidDealer(d) => write!(f, "invalid dealer {d}: must be 0 or 1"),
             DuelError::InvalidRules(why) => write!(f, "invalid rules: {why}"),
-            DuelError::InvalidRecord(why) => write!(f, "invalid record: {why}"),
+            DuelError::InvalidRecord(why) => write!(f, "{why}"),
         }
     }
 }

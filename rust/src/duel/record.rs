@@ -41,32 +41,37 @@ impl DealRecord {
 
     /// Parses and checks a record; every step of the replay must be legal.
     pub fn from_json(text: &str) -> Result<DealRecord, DuelError> {
-        let record: DealRecord = parse(text)?;
-        check_header(
+        let bad = |why: String| DuelError::InvalidRecord(format!("invalid deal record: {why}"));
+        let record: DealRecord = crate::record::parse(text).map_err(bad)?;
+        crate::record::check_header(
             &record.format,
             record.version,
             RECORD_FORMAT,
             RECORD_VERSION,
-        )?;
+        )
+        .map_err(bad)?;
         Ok(record)
     }
 
     /// The state after every action, each checked (its log is the record's actions).
     pub fn replay(&self) -> Result<DealState, DuelError> {
-        let wrap = |e: DuelError| DuelError::InvalidRecord(e.to_string());
-        let mut state = DealState::from_deck(&self.deck, self.dealer, self.rules).map_err(wrap)?;
+        let bad = |why: String| DuelError::InvalidRecord(format!("invalid deal record: {why}"));
+        let mut state = DealState::from_deck(&self.deck, self.dealer, self.rules)
+            .map_err(|e| bad(e.to_string()))?;
         for (i, &action) in self.actions.iter().enumerate() {
             state
                 .apply(action)
-                .map_err(|e| DuelError::InvalidRecord(format!("action {i}: {e}")))?;
+                .map_err(|e| bad(format!("action {}: {e}", i + 1)))?;
         }
         Ok(state)
     }
 }
 
-/// Parses JSON into a record type: exact field types, no unknown fields.
+/// Parses JSON into a record type (exact field types, no unknown fields), for the records
+/// that have no kind of their own to name.
 pub(crate) fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, DuelError> {
-    crate::record::parse(text).map_err(DuelError::InvalidRecord)
+    crate::record::parse(text)
+        .map_err(|why| DuelError::InvalidRecord(format!("invalid record: {why}")))
 }
 
 /// Refuses a record of another format or version.
@@ -77,7 +82,22 @@ pub(crate) fn check_header(
     supported: u32,
 ) -> Result<(), DuelError> {
     crate::record::check_header(format, version, expected, supported)
-        .map_err(DuelError::InvalidRecord)
+        .map_err(|why| DuelError::InvalidRecord(format!("invalid record: {why}")))
+}
+
+/// The longest player name a match record holds.
+pub const MAX_PLAYER_NAME: usize = 40;
+
+/// A player's name for a match record: 1 to [`MAX_PLAYER_NAME`] characters, none of them a
+/// control character (a name is shown on one line).
+pub fn check_player_name(name: &str) -> Result<(), String> {
+    let length = name.chars().count();
+    if !(1..=MAX_PLAYER_NAME).contains(&length) || name.chars().any(char::is_control) {
+        return Err(format!(
+            "a player's name is 1 to {MAX_PLAYER_NAME} characters on one line, got {name:?}"
+        ));
+    }
+    Ok(())
 }
 
 pub const MATCH_FORMAT: &str = "ecarte.duel.match";
@@ -94,6 +114,10 @@ pub struct MatchRecord {
     pub first_dealer: u8,
     pub rules: Rules,
     pub deals: Vec<DealRecord>,
+    /// The names of the players in seat 0 and seat 1, when the record has them (`replay`
+    /// shows them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<[String; 2]>,
 }
 
 impl MatchRecord {
@@ -106,6 +130,7 @@ impl MatchRecord {
             first_dealer: game.score.first_dealer,
             rules: game.rules,
             deals: game.deals().map(DealRecord::of).collect(),
+            players: None,
         }
     }
 
@@ -114,15 +139,23 @@ impl MatchRecord {
     }
 
     pub fn from_json(text: &str) -> Result<MatchRecord, DuelError> {
-        let record: MatchRecord = parse(text)?;
-        check_header(&record.format, record.version, MATCH_FORMAT, MATCH_VERSION)?;
+        let bad = |why: String| DuelError::InvalidRecord(format!("invalid match record: {why}"));
+        let record: MatchRecord = crate::record::parse(text).map_err(bad)?;
+        crate::record::check_header(&record.format, record.version, MATCH_FORMAT, MATCH_VERSION)
+            .map_err(bad)?;
+        if let Some(names) = &record.players {
+            names
+                .iter()
+                .try_for_each(|name| check_player_name(name))
+                .map_err(bad)?;
+        }
         Ok(record)
     }
 
     /// Replays the record: every deal must be the match's seeded deal under the match's
     /// rules, every action legal, and only the last deal unfinished.
     pub fn replay(&self) -> Result<Match, DuelError> {
-        let bad = |text: String| DuelError::InvalidRecord(text);
+        let bad = |why: String| DuelError::InvalidRecord(format!("invalid match record: {why}"));
         let mut game =
             Match::new(self.seed, self.first_dealer, self.rules).map_err(|e| bad(e.to_string()))?;
         if self.deals.is_empty() {
@@ -130,7 +163,8 @@ impl MatchRecord {
         }
         for (i, deal) in self.deals.iter().enumerate() {
             let number = i + 1;
-            check_header(&deal.format, deal.version, RECORD_FORMAT, RECORD_VERSION)?;
+            crate::record::check_header(&deal.format, deal.version, RECORD_FORMAT, RECORD_VERSION)
+                .map_err(|why| bad(format!("deal {number}: {why}")))?;
             if i > 0 && game.is_over() {
                 return Err(bad(format!("deal {number} comes after the match ended")));
             }
@@ -166,5 +200,54 @@ impl MatchRecord {
             }
         }
         Ok(game)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error_of(text: &str) -> String {
+        match DealRecord::from_json(text).and_then(|r| r.replay()) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("{text} is accepted"),
+        }
+    }
+
+    #[test]
+    fn record_errors_name_the_field_in_words() {
+        let good = DealRecord::of(&DealState::from_seed(1, 0, Rules::default()).unwrap());
+        let text = good.to_json();
+        let with = |field: &str, value: &str| {
+            let start = text.find(&format!("\"{field}\":")).unwrap() + field.len() + 3;
+            let end = start + text[start..].find([',', '}']).unwrap();
+            format!("{}{value}{}", &text[..start], &text[end..])
+        };
+        assert_eq!(
+            error_of(&with("dealer", "300")),
+            "invalid deal record: dealer: expected a whole number from 0 to 255, got 300"
+        );
+        assert_eq!(
+            error_of(&with("version", "1000000000000000000000000000000")),
+            "invalid deal record: version: expected a whole number from 0 to 4294967295, \
+             got 1e30, a number too large"
+        );
+        assert_eq!(
+            error_of(&with("dealer", "1.5")),
+            "invalid deal record: dealer: expected a whole number from 0 to 255, got 1.5, \
+             not a whole number"
+        );
+        assert_eq!(
+            error_of(&with("dealer", "2")),
+            "invalid deal record: invalid dealer 2: must be 0 or 1"
+        );
+        let missing = error_of("{}");
+        assert!(missing.starts_with("invalid deal record: missing field \"format\""));
+        for message in [missing, error_of(&with("dealer", "\"x\""))] {
+            assert!(
+                !message.contains(" at line ") && !message.contains('`'),
+                "{message}"
+            );
+        }
     }
 }

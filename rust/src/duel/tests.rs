@@ -410,7 +410,7 @@ fn record_round_trip_and_tampering() {
         .unwrap()
         .replay()
         .unwrap_err();
-    assert!(err.to_string().contains("action 0"), "{err}");
+    assert!(err.to_string().contains("action 1:"), "{err}");
     let bad_deck = record
         .to_json()
         .replacen("\"deck\":[\"", "\"deck\":[\"2H\",\"", 1);

@@ -2,6 +2,7 @@
 //! agents act, whether the engine runs the match or an outside caller asks for a move.
 
 use super::policy::Policy;
+use crate::control::Control;
 use crate::duel::action::Action;
 use crate::duel::observe::Observation;
 use crate::duel::state::DealState;
@@ -47,16 +48,16 @@ impl Agent {
     }
 
     /// The action for the player to move in `state`, a deal of a match whose score is
-    /// `score`.
+    /// `score`; the heuristic's, at once, when `control` is cancelled ([`Policy::choose`]).
     #[inline]
-    pub fn act(&mut self, state: &DealState, score: [u8; 2]) -> Action {
+    pub fn act(&mut self, state: &DealState, score: [u8; 2], control: Control<'_>) -> Action {
         self.policy
-            .choose(state, score, &mut self.stream, self.seed)
+            .choose(state, score, &mut self.stream, self.seed, control)
     }
 
     /// The same action, from the player's observation and the legal actions' mask.
-    pub fn act_seen(&mut self, obs: &Observation, legal: u128) -> Action {
+    pub fn act_seen(&mut self, obs: &Observation, legal: u128, control: Control<'_>) -> Action {
         self.policy
-            .choose_seen(obs, legal, &mut self.stream, self.seed)
+            .choose_seen(obs, legal, &mut self.stream, self.seed, control)
     }
 }

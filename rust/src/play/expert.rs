@@ -26,6 +26,7 @@
 use rand::RngExt;
 
 use super::heuristic::{hand_value, heuristic_rollout, View};
+use crate::control::Control;
 use crate::duel::action::Action;
 use crate::duel::observe::Observation;
 use crate::duel::state::{DealState, Phase};
@@ -135,12 +136,17 @@ fn systematic_counts(log_weights: &[f64], n: usize, rng: &mut GameRng) -> Vec<f6
 
 /// Each legal action of the observing player with its value: the mean double-dummy points,
 /// the talon drawn by seat, over `samples` worlds resampled by the likelihood of the
-/// opponent's exchange decisions. Reproducible for a `seed`.
+/// opponent's exchange decisions. Reproducible for a `seed`. Once `control` is cancelled it
+/// returns at once, with no values.
 pub fn expert_values(
     obs: &Observation,
     samples: usize,
     seed: u64,
+    control: Control<'_>,
 ) -> Result<Vec<(Action, f64)>, SampleError> {
+    if control.cancelled() {
+        return Ok(Vec::new());
+    }
     let samples = samples.max(1);
     // The worlds come from `seed` as PIMC's do, so where the opponent has not decided
     // anything yet the expert solves PIMC's worlds (only the draws differ).
@@ -165,7 +171,10 @@ pub fn expert_values(
         }
         None => (sample_worlds(obs, samples, world_seed)?, vec![1.0; samples]),
     };
-    Ok(weighted_values(&worlds, &counts, heuristic_rollout, Draws::BySeat).unwrap_or_default())
+    Ok(
+        weighted_values(&worlds, &counts, heuristic_rollout, Draws::BySeat, control)
+            .unwrap_or_default(),
+    )
 }
 
 #[cfg(test)]

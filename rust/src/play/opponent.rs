@@ -19,8 +19,9 @@ use rayon::prelude::*;
 
 use super::agent::Agent;
 use super::policy::Policy;
-use super::runner::{self, Stop};
+use super::runner::{self, Controlled, Stop};
 use super::vecenv::{check_batch_len, illegal_action_in_env};
+use crate::control::Control;
 use crate::duel::action::{write_mask, Action, NUM_ACTIONS};
 use crate::duel::matches::Match;
 use crate::duel::observe::OBSERVATION_SIZE;
@@ -201,11 +202,14 @@ impl OpponentVecEnv {
 
     /// Starts every env again on the first match of its run (with the seeds given), or on
     /// its run's next match ([`Seeds::Next`]), lets the opponent act, and writes the
-    /// learner's observations.
+    /// learner's observations. Once `control` is cancelled, the opponent's searches give
+    /// way to the heuristic ([`Controlled`]): the envs are then in play, but not as the
+    /// seeds would have them.
     pub fn reset(
         &mut self,
         seeds: Seeds<'_>,
         out: &mut OpponentBuffers<'_>,
+        control: Control<'_>,
     ) -> Result<(), DuelError> {
         if let Seeds::Each(seeds) = seeds {
             if seeds.len() != self.len() {
@@ -236,7 +240,7 @@ impl OpponentVecEnv {
         self.games
             .par_iter_mut()
             .with_min_len(min_len)
-            .try_for_each(|game| game.opponent_turns(&setup).map(|_| ()))?;
+            .try_for_each(|game| game.opponent_turns(&setup, control).map(|_| ()))?;
         out.rewards.fill(0.0);
         out.terminated.fill(false);
         self.write(out);
@@ -252,6 +256,7 @@ impl OpponentVecEnv {
         actions: &[i64],
         forfeit: Option<f32>,
         out: &mut OpponentBuffers<'_>,
+        control: Control<'_>,
     ) -> Result<(), DuelError> {
         check_batch_len(actions.len(), self.len())?;
         let mut moves = Vec::with_capacity(actions.len());
@@ -274,7 +279,7 @@ impl OpponentVecEnv {
             .zip(out.terminated.par_iter_mut())
             .with_min_len(min_len)
             .try_for_each(|(((game, step), reward), done)| {
-                (*reward, *done) = game.step(step, &setup)?;
+                (*reward, *done) = game.step(step, &setup, control)?;
                 Ok::<(), DuelError>(())
             })?;
         self.write(out);
@@ -356,7 +361,12 @@ impl Game {
 
     /// One step of this env: the learner's `step`, then the opponent's replies. Returns the
     /// learner's reward and whether a deal ended.
-    fn step(&mut self, step: Move, setup: &Setup) -> Result<(f32, bool), DuelError> {
+    fn step(
+        &mut self,
+        step: Move,
+        setup: &Setup,
+        control: Control<'_>,
+    ) -> Result<(f32, bool), DuelError> {
         if setup.autoreset == Autoreset::SameStep || self.waiting {
             self.ended = None;
         }
@@ -369,23 +379,31 @@ impl Game {
                     forfeit: true,
                 });
                 self.next_match(setup)?;
-                return self.after_end(reward, setup);
+                return self.after_end(reward, setup, control);
             }
             Move::Act(action) => {
                 if let Some(outcome) = self.play.apply_unchecked(action)? {
                     let reward = self.finish(outcome, setup)?;
-                    return self.after_end(reward, setup);
+                    return self.after_end(reward, setup, control);
                 }
             }
         }
-        self.opponent_turns(setup)
+        self.opponent_turns(setup, control)
     }
 
     /// Lets the opponent act until the learner is to move or a deal ends; returns the
     /// learner's reward and whether a deal ended.
-    fn opponent_turns(&mut self, setup: &Setup) -> Result<(f32, bool), DuelError> {
-        let mut agents: [Option<&mut Agent>; 2] = [None, None];
-        agents[1 - setup.seat as usize] = Some(&mut self.opponent);
+    fn opponent_turns(
+        &mut self,
+        setup: &Setup,
+        control: Control<'_>,
+    ) -> Result<(f32, bool), DuelError> {
+        let mut opponent = Controlled {
+            agent: &mut self.opponent,
+            control,
+        };
+        let mut agents: [Option<&mut Controlled<'_>>; 2] = [None, None];
+        agents[1 - setup.seat as usize] = Some(&mut opponent);
         let outcome = match runner::advance(&mut self.play, agents, true, |_, _, _| Ok(()))? {
             Stop::DealEnded(outcome) => outcome,
             Stop::MatchOver => match self.play.deal.outcome() {
@@ -395,7 +413,7 @@ impl Game {
             Stop::Outside(_) => return Ok((0.0, false)),
         };
         let reward = self.finish(outcome, setup)?;
-        self.after_end(reward, setup)
+        self.after_end(reward, setup, control)
     }
 
     /// Keeps the deal that just ended (with `outcome`) for the learner's last look at it,
@@ -421,14 +439,19 @@ impl Game {
 
     /// After a deal ended with `reward`: waits for the next step (next-step mode) or lets
     /// the opponent open the next deal now (same-step mode).
-    fn after_end(&mut self, reward: f32, setup: &Setup) -> Result<(f32, bool), DuelError> {
+    fn after_end(
+        &mut self,
+        reward: f32,
+        setup: &Setup,
+        control: Control<'_>,
+    ) -> Result<(f32, bool), DuelError> {
         match setup.autoreset {
             Autoreset::NextStep => self.waiting = true,
             Autoreset::SameStep => {
                 // No deal ends before the learner has played a card, so this stops at the
                 // learner's first decision, and `ended` stays the deal that just ended.
                 let ended = self.ended;
-                self.opponent_turns(setup)?;
+                self.opponent_turns(setup, control)?;
                 self.ended = ended;
             }
         }
@@ -501,12 +524,14 @@ pub(crate) mod tests {
                 let n = 8;
                 let mut env = OpponentVecEnv::new(n, 5, setup(seat, autoreset)).unwrap();
                 let mut out = Owned::new(n);
-                env.reset(Seeds::Keep, &mut out.buffers()).unwrap();
+                env.reset(Seeds::Keep, &mut out.buffers(), Control::NONE)
+                    .unwrap();
                 let mut rng = crate::rng::rng_from_seed(9);
                 let mut finished = 0;
                 for _ in 0..400 {
                     let actions = random_actions(&env, &mut rng);
-                    env.step(&actions, None, &mut out.buffers()).unwrap();
+                    env.step(&actions, None, &mut out.buffers(), Control::NONE)
+                        .unwrap();
                     for i in 0..n {
                         let mask = &out.mask[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
                         assert!(mask.iter().any(|&m| m), "a mask is never all zero");
@@ -536,8 +561,10 @@ pub(crate) mod tests {
             let mut next = OpponentVecEnv::new(1, seed, setup(1, Autoreset::NextStep)).unwrap();
             let mut same = OpponentVecEnv::new(1, seed, setup(1, Autoreset::SameStep)).unwrap();
             let (mut a, mut b) = (Owned::new(1), Owned::new(1));
-            next.reset(Seeds::Keep, &mut a.buffers()).unwrap();
-            same.reset(Seeds::Keep, &mut b.buffers()).unwrap();
+            next.reset(Seeds::Keep, &mut a.buffers(), Control::NONE)
+                .unwrap();
+            same.reset(Seeds::Keep, &mut b.buffers(), Control::NONE)
+                .unwrap();
             let mut rng = crate::rng::rng_from_seed(seed);
             let (mut final_obs, mut final_mask) =
                 (vec![0.0; OBSERVATION_SIZE], [false; NUM_ACTIONS]);
@@ -546,8 +573,10 @@ pub(crate) mod tests {
                 assert_eq!(a.obs, b.obs);
                 assert_eq!(a.mask, b.mask);
                 let actions = random_actions(&next, &mut rng);
-                next.step(&actions, None, &mut a.buffers()).unwrap();
-                same.step(&actions, None, &mut b.buffers()).unwrap();
+                next.step(&actions, None, &mut a.buffers(), Control::NONE)
+                    .unwrap();
+                same.step(&actions, None, &mut b.buffers(), Control::NONE)
+                    .unwrap();
                 assert_eq!(
                     (a.rewards[0], a.terminated[0]),
                     (b.rewards[0], b.terminated[0])
@@ -556,7 +585,8 @@ pub(crate) mod tests {
                     assert!(same.write_final(0, &mut final_obs, &mut final_mask));
                     assert_eq!(final_obs, a.obs);
                     assert_eq!(&final_mask[..], &a.mask[..]);
-                    next.step(&[0], None, &mut a.buffers()).unwrap();
+                    next.step(&[0], None, &mut a.buffers(), Control::NONE)
+                        .unwrap();
                     deals += 1;
                 } else {
                     assert!(!same.write_final(0, &mut final_obs, &mut final_mask));
@@ -570,11 +600,15 @@ pub(crate) mod tests {
     fn an_illegal_action_is_refused_or_forfeits_the_deal() {
         let mut env = OpponentVecEnv::new(2, 1, setup(0, Autoreset::NextStep)).unwrap();
         let mut out = Owned::new(2);
-        assert!(env.step(&[-1, 70], None, &mut out.buffers()).is_err());
-        assert!(env.step(&[0], None, &mut out.buffers()).is_err());
+        assert!(env
+            .step(&[-1, 70], None, &mut out.buffers(), Control::NONE)
+            .is_err());
+        assert!(env
+            .step(&[0], None, &mut out.buffers(), Control::NONE)
+            .is_err());
         let legal = env.awaiting_action(1).unwrap().legal_actions()[0].id() as i64;
         let before = env.games[0].matches;
-        env.step(&[-1, legal], Some(-2.0), &mut out.buffers())
+        env.step(&[-1, legal], Some(-2.0), &mut out.buffers(), Control::NONE)
             .unwrap();
         assert_eq!((out.rewards[0], out.terminated[0]), (-2.0, true));
         assert!(env.ended(0).unwrap().forfeit);
@@ -594,13 +628,16 @@ pub(crate) mod tests {
         let mut each = OpponentVecEnv::new(3, 99, s).unwrap();
         let mut out = Owned::new(3);
         let seeds: Vec<u64> = (0..3).map(|i| rng::item_seed(11, i)).collect();
-        each.reset(Seeds::Each(&seeds), &mut out.buffers()).unwrap();
-        batch.reset(Seeds::Keep, &mut out.buffers()).unwrap();
+        each.reset(Seeds::Each(&seeds), &mut out.buffers(), Control::NONE)
+            .unwrap();
+        batch
+            .reset(Seeds::Keep, &mut out.buffers(), Control::NONE)
+            .unwrap();
         for i in 0..3 {
             assert_eq!(each.state(i), batch.state(i));
         }
         assert!(each
-            .reset(Seeds::Each(&seeds[..2]), &mut out.buffers())
+            .reset(Seeds::Each(&seeds[..2]), &mut out.buffers(), Control::NONE)
             .is_err());
     }
 }

@@ -215,6 +215,7 @@ impl EndedRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::control::Control;
     use crate::play::opponent::{Seeds, ENDED_ACTION};
 
     /// Copies taken at every step, mid-deal, waiting or not, play on exactly as the env.
@@ -230,7 +231,8 @@ mod tests {
             let n = 4;
             let mut env = OpponentVecEnv::new(n, 8, setup).unwrap();
             let mut out = super::super::opponent::tests::Owned::new(n);
-            env.reset(Seeds::Keep, &mut out.buffers()).unwrap();
+            env.reset(Seeds::Keep, &mut out.buffers(), Control::NONE)
+                .unwrap();
             let mut rng = crate::rng::rng_from_seed(2);
             for step in 0..120 {
                 let text = OpponentEnvRecord::of(&env).to_json();
@@ -249,8 +251,9 @@ mod tests {
                     })
                     .collect();
                 let mut copied = super::super::opponent::tests::Owned::new(n);
-                env.step(&actions, Some(-2.0), &mut out.buffers()).unwrap();
-                copy.step(&actions, Some(-2.0), &mut copied.buffers())
+                env.step(&actions, Some(-2.0), &mut out.buffers(), Control::NONE)
+                    .unwrap();
+                copy.step(&actions, Some(-2.0), &mut copied.buffers(), Control::NONE)
                     .unwrap();
                 assert_eq!(out.obs, copied.obs);
                 assert_eq!(out.mask, copied.mask);
@@ -273,7 +276,8 @@ mod tests {
         };
         let mut env = OpponentVecEnv::new(1, 3, setup).unwrap();
         let mut out = super::super::opponent::tests::Owned::new(1);
-        env.reset(Seeds::Keep, &mut out.buffers()).unwrap();
+        env.reset(Seeds::Keep, &mut out.buffers(), Control::NONE)
+            .unwrap();
         let good = OpponentEnvRecord::of(&env);
         let load = |change: &dyn Fn(&mut OpponentEnvRecord)| {
             let mut record = good.clone();

@@ -1,6 +1,7 @@
 //! The built-in policies by name: uniform random, the rule-based heuristic, PIMC and the
 //! expert. Each reads only what the player to move may know, never the hidden cards.
 
+use crate::control::Control;
 use crate::duel::action::Action;
 use crate::duel::observe::Observation;
 use crate::duel::state::DealState;
@@ -44,11 +45,25 @@ impl std::fmt::Display for SpecError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SpecError::Unknown(spec) => {
-                write!(f, "unknown agent {spec:?}: choose {}", Policy::SPECS)
+                let [forms @ .., last] = Policy::SPECS;
+                write!(
+                    f,
+                    "unknown agent {spec:?}: choose {} or {last} (N worlds per decision, 1 to \
+                     {MAX_SAMPLES})",
+                    forms.join(", ")
+                )
+            }
+            SpecError::Samples { name, given } if given.bytes().all(|b| b.is_ascii_digit()) => {
+                write!(
+                    f,
+                    "{name}:{given} is out of range: {name}:N takes 1 to {MAX_SAMPLES} worlds \
+                     per decision"
+                )
             }
             SpecError::Samples { name, given } => write!(
                 f,
-                "{name}:N takes N worlds per decision from 1 to {MAX_SAMPLES}, got {given:?}"
+                "{name}:{given:?}: in {name}:N, N is a whole number of worlds per decision, 1 \
+                 to {MAX_SAMPLES}"
             ),
         }
     }
@@ -57,8 +72,16 @@ impl std::fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 impl Policy {
-    /// The agent specs [`Policy::parse`] reads, for help and error texts.
-    pub const SPECS: &'static str = "'random', 'heuristic', 'pimc', 'pimc:N' (N worlds per decision, 1 to 10000), 'expert' or 'expert:N'";
+    /// The forms of the agent specs [`Policy::parse`] reads (`N`: worlds per decision, 1
+    /// to [`MAX_SAMPLES`]), for lists, help and error texts.
+    pub const SPECS: [&'static str; 6] = [
+        "random",
+        "heuristic",
+        "pimc",
+        "pimc:N",
+        "expert",
+        "expert:N",
+    ];
 
     /// `"random"`, `"heuristic"`, `"pimc"`, `"pimc:N"` (N worlds per decision), `"expert"`
     /// or `"expert:N"`. This is the one grammar of agent specs: Python's agents, the arena
@@ -122,7 +145,8 @@ impl Policy {
     /// The action for the player to move in `state`, a deal of a match whose score is
     /// `score`, for an agent with seed `seed` that draws from `stream`. Every policy reads
     /// only what that player may know: the cheap ones the state's view, the search ones the
-    /// player's observation (see [`Policy::choose_seen`], the same choice).
+    /// player's observation (see [`Policy::choose_seen`], the same choice). Once `control` is
+    /// cancelled, the search policies choose as the heuristic does, at once.
     // Into the playout loops, so that the random draw inlined here is compiled there
     // (with POPCNT and BMI2, see `with_bit_instructions`).
     #[allow(clippy::inline_always)]
@@ -133,6 +157,7 @@ impl Policy {
         score: [u8; 2],
         stream: &mut GameRng,
         seed: u64,
+        control: Control<'_>,
     ) -> Action {
         match self {
             Policy::Random => random_action(state.legal_mask(), stream),
@@ -143,7 +168,7 @@ impl Policy {
                     return nth_action(legal, 0);
                 }
                 let player = state.current_player().unwrap_or(0);
-                self.search(&state.observation(player, score), legal, seed)
+                self.search(&state.observation(player, score), legal, seed, control)
             }
         }
     }
@@ -156,22 +181,25 @@ impl Policy {
         legal: u128,
         stream: &mut GameRng,
         seed: u64,
+        control: Control<'_>,
     ) -> Action {
         match self {
             Policy::Random => random_action(legal, stream),
             Policy::Heuristic => heuristic_action(&View::of_observation(obs, legal)),
             Policy::Pimc(_) | Policy::Expert(_) if legal.is_power_of_two() => nth_action(legal, 0),
-            Policy::Pimc(_) | Policy::Expert(_) => self.search(obs, legal, seed),
+            Policy::Pimc(_) | Policy::Expert(_) => self.search(obs, legal, seed, control),
         }
     }
 
     /// Each legal action with its value for a search policy (PIMC's mean double-dummy
     /// points, the expert's weighted mean), the worlds drawn from the decision's seed
-    /// ([`rng::decision_seed`]); `None` for the other policies.
+    /// ([`rng::decision_seed`]); `None` for the other policies. Once `control` is cancelled,
+    /// no values.
     pub fn values(
         self,
         obs: &Observation,
         seed: u64,
+        control: Control<'_>,
     ) -> Option<Result<Vec<(Action, f64)>, SampleError>> {
         let decision = rng::decision_seed(seed, obs.key());
         match self {
@@ -180,16 +208,17 @@ impl Policy {
                 usize::from(n),
                 decision,
                 heuristic_rollout,
+                control,
             )),
-            Policy::Expert(n) => Some(expert_values(obs, usize::from(n), decision)),
+            Policy::Expert(n) => Some(expert_values(obs, usize::from(n), decision, control)),
             Policy::Random | Policy::Heuristic => None,
         }
     }
 
     /// The search policies' choice: the best value ([`best_action`]); the heuristic's if no
-    /// world can be sampled.
-    fn search(self, obs: &Observation, legal: u128, seed: u64) -> Action {
-        match self.values(obs, seed) {
+    /// world can be sampled (or the search was stopped).
+    fn search(self, obs: &Observation, legal: u128, seed: u64, control: Control<'_>) -> Action {
+        match self.values(obs, seed, control) {
             Some(Ok(values)) => best_action(&values),
             _ => None,
         }
@@ -221,7 +250,7 @@ mod tests {
             for policy in [Policy::Random, Policy::Heuristic] {
                 let mut s = DealState::from_seed(seed, (seed % 2) as u8, Rules::default()).unwrap();
                 while !s.is_over() {
-                    let a = policy.choose(&s, [0, 0], &mut rng, 1);
+                    let a = policy.choose(&s, [0, 0], &mut rng, 1, Control::NONE);
                     assert!(s.is_legal(a), "{a} in {:?}", s.legal_actions());
                     s.apply_unchecked(a);
                 }
@@ -277,7 +306,7 @@ mod tests {
         let mut rng = rng_from_seed(2);
         let mut s = DealState::from_seed(4, 0, Rules::default()).unwrap();
         while !s.is_over() {
-            let a = Policy::Pimc(4).choose(&s, [0, 0], &mut rng, 2);
+            let a = Policy::Pimc(4).choose(&s, [0, 0], &mut rng, 2, Control::NONE);
             assert!(s.is_legal(a));
             s.apply_unchecked(a);
         }
@@ -290,8 +319,11 @@ mod tests {
         let mut b = rng_from_seed(4);
         let mut s = DealState::from_seed(4, 1, Rules::default()).unwrap();
         while !s.is_over() {
-            let x = Policy::Expert(2).choose(&s, [0, 0], &mut a, 4);
-            assert_eq!(x, Policy::Expert(2).choose(&s, [0, 0], &mut b, 4));
+            let x = Policy::Expert(2).choose(&s, [0, 0], &mut a, 4, Control::NONE);
+            assert_eq!(
+                x,
+                Policy::Expert(2).choose(&s, [0, 0], &mut b, 4, Control::NONE)
+            );
             assert!(s.is_legal(x), "{x} in {:?}", s.legal_actions());
             s.apply_unchecked(x);
         }
@@ -311,11 +343,11 @@ mod tests {
             let mut s = DealState::from_seed(11, 1, Rules::default()).unwrap();
             while !s.is_over() {
                 let player = s.current_player().unwrap();
-                let x = policy.choose(&s, [3, 5], &mut a, 21);
+                let x = policy.choose(&s, [3, 5], &mut a, 21, Control::NONE);
                 let seen = s.observation(player, [3, 5]);
                 assert_eq!(
                     x,
-                    policy.choose_seen(&seen, s.legal_mask(), &mut b, 21),
+                    policy.choose_seen(&seen, s.legal_mask(), &mut b, 21, Control::NONE),
                     "{policy:?}"
                 );
                 s.apply_unchecked(x);

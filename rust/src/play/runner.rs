@@ -4,6 +4,7 @@
 //! no agent), and the single-agent environments (the learner's seat has none).
 
 use super::agent::Agent;
+use crate::control::Control;
 use crate::duel::action::Action;
 use crate::duel::matches::Match;
 use crate::duel::state::{DuelError, Outcome};
@@ -21,7 +22,28 @@ impl Player for Agent {
 
     #[inline]
     fn act(&mut self, game: &Match) -> Result<Action, DuelError> {
-        Ok(Agent::act(self, &game.deal, game.score.score))
+        Ok(Agent::act(
+            self,
+            &game.deal,
+            game.score.score,
+            Control::NONE,
+        ))
+    }
+}
+
+/// A built-in agent in a run that its caller may cancel: once `control` is cancelled, its
+/// searches give way to the heuristic ([`Agent::act`]), so the match ends in moments.
+pub struct Controlled<'a> {
+    pub agent: &'a mut Agent,
+    pub control: Control<'a>,
+}
+
+impl Player for Controlled<'_> {
+    type Error = DuelError;
+
+    #[inline]
+    fn act(&mut self, game: &Match) -> Result<Action, DuelError> {
+        Ok(self.agent.act(&game.deal, game.score.score, self.control))
     }
 }
 

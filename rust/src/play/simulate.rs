@@ -7,7 +7,8 @@ use rayon::prelude::*;
 use super::agent::Agent;
 use super::policy::Policy;
 use super::random::with_bit_instructions;
-use super::runner;
+use super::runner::{self, Controlled};
+use crate::control::Control;
 use crate::duel::matches::{match_deal_shuffled_by, Match};
 use crate::duel::rules::Rules;
 use crate::duel::state::{DealState, DuelError};
@@ -42,7 +43,13 @@ pub fn play_deal(
     policies: [Policy; 2],
 ) -> Result<DealSummary, DuelError> {
     let seeds = batch_agent_seeds(batch_seed);
-    play_deal_with(state, rng::policy_rng(batch_seed, index), policies, seeds)
+    play_deal_with(
+        state,
+        rng::policy_rng(batch_seed, index),
+        policies,
+        seeds,
+        Control::NONE,
+    )
 }
 
 /// The seeds of the agents of a batch of independent deals with seed `batch_seed`: those
@@ -52,12 +59,14 @@ fn batch_agent_seeds(batch_seed: u64) -> [u64; 2] {
 }
 
 /// Plays `state` to the end, both policies drawing from `rng`, the agent in seat `s`
-/// having seed `seeds[s]`.
+/// having seed `seeds[s]`; once `control` is cancelled, the searches give way to the
+/// heuristic ([`Policy::choose`]).
 pub fn play_deal_with(
     mut state: DealState,
     mut rng: GameRng,
     policies: [Policy; 2],
     seeds: [u64; 2],
+    control: Control<'_>,
 ) -> Result<DealSummary, DuelError> {
     let dealer = state.dealer();
     with_bit_instructions(
@@ -65,7 +74,7 @@ pub fn play_deal_with(
         || {
             while let Some(player) = state.current_player() {
                 let seat = player as usize;
-                let action = policies[seat].choose(&state, [0, 0], &mut rng, seeds[seat]);
+                let action = policies[seat].choose(&state, [0, 0], &mut rng, seeds[seat], control);
                 state.apply_unchecked(action);
             }
         },
@@ -86,23 +95,28 @@ pub fn play_deal_with(
 /// Deals `start .. start + n` of the batch with seed `seed` (a run can be split into
 /// pieces with the same result). Deal `i` is deal `i` of a match with seed `seed` and
 /// first dealer 0 (the cards of `derive_seed(seed, i)`, dealer `i % 2`), with policy
-/// randomness from [`rng::policy_rng`]`(seed, i)`.
+/// randomness from [`rng::policy_rng`]`(seed, i)`. Each deal counts one on `control`; once
+/// it is cancelled, the deals not yet played are left as `DealSummary::default()`.
 pub fn simulate_deals(
     start: u64,
     n: usize,
     seed: u64,
     rules: Rules,
     policies: [Policy; 2],
+    control: Control<'_>,
 ) -> Result<Vec<DealSummary>, DuelError> {
     rules.validate().map_err(DuelError::InvalidRules)?;
     let deriver = SeedDeriver::new(seed);
     let policy_key = rng::policy_key(seed);
     let seeds = batch_agent_seeds(seed);
     let mut deals = vec![DealSummary::default(); n];
-    deals
+    let played = deals
         .par_chunks_mut(GROUP)
         .enumerate()
         .try_for_each(|(g, group)| {
+            if control.cancelled() {
+                return Err(None); // ends the other groups' jobs too
+            }
             let first = start.wrapping_add((g * GROUP) as u64);
             play_group(
                 first,
@@ -111,8 +125,13 @@ pub fn simulate_deals(
                 &policy_key,
                 rules,
                 (policies, seeds),
+                control,
             )
-        })?;
+            .map_err(Some)
+        });
+    if let Err(Some(error)) = played {
+        return Err(error);
+    }
     Ok(deals)
 }
 
@@ -133,6 +152,7 @@ fn play_group(
     policy_key: &[u32; 8],
     rules: Rules,
     (policies, seeds): ([Policy; 2], [u64; 2]),
+    control: Control<'_>,
 ) -> Result<(), DuelError> {
     let index = |j: usize| first.wrapping_add(j as u64);
     // Pairs 0 .. GROUP / 2: two deals' seed blocks each; then a pair per deal's policies.
@@ -158,7 +178,8 @@ fn play_group(
         let mut shuffle_rng = GameRng::at_start(shuffle_keys[j], 0, &second_pass[j]);
         let policy_rng = GameRng::at_start(*policy_key, index(j), &first_pass[GROUP / 2 + j]);
         let state = match_deal_shuffled_by(&mut shuffle_rng, 0, index(j), rules)?;
-        *summary = play_deal_with(state, policy_rng, policies, seeds)?;
+        *summary = play_deal_with(state, policy_rng, policies, seeds, control)?;
+        control.advance(1);
     }
     Ok(())
 }
@@ -166,18 +187,31 @@ fn play_group(
 /// Plays the match with seed `match_seed` and first dealer `first_dealer` through the one
 /// runner ([`runner::play_match`]), the agent in seat `s` seeded with
 /// [`rng::agent_seed`]`(match_seed, s)`: the match `Match.play` plays with the same agents.
+/// Each deal counts one on `control`; once it is cancelled, the searches give way to the
+/// heuristic.
 pub fn play_match(
     match_seed: u64,
     first_dealer: u8,
     rules: Rules,
     policies: [Policy; 2],
+    control: Control<'_>,
 ) -> Result<MatchSummary, DuelError> {
     let mut game = Match::new(match_seed, first_dealer, rules)?.without_history();
-    let [mut a, mut b] =
+    let mut agents =
         [0, 1].map(|seat| Agent::new(policies[seat], rng::agent_seed(match_seed, seat as u64)));
+    let [first, second] = &mut agents;
+    let mut a = Controlled {
+        agent: first,
+        control,
+    };
+    let mut b = Controlled {
+        agent: second,
+        control,
+    };
     let mut deals_won = [0u32; 2];
     runner::play_match(&mut game, [&mut a, &mut b], |_, outcome| {
         deals_won[outcome.winner as usize] += 1;
+        control.advance(1);
         Ok(())
     })?;
     let winner = game.winner().ok_or_else(|| {
@@ -192,25 +226,38 @@ pub fn play_match(
 }
 
 /// Matches `start .. start + n`; match `i` has seed `derive_seed(seed, i)` and first
-/// dealer `i % 2`.
+/// dealer `i % 2`. Each deal played counts one on `control`; once it is cancelled, no
+/// further match begins and the result is empty.
 pub fn simulate_matches(
     start: u64,
     n: usize,
     seed: u64,
     rules: Rules,
     policies: [Policy; 2],
+    control: Control<'_>,
 ) -> Result<Vec<MatchSummary>, DuelError> {
     rules.validate().map_err(DuelError::InvalidRules)?;
     let deriver = SeedDeriver::new(seed);
-    (start..start + n as u64)
+    let played = (start..start + n as u64)
         .into_par_iter()
-        .map(|i| play_match(deriver.derive(i), (i % 2) as u8, rules, policies))
-        .collect()
+        .map(|i| {
+            if control.cancelled() {
+                return Err(None); // ends the other matches' jobs too
+            }
+            play_match(deriver.derive(i), (i % 2) as u8, rules, policies, control).map_err(Some)
+        })
+        .collect();
+    match played {
+        Ok(matches) => Ok(matches),
+        Err(Some(error)) => Err(error),
+        Err(None) => Ok(Vec::new()),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::control::RunControl;
     use crate::duel::matches::match_deal_with;
 
     fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
@@ -225,17 +272,17 @@ mod tests {
     fn results_do_not_depend_on_thread_count() {
         let p = [Policy::Random, Policy::Heuristic];
         let one = in_pool(1, || {
-            simulate_deals(0, 300, 7, Rules::default(), p).unwrap()
+            simulate_deals(0, 300, 7, Rules::default(), p, Control::NONE).unwrap()
         });
         let two = in_pool(2, || {
-            simulate_deals(0, 300, 7, Rules::default(), p).unwrap()
+            simulate_deals(0, 300, 7, Rules::default(), p, Control::NONE).unwrap()
         });
         assert_eq!(one, two);
         let one = in_pool(1, || {
-            simulate_matches(0, 20, 7, Rules::default(), p).unwrap()
+            simulate_matches(0, 20, 7, Rules::default(), p, Control::NONE).unwrap()
         });
         let two = in_pool(2, || {
-            simulate_matches(0, 20, 7, Rules::default(), p).unwrap()
+            simulate_matches(0, 20, 7, Rules::default(), p, Control::NONE).unwrap()
         });
         assert_eq!(one, two);
     }
@@ -245,7 +292,15 @@ mod tests {
         let policies = [Policy::Random, Policy::Heuristic];
         let (start, seed) = (u64::MAX - 4, 12);
         // Not a whole number of groups, and indices wrapping past u64::MAX.
-        let batch = simulate_deals(start, 2 * GROUP + 1, seed, Rules::default(), policies).unwrap();
+        let batch = simulate_deals(
+            start,
+            2 * GROUP + 1,
+            seed,
+            Rules::default(),
+            policies,
+            Control::NONE,
+        )
+        .unwrap();
         let deriver = SeedDeriver::new(seed);
         for (j, summary) in batch.iter().enumerate() {
             let i = start.wrapping_add(j as u64);
@@ -258,22 +313,49 @@ mod tests {
     #[test]
     fn a_run_split_in_pieces_gives_the_same_result() {
         let p = [Policy::Random; 2];
-        let whole = simulate_deals(0, 100, 9, Rules::default(), p).unwrap();
-        let mut pieces = simulate_deals(0, 40, 9, Rules::default(), p).unwrap();
-        pieces.extend(simulate_deals(40, 60, 9, Rules::default(), p).unwrap());
+        let whole = simulate_deals(0, 100, 9, Rules::default(), p, Control::NONE).unwrap();
+        let mut pieces = simulate_deals(0, 40, 9, Rules::default(), p, Control::NONE).unwrap();
+        pieces.extend(simulate_deals(40, 60, 9, Rules::default(), p, Control::NONE).unwrap());
         assert_eq!(whole, pieces);
     }
 
     #[test]
+    fn a_cancelled_run_plays_nothing_more() {
+        let run = RunControl::new();
+        run.cancel();
+        let p = [Policy::Pimc(24); 2];
+        let deals = simulate_deals(0, 64, 1, Rules::default(), p, run.control()).unwrap();
+        assert!(deals.iter().all(|d| *d == DealSummary::default()));
+        let matches = simulate_matches(0, 8, 1, Rules::default(), p, run.control()).unwrap();
+        assert!(matches.is_empty());
+    }
+
+    #[test]
     fn summaries_are_consistent() {
-        let deals = simulate_deals(0, 500, 1, Rules::default(), [Policy::Random; 2]).unwrap();
+        let deals = simulate_deals(
+            0,
+            500,
+            1,
+            Rules::default(),
+            [Policy::Random; 2],
+            Control::NONE,
+        )
+        .unwrap();
         for (i, d) in deals.iter().enumerate() {
             assert_eq!(d.dealer as usize, i % 2);
             assert_eq!(d.cards[0] + d.cards[1], 32 - 2 * d.exchanges);
             assert_eq!(d.tricks[0] + d.tricks[1], 16 - d.exchanges);
             assert!(d.points == 1 || d.points == 2);
         }
-        let matches = simulate_matches(0, 50, 1, Rules::default(), [Policy::Random; 2]).unwrap();
+        let matches = simulate_matches(
+            0,
+            50,
+            1,
+            Rules::default(),
+            [Policy::Random; 2],
+            Control::NONE,
+        )
+        .unwrap();
         for m in matches {
             assert!(m.score[m.winner as usize] >= 7 && m.score[1 - m.winner as usize] < 7);
         }
@@ -287,6 +369,7 @@ mod tests {
             3,
             Rules::default(),
             [Policy::Heuristic, Policy::Random],
+            Control::NONE,
         )
         .unwrap();
         let points: [u32; 2] = deals.iter().fold([0, 0], |mut acc, d| {

@@ -2,12 +2,15 @@
 //! the search agents' values.
 
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
 use super::action::PyAction;
 use super::deal::seed_or_fresh;
 use super::errors::int_in;
 use super::errors::{extract_u64, int_usize, EcarteError, IllegalActionError, MAX_SAMPLES};
+use super::interrupt::interruptible;
 use super::observe::PyObservation;
+use crate::control::Control;
 use crate::duel::{Action, Observation};
 use crate::play::agent::Agent;
 use crate::play::heuristic::{heuristic_action, heuristic_rollout, View};
@@ -21,7 +24,7 @@ pub fn policy(spec: &Bound<'_, PyAny>) -> PyResult<Policy> {
         EcarteError::new_err(format!(
             "an agent spec is text, got {}: choose {}",
             super::errors::describe(spec),
-            Policy::SPECS
+            Policy::SPECS.join(", ")
         ))
     })?;
     Policy::parse(&text).map_err(|e| EcarteError::new_err(e.to_string()))
@@ -100,7 +103,11 @@ impl PyAgent {
         let legal: u128 = legal_actions.iter().fold(0, |m, a| m | 1u128 << a.0.id());
         let obs = observation.0.clone();
         let agent = &mut self.0;
-        let action = py.detach(|| agent.act_seen(&obs, legal));
+        let action = if agent.policy().samples().is_some() {
+            interruptible(py, None, |control| agent.act_seen(&obs, legal, control))?
+        } else {
+            agent.act_seen(&obs, legal, Control::NONE)
+        };
         // Legal actions that are not the observation's own leave the choice to the list.
         Ok(if legal >> action.id() & 1 == 1 {
             PyAction(action)
@@ -118,8 +125,7 @@ impl PyAgent {
     ) -> PyResult<Vec<(PyAction, f64)>> {
         let (policy, seed) = (self.0.policy(), self.0.seed());
         let obs = observation.0.clone();
-        let values = py
-            .detach(move || policy.values(&obs, seed))
+        let values = interruptible(py, None, |control| policy.values(&obs, seed, control))?
             .ok_or_else(|| EcarteError::new_err(format!("{} values no actions", policy.spec())))?
             .map_err(|e| EcarteError::new_err(e.to_string()))?;
         Ok(values.into_iter().map(|(a, v)| (PyAction(a), v)).collect())
@@ -194,8 +200,8 @@ fn pimc_values(
     samples: &Bound<'_, PyAny>,
     seed: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<(PyAction, f64)>> {
-    sampled_values(py, &observation, samples, seed, |obs, n, seed| {
-        pimc::pimc_values(obs, n, seed, heuristic_rollout)
+    sampled_values(py, &observation, samples, seed, |obs, n, seed, control| {
+        pimc::pimc_values(obs, n, seed, heuristic_rollout, control)
     })
 }
 
@@ -220,19 +226,18 @@ fn agent_seed(match_seed: &Bound<'_, PyAny>, seat: &Bound<'_, PyAny>) -> PyResul
 }
 
 /// A sampling evaluator (PIMC's, the expert's) for Python: checks `samples` and `seed`,
-/// runs `evaluate` without the GIL and converts its values.
+/// runs `evaluate` without the GIL (Ctrl-C cancels it) and converts its values.
 pub fn sampled_values<E: std::fmt::Display + Send>(
     py: Python<'_>,
     observation: &PyObservation,
     samples: &Bound<'_, PyAny>,
     seed: &Bound<'_, PyAny>,
-    evaluate: impl FnOnce(&Observation, usize, u64) -> Result<Vec<(Action, f64)>, E> + Send,
+    evaluate: impl FnOnce(&Observation, usize, u64, Control<'_>) -> Result<Vec<(Action, f64)>, E> + Send,
 ) -> PyResult<Vec<(PyAction, f64)>> {
     let samples = int_usize(samples, "samples", 1, MAX_SAMPLES)?;
     let seed = extract_u64(seed, "seed")?;
     let obs = observation.0.clone();
-    let values = py
-        .detach(move || evaluate(&obs, samples, seed))
+    let values = interruptible(py, None, |control| evaluate(&obs, samples, seed, control))?
         .map_err(|e| EcarteError::new_err(e.to_string()))?;
     Ok(values.into_iter().map(|(a, v)| (PyAction(a), v)).collect())
 }
@@ -249,7 +254,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "DEFAULT_EXPERT_SAMPLES",
         crate::play::expert::DEFAULT_EXPERT_SAMPLES,
     )?;
-    m.add("AGENT_SPECS", Policy::SPECS)?;
+    m.add("AGENT_SPECS", PyTuple::new(m.py(), Policy::SPECS)?)?;
     m.add(
         "DEFAULT_PIMC_SAMPLES",
         crate::play::policy::DEFAULT_PIMC_SAMPLES,

@@ -372,10 +372,11 @@ fn bank_odds(
 
 /// Simulates deals `start .. start + n` (T2, T3, T4 against T1) from a freshly shuffled
 /// `shoe` (the cards left, default the full shoe): `(counts, joint)` as uint64 arrays. The
-/// GIL is released; the result is the same for any `threads`. See `ecarte.bank.simulate`.
+/// GIL is released; the result is the same for any `threads`. `on_progress(deals)` is
+/// told the deals simulated so far while it runs. See `ecarte.bank.simulate`.
 #[pyfunction]
 #[pyo3(name = "simulate")]
-#[pyo3(signature = (n, seed, shoe = None, start = None, threads = None))]
+#[pyo3(signature = (n, seed, shoe = None, start = None, threads = None, on_progress = None))]
 fn bank_simulate<'py>(
     py: Python<'py>,
     n: &Bound<'py, PyAny>,
@@ -383,15 +384,18 @@ fn bank_simulate<'py>(
     shoe: Option<&Bound<'py, PyAny>>,
     start: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
+    on_progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
     let n = super::errors::int_in(n, "n", 0, i128::from(MAX_BANK_DEALS))? as u64;
     let seed = super::errors::extract_u64(seed, "seed")?;
     let start = start.map_or(Ok(0), |s| super::errors::extract_u64(s, "start"))?;
     let threads = super::threads::threads_arg(threads)?;
     let cards = shoe.map(cards_of).transpose()?;
-    let sim = py.detach(|| {
-        super::threads::with_threads(threads, || bank::simulate(n, seed, cards.as_deref(), start))
-    })??;
+    let sim = super::interrupt::interruptible(py, on_progress, |control| {
+        super::threads::with_threads(threads, || {
+            bank::simulate(n, seed, cards.as_deref(), start, control)
+        })
+    })???;
     let counts: Vec<u64> = sim.counts.iter().flatten().copied().collect();
     Ok((
         PyArray1::from_vec(py, counts).reshape([3, 3])?.into_any(),

@@ -95,7 +95,7 @@ impl PyDeal {
     }
 
     /// Replays a record made by `to_json`; a malformed or tampered record raises
-    /// `InvalidRecordError`.
+    /// `InvalidRecordError`, anything but text `TypeError`.
     #[staticmethod]
     fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyDeal> {
         let state = DealRecord::from_json(&record_text(record, "a deal record")?)?.replay()?;

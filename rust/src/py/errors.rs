@@ -1,10 +1,11 @@
 //! The exception hierarchy: `EcarteError(ValueError)` and one subclass per kind of bad input.
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::duel::DuelError;
+use crate::record::json_error;
 
 create_exception!(
     ecarte,
@@ -196,10 +197,21 @@ pub fn pair<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<[Bound<'py, Py
     }
 }
 
-/// The text of a JSON record argument named `what`; `InvalidRecordError` for anything but
-/// valid Unicode text (a record that is not text is malformed, like bad JSON).
+/// The text of a JSON record argument named `what` ("a deal record"): `TypeError` for
+/// anything but a `str`, `InvalidRecordError` for a `str` that is not valid Unicode (a lone
+/// surrogate).
 pub fn record_text(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
-    text(obj, what).map_err(|e| InvalidRecordError::new_err(e.value(obj.py()).to_string()))
+    let text = obj.cast::<pyo3::types::PyString>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what} is JSON text (a str), got {}",
+            describe(obj)
+        ))
+    })?;
+    text.to_str().map(str::to_owned).map_err(|_| {
+        InvalidRecordError::new_err(format!(
+            "{what} is not valid Unicode text: it holds a lone surrogate"
+        ))
+    })
 }
 
 /// Parses a JSON record of a value; `InvalidRecordError` if it is not one.
@@ -207,6 +219,8 @@ pub fn parse_record<T: serde::de::DeserializeOwned>(
     record: &Bound<'_, PyAny>,
     what: &str,
 ) -> PyResult<T> {
-    serde_json::from_str(&record_text(record, "a record")?)
-        .map_err(|e| InvalidRecordError::new_err(format!("invalid {what} record: {e}")))
+    let text = record_text(record, &format!("a {what} record"))?;
+    serde_json::from_str(&text).map_err(|e| {
+        InvalidRecordError::new_err(format!("invalid {what} record: {}", json_error(&text, &e)))
+    })
 }

@@ -7,9 +7,12 @@ use pyo3::types::PyTuple;
 use super::action::{extract_action_or_list_legal, PyAction, PyOutcome};
 use super::agents::PyAgent;
 use super::deal::{seed_or_fresh, PyDeal};
-use super::errors::{int_in, int_u8, pair, EcarteError, IllegalActionError};
+use super::errors::{int_in, int_u8, pair, record_text, EcarteError, IllegalActionError};
+use super::interrupt::interruptible;
 use super::observe::{seat, PyObservation};
 use super::rules::PyRules;
+use crate::control::Control;
+use crate::duel::record::check_player_name;
 use crate::duel::{Action, Match, MatchRecord, MatchResult, Rules};
 use crate::play::runner::{self, Player, Stop};
 
@@ -87,6 +90,8 @@ impl PyMatchResult {
 #[derive(Clone, PartialEq, Eq)]
 pub struct PyMatch {
     game: Match,
+    /// The names of the players in seat 0 and seat 1, kept in the record.
+    players: Option<[String; 2]>,
 }
 
 /// An agent as the match runner calls it: a built-in agent, called natively, or any
@@ -126,7 +131,11 @@ impl Player for Seat<'_> {
                 let mut agent = agent.borrow_mut();
                 let (deal, score) = (game.deal, game.score.score);
                 let agent = &mut agent.0;
-                Ok(py.detach(|| agent.act(&deal, score)))
+                if agent.policy().samples().is_some() {
+                    interruptible(py, None, |control| agent.act(&deal, score, control))
+                } else {
+                    Ok(agent.act(&deal, score, Control::NONE))
+                }
             }
             Seat::Callback(agent) => {
                 let seat = game.current_player().unwrap_or(0);
@@ -166,6 +175,8 @@ impl PyMatch {
             stop_at_deal_end,
             |game, seat, action| {
                 slf.borrow_mut().game = game.clone();
+                // Between moves, Ctrl-C ends a match of quick agents too.
+                slf.py().check_signals()?;
                 match on_action {
                     Some(callback) => callback.call1((seat, PyAction(action))).map(|_| ()),
                     None => Ok(()),
@@ -198,6 +209,7 @@ impl PyMatch {
         let seed = seed_or_fresh(seed)?;
         Ok(PyMatch {
             game: Match::new(seed, first_dealer, rules)?,
+            players: None,
         })
     }
 
@@ -251,7 +263,9 @@ impl PyMatch {
         self.game
             .deal_at(k as usize)
             .map(|d| PyDeal::from_state(d, None))
-            .ok_or_else(|| EcarteError::new_err(format!("no deal {k} in this match")))
+            .ok_or_else(|| {
+                EcarteError::new_err(format!("deal index {k} (deal {}) is not kept", k + 1))
+            })
     }
     #[getter]
     fn current_player(&self) -> Option<u8> {
@@ -360,18 +374,47 @@ impl PyMatch {
             .map(PyMatchResult)
             .ok_or_else(|| EcarteError::new_err("the match is not over"))
     }
-    /// The versioned match record: seed, first dealer, rules and every deal's record.
+    /// The versioned match record: seed, first dealer, rules, every deal's record and the
+    /// players' names, if set.
     fn to_json(&self) -> String {
-        MatchRecord::of(&self.game).to_json()
+        MatchRecord {
+            players: self.players.clone(),
+            ..MatchRecord::of(&self.game)
+        }
+        .to_json()
+    }
+    /// The names of the players in seat 0 and seat 1, for the record and its replay
+    /// (`None` until set): each 1 to 40 characters on one line.
+    #[getter]
+    fn players(&self) -> Option<(String, String)> {
+        self.players.clone().map(|[a, b]| (a, b))
+    }
+    #[setter]
+    fn set_players(&mut self, names: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let Some(names) = names.filter(|n| !n.is_none()) else {
+            self.players = None;
+            return Ok(());
+        };
+        let [a, b] = pair(names, "players (the names of seat 0 and seat 1)")?;
+        let name = |n: Bound<'_, PyAny>| super::errors::text(&n, "a player's name");
+        let names = [name(a)?, name(b)?];
+        for name in &names {
+            check_player_name(name).map_err(EcarteError::new_err)?;
+        }
+        self.players = Some(names);
+        Ok(())
     }
     /// Replays a record made by `to_json`. Every deal must be the seeded deal with the
     /// alternating dealer and the match's rules, every action legal, and only the last
-    /// deal unfinished; anything else raises `InvalidRecordError`.
+    /// deal unfinished; anything else raises `InvalidRecordError` (anything but text,
+    /// `TypeError`).
     #[staticmethod]
     fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyMatch> {
-        let record = super::errors::record_text(text, "a match record")?;
-        let game = MatchRecord::from_json(&record)?.replay()?;
-        Ok(PyMatch { game })
+        let record = MatchRecord::from_json(&record_text(text, "a match record")?)?;
+        Ok(PyMatch {
+            game: record.replay()?,
+            players: record.players,
+        })
     }
     fn copy(&self) -> PyMatch {
         self.clone()

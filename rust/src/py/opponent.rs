@@ -9,8 +9,10 @@ use super::action::PyOutcome;
 use super::agents::policy;
 use super::deal::PyDeal;
 use super::errors::{describe, extract_u64, int_usize, EcarteError, MAX_ENVS};
+use super::interrupt::interruptible;
 use super::rules::PyRules;
 use super::vecenv::{one_per_env, ActionIds, ResetResult};
+use crate::control::Control;
 use crate::duel::{DuelError, Rules, NUM_ACTIONS, OBSERVATION_SIZE};
 use crate::play::opponent::{Autoreset, OpponentBuffers, OpponentVecEnv, Seeds, Setup};
 use crate::play::opponent_record::OpponentEnvRecord;
@@ -76,14 +78,28 @@ impl PyOpponentVecEnv {
         (env, out)
     }
 
-    /// Runs `f` on the env and the buffers without the GIL (a PIMC opponent searches).
+    /// Runs `f` on the env and the buffers without the GIL; Ctrl-C cancels a search
+    /// opponent's step (its searches give way to the heuristic, and `KeyboardInterrupt` is
+    /// raised: reset the env before using it again).
     fn run(
         &mut self,
         py: Python<'_>,
-        f: impl FnOnce(&mut OpponentVecEnv, &mut OpponentBuffers<'_>) -> Result<(), DuelError> + Send,
+        f: impl FnOnce(
+                &mut OpponentVecEnv,
+                &mut OpponentBuffers<'_>,
+                Control<'_>,
+            ) -> Result<(), DuelError>
+            + Send,
     ) -> PyResult<()> {
+        let searches = self.env.setup().opponent.samples().is_some();
         let (env, mut out) = self.split();
-        py.detach(|| f(env, &mut out)).map_err(PyErr::from)
+        let work = |control: Control<'_>| f(env, &mut out, control);
+        let done = if searches {
+            interruptible(py, None, work)?
+        } else {
+            py.detach(|| work(Control::NONE))
+        };
+        done.map_err(PyErr::from)
     }
 
     /// Fresh arrays holding the buffers, so that results kept by the caller stay valid.
@@ -167,7 +183,7 @@ impl PyOpponentVecEnv {
             autoreset,
         };
         let mut this = PyOpponentVecEnv::with_buffers(OpponentVecEnv::new(n, seed, setup)?);
-        this.run(py, |env, out| env.reset(Seeds::Keep, out))?;
+        this.run(py, |env, out, control| env.reset(Seeds::Keep, out, control))?;
         Ok(this)
     }
 
@@ -210,13 +226,13 @@ impl PyOpponentVecEnv {
         seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<ResetResult<'py>> {
         let seeds = reset_seeds(seed, self.env.len())?;
-        self.run(py, |env, out| {
+        self.run(py, |env, out, control| {
             let seeds = match &seeds {
                 None => Seeds::Keep,
                 Some(ResetSeeds::Batch(s)) => Seeds::Batch(*s),
                 Some(ResetSeeds::Each(seeds)) => Seeds::Each(seeds),
             };
-            env.reset(seeds, out)
+            env.reset(seeds, out, control)
         })?;
         let (obs, mask, _, _) = self.outputs(py)?;
         Ok((obs.into_any(), mask.into_any()))
@@ -239,14 +255,16 @@ impl PyOpponentVecEnv {
         if forfeit.is_none() {
             actions.refuse_wide(|_| true, |i| self.env.awaiting_action(i))?;
         }
-        self.run(py, |env, out| env.step(&actions.ids, forfeit, out))?;
+        self.run(py, |env, out, control| {
+            env.step(&actions.ids, forfeit, out, control)
+        })?;
         self.outputs(py)
     }
 
     /// Every env abandons its deal and goes on with the next match of its run; returns the
     /// learner's `(observations, masks)`.
     fn next_match<'py>(&mut self, py: Python<'py>) -> PyResult<ResetResult<'py>> {
-        self.run(py, |env, out| env.reset(Seeds::Next, out))?;
+        self.run(py, |env, out, control| env.reset(Seeds::Next, out, control))?;
         let (obs, mask, _, _) = self.outputs(py)?;
         Ok((obs.into_any(), mask.into_any()))
     }
@@ -318,7 +336,7 @@ impl PyOpponentVecEnv {
     /// `InvalidRecordError` for anything else.
     #[staticmethod]
     fn from_json(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<PyOpponentVecEnv> {
-        let text = super::errors::text(record, "a record")?;
+        let text = super::errors::record_text(record, "an OpponentVecEnv record")?;
         let env = py.detach(|| OpponentEnvRecord::load(&text))?;
         if env.len() > MAX_ENVS {
             return Err(EcarteError::new_err(format!(

@@ -5,6 +5,7 @@ use pyo3::prelude::*;
 
 use super::agents::policy;
 use super::errors::{extract_u64, int_usize, EcarteError, MAX_BATCH};
+use super::interrupt::interruptible;
 use super::rules::PyRules;
 use super::threads::{threads_arg, with_threads};
 use crate::duel::Rules;
@@ -13,11 +14,12 @@ use crate::play::simulate::{simulate_deals, simulate_matches};
 type Columns<'py> = Vec<(&'static str, Bound<'py, PyAny>)>;
 
 /// Plays `n` deals (or matches) natively between two built-in agents; returns columns of
-/// arrays. See `ecarte.duel.simulate`.
+/// arrays. `on_progress(deals)` is told the deals played so far while it runs. See
+/// `ecarte.duel.simulate`.
 #[pyfunction]
 #[pyo3(name = "simulate")]
 #[allow(clippy::too_many_arguments)] // the Python keyword signature
-#[pyo3(signature = (n, seed, agents, rules = None, matches = false, start = None, threads = None))]
+#[pyo3(signature = (n, seed, agents, rules = None, matches = false, start = None, threads = None, on_progress = None))]
 fn duel_simulate<'py>(
     py: Python<'py>,
     n: &Bound<'py, PyAny>,
@@ -27,6 +29,7 @@ fn duel_simulate<'py>(
     matches: bool,
     start: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
+    on_progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Columns<'py>> {
     let n = int_usize(n, "n", 0, MAX_BATCH)?;
     let seed = extract_u64(seed, "seed")?;
@@ -41,11 +44,11 @@ fn duel_simulate<'py>(
     let threads = threads_arg(threads)?;
     let rules = rules.map_or_else(Rules::default, |r| r.0);
     if matches {
-        let result = py.detach(|| {
+        let result = interruptible(py, on_progress, |control| {
             with_threads(threads, || {
-                simulate_matches(start, n, seed, rules, policies)
+                simulate_matches(start, n, seed, rules, policies, control)
             })
-        })??;
+        })???;
         let winner: Vec<u8> = result.iter().map(|m| m.winner).collect();
         let score: Vec<[u8; 2]> = result.iter().map(|m| m.score).collect();
         let deals: Vec<u32> = result.iter().map(|m| m.deals).collect();
@@ -62,8 +65,11 @@ fn duel_simulate<'py>(
             ),
         ]);
     }
-    let result =
-        py.detach(|| with_threads(threads, || simulate_deals(start, n, seed, rules, policies)))??;
+    let result = interruptible(py, on_progress, |control| {
+        with_threads(threads, || {
+            simulate_deals(start, n, seed, rules, policies, control)
+        })
+    })???;
     let column = |f: fn(&crate::play::simulate::DealSummary) -> u8| -> Vec<u8> {
         result.iter().map(f).collect()
     };

@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use super::action::PyAction;
 use super::deal::PyDeal;
 use super::errors::{extract_u64, int_usize, text, EcarteError, MAX_SAMPLES};
+use super::interrupt::interruptible;
 use super::observe::PyObservation;
 use super::threads::with_threads;
 use crate::duel::DealState;
@@ -128,8 +129,9 @@ fn solve_many(
     threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<PySolution>> {
     let (states, objective, threads) = batch_args(&deals, objective, threads)?;
-    let results =
-        py.detach(move || with_threads(threads, || solver::solve_many(&states, objective)))?;
+    let results = interruptible(py, None, |control| {
+        with_threads(threads, || solver::solve_many(&states, objective, control))
+    })??;
     results
         .into_iter()
         .map(|r| r.map(PySolution).map_err(|e| solve_error(&e)))
@@ -146,8 +148,11 @@ fn solve_many_timed(
     threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<(PySolution, f64)>> {
     let (states, objective, threads) = batch_args(&deals, objective, threads)?;
-    let results =
-        py.detach(move || with_threads(threads, || solver::solve_many_timed(&states, objective)))?;
+    let results = interruptible(py, None, |control| {
+        with_threads(threads, || {
+            solver::solve_many_timed(&states, objective, control)
+        })
+    })??;
     results
         .into_iter()
         .map(|(r, time)| {

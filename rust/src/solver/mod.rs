@@ -20,6 +20,7 @@ use std::fmt;
 
 use rayon::prelude::*;
 
+use crate::control::Control;
 use crate::duel::action::Action;
 use crate::duel::state::{DealState, Phase};
 use packed::{representative, set_to_internal, to_internal};
@@ -340,9 +341,25 @@ pub fn solve_with(
     }))
 }
 
-/// Solves a batch in parallel on the rayon pool; results are in input order.
-pub fn solve_many(states: &[DealState], objective: Objective) -> Vec<Result<Solution, SolveError>> {
-    states.par_iter().map(|s| solve(s, objective)).collect()
+/// Solves a batch in parallel on the rayon pool; results are in input order. Each solved
+/// position counts one on `control`; once it is cancelled no further position is solved,
+/// and the results are incomplete.
+pub fn solve_many(
+    states: &[DealState],
+    objective: Objective,
+    control: Control<'_>,
+) -> Vec<Result<Solution, SolveError>> {
+    states
+        .par_iter()
+        .map(|s| {
+            (!control.cancelled()).then(|| {
+                let solution = solve(s, objective);
+                control.advance(1);
+                solution
+            })
+        })
+        .while_some()
+        .collect()
 }
 
 /// Like [`solve_many`], with each solve's own time (on the thread that solved it): what
@@ -350,14 +367,20 @@ pub fn solve_many(states: &[DealState], objective: Objective) -> Vec<Result<Solu
 pub fn solve_many_timed(
     states: &[DealState],
     objective: Objective,
+    control: Control<'_>,
 ) -> Vec<(Result<Solution, SolveError>, std::time::Duration)> {
     states
         .par_iter()
         .map(|s| {
-            let start = std::time::Instant::now();
-            let result = solve(s, objective);
-            (result, start.elapsed())
+            (!control.cancelled()).then(|| {
+                let start = std::time::Instant::now();
+                let result = solve(s, objective);
+                let elapsed = start.elapsed();
+                control.advance(1);
+                (result, elapsed)
+            })
         })
+        .while_some()
         .collect()
 }
 

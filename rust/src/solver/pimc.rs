@@ -12,6 +12,7 @@ use rayon::prelude::*;
 
 use super::sampler::{sample_worlds, SampleError};
 use super::{action_values_with, solve_with, Draws, Objective};
+use crate::control::Control;
 use crate::duel::action::Action;
 use crate::duel::observe::Observation;
 use crate::duel::state::{DealState, Phase};
@@ -58,27 +59,34 @@ fn world_values(world: &DealState, rollout: Rollout, draws: Draws) -> Vec<f64> {
 }
 
 /// Each legal action with its mean value over `samples` worlds, in action-id order; the
-/// exchange phase of each world is played out by `rollout`.
+/// exchange phase of each world is played out by `rollout`. Once `control` is cancelled it
+/// returns at once, with no values.
 pub fn pimc_values(
     obs: &Observation,
     samples: usize,
     seed: u64,
     rollout: Rollout,
+    control: Control<'_>,
 ) -> Result<Vec<(Action, f64)>, SampleError> {
+    if control.cancelled() {
+        return Ok(Vec::new());
+    }
     let worlds = sample_worlds(obs, samples.max(1), seed)?;
     let weights = vec![1.0; worlds.len()];
-    Ok(weighted_values(&worlds, &weights, rollout, Draws::Rules).unwrap_or_default())
+    Ok(weighted_values(&worlds, &weights, rollout, Draws::Rules, control).unwrap_or_default())
 }
 
 /// Each legal action of `worlds` (all at the same information set) with its mean value
 /// over the worlds, world `i` counting `weights[i]` times (a world of weight 0 is not
 /// solved), in action-id order, the solves drawing as `draws` says. `None` when there is
-/// no world or no positive weight.
+/// no world or no positive weight, or once `control` is cancelled (no further world is
+/// solved).
 pub fn weighted_values(
     worlds: &[DealState],
     weights: &[f64],
     rollout: Rollout,
     draws: Draws,
+    control: Control<'_>,
 ) -> Option<Vec<(Action, f64)>> {
     let chosen: Vec<(&DealState, f64)> = worlds
         .iter()
@@ -93,8 +101,12 @@ pub fn weighted_values(
     let legal = chosen[0].0.legal_actions();
     let per_world: Vec<Vec<f64>> = chosen
         .par_iter()
-        .map(|(w, _)| world_values(w, rollout, draws))
+        .map(|(w, _)| (!control.cancelled()).then(|| world_values(w, rollout, draws)))
+        .while_some()
         .collect();
+    if control.cancelled() {
+        return None;
+    }
     Some(
         legal
             .into_iter()

@@ -81,7 +81,14 @@ fn issue_position_with_default_rules() {
     for seed in 0..8 {
         check_worlds(&obs, 24, seed);
     }
-    let values = super::super::pimc::pimc_values(&obs, 24, 1, heuristic_rollout).unwrap();
+    let values = super::super::pimc::pimc_values(
+        &obs,
+        24,
+        1,
+        heuristic_rollout,
+        crate::control::Control::NONE,
+    )
+    .unwrap();
     assert_eq!(values.len(), state.legal_actions().len());
 }
 

@@ -1,6 +1,7 @@
 //! The solver against a plain minimax over `DealState`.
 
 use super::*;
+use crate::control::{Control, RunControl};
 use crate::duel::rules::{Order, Rules};
 use crate::duel::Action;
 
@@ -266,10 +267,20 @@ fn refuses_positions_outside_play() {
 #[test]
 fn solve_many_agrees_with_solve() {
     let states: Vec<DealState> = (0..16).map(|s| position(s, 6, 1, Order::Ecarte)).collect();
-    let many = solve_many(&states, Objective::Points);
+    let many = solve_many(&states, Objective::Points, Control::NONE);
+    assert_eq!(many.len(), states.len());
     for (s, r) in states.iter().zip(many) {
         assert_eq!(r.unwrap(), solve(s, Objective::Points).unwrap());
     }
+}
+
+#[test]
+fn a_stopped_batch_solves_nothing_more() {
+    let states: Vec<DealState> = (0..16).map(|s| position(s, 6, 1, Order::Ecarte)).collect();
+    let run = RunControl::new();
+    run.cancel();
+    assert!(solve_many(&states, Objective::Points, run.control()).is_empty());
+    assert!(solve_many_timed(&states, Objective::Points, run.control()).is_empty());
 }
 
 /// Timing table; run with `cargo test --release solver_timing -- --ignored --nocapture`.
@@ -336,7 +347,9 @@ fn pimc_values_cover_the_legal_actions() {
         let Some(me) = s.current_player() else {
             continue;
         };
-        let values = pimc::pimc_values(&s.observation(me, [0, 0]), 4, 1, first_legal).unwrap();
+        let values =
+            pimc::pimc_values(&s.observation(me, [0, 0]), 4, 1, first_legal, Control::NONE)
+                .unwrap();
         let actions: Vec<Action> = values.iter().map(|(a, _)| *a).collect();
         assert_eq!(actions, s.legal_actions());
         assert!(values.iter().all(|(_, v)| (-2.0..=2.0).contains(v)));
