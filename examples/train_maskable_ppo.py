@@ -142,10 +142,19 @@ def main() -> None:
     parser.add_argument("--final-deals", type=int, default=2000)
     parser.add_argument("--opponent", default="heuristic")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--threads", type=int, default=1, help="torch threads")
+    parser.add_argument("--threads", type=int, default=2, help="torch threads")
     parser.add_argument("--out", type=Path, default=Path("runs/maskable_ppo"))
+    parser.add_argument(
+        "--evaluate-only",
+        action="store_true",
+        help="train nothing: evaluate the policy and curve already in --out (a run that was "
+        "stopped before its evaluation)",
+    )
     args = parser.parse_args()
 
+    # Idle OpenMP threads sleep instead of spinning: on a shared machine spinning would
+    # take cores from others, and it would count in the CPU-time budget.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -170,6 +179,7 @@ def main() -> None:
         seed=args.seed,
     )
     curve: list[dict[str, Any]] = []
+    title = f"MaskablePPO v {args.opponent}, {h['n_envs']} native envs"
     # Wall-clock and CPU seconds of training (evaluation excluded); the budget and the
     # curve count in 2-core minutes, CPU seconds / 2.
     trained = cpu_trained = 0.0
@@ -194,15 +204,22 @@ def main() -> None:
             f"{points['high']:+.3f}] points per deal",
             flush=True,
         )
+        # Written at every point, so that an interrupted run keeps its curve and policy.
         (args.out / "curve.json").write_text(json.dumps(curve, indent=1))
+        plot(curve, args.out / "curve.png", title)
         model.save(args.out / "model.zip")
 
-    record()
+    if args.evaluate_only:
+        model = MaskablePPO.load(args.out / "model.zip")
+        curve = json.loads((args.out / "curve.json").read_text())
+        trained, cpu_trained = curve[-1]["wall_minutes"] * 60, curve[-1]["train_minutes"] * 120
+    else:
+        record()
     chunk = h["n_envs"] * h["n_steps"]
     next_eval = args.eval_every * 120
     budget = args.minutes * 120  # CPU seconds
     try:
-        while cpu_trained < budget:
+        while cpu_trained < budget and not args.evaluate_only:
             start, cpu_start = time.perf_counter(), cpu_seconds()
             model.learn(chunk, reset_num_timesteps=False)
             trained += time.perf_counter() - start
@@ -216,7 +233,7 @@ def main() -> None:
         model = MaskablePPO.load(args.out / "model.zip")
         trained, cpu_trained = curve[-1]["wall_minutes"] * 60, curve[-1]["train_minutes"] * 120
     model.save(args.out / "model.zip")
-    plot(curve, args.out / "curve.png", f"MaskablePPO v {args.opponent}, {h['n_envs']} native envs")
+    plot(curve, args.out / "curve.png", title)
     results = {
         "hyperparameters": h,
         "train_minutes": cpu_trained / 120,

@@ -32,6 +32,16 @@ def test_the_maskable_ppo_recipe_trains_plots_and_evaluates(tmp_path: Path) -> N
         assert results["arena"][opponent]["deals"] >= 20
     assert (tmp_path / "curve.png").stat().st_size > 1000
     assert (tmp_path / "model.zip").exists()
+    # A run stopped before its evaluation is evaluated from what it wrote.
+    (tmp_path / "results.json").unlink()
+    proc = run(
+        "examples/train_maskable_ppo.py",
+        "--evaluate-only", "--final-deals", "20", "--out", str(tmp_path),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    again = json.loads((tmp_path / "results.json").read_text())
+    assert again["timesteps"] == curve[-1]["timesteps"]
+    assert json.loads((tmp_path / "curve.json").read_text()) == curve
 
 
 def test_rllib_self_play_runs_on_a_local_ray() -> None:

@@ -231,7 +231,7 @@ def test_record_video_writes_a_video(tmp_path: Any) -> None:
 
     env = RecordVideo(
         gymnasium.make("ecarte/Duel-v0", opponent="random", render_mode="rgb_array"),
-        str(tmp_path),
+        str(tmp_path / "videos"),  # a folder RecordVideo creates (it warns on an existing one)
         episode_trigger=lambda episode: True,
         disable_logger=True,
     )
@@ -241,7 +241,7 @@ def test_record_video_writes_a_video(tmp_path: Any) -> None:
     while not done:
         obs, _, done, _, _ = env.step(legal_actions(obs["action_mask"][None], rng)[0])
     env.close()
-    videos = list(tmp_path.glob("*.mp4"))
+    videos = list((tmp_path / "videos").glob("*.mp4"))
     assert videos and videos[0].stat().st_size > 1000
 
 
