@@ -17,9 +17,15 @@ least ``--final-deals`` deals, with 95% intervals. Written to ``--out``: ``model
 
 from __future__ import annotations
 
+import os
+
+# Before anything loads PyTorch (ecarte.sb3 does): idle OpenMP threads sleep instead of
+# spinning. Spinning counts in the CPU-time budget and, on a loaded machine, cost 25 CPU
+# seconds per update instead of 1 (docs/learning.md, "Results").
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 import argparse
 import json
-import os
 import resource
 import signal
 import time
@@ -44,6 +50,29 @@ HYPERPARAMETERS: dict[str, Any] = {
     "vf_coef": 0.5,
     "net_arch": [256, 256],
 }
+
+
+def recipe_model(env: Any, seed: int) -> Any:
+    """MaskablePPO with the hyperparameters of docs/learning.md, on ``env``."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    h = HYPERPARAMETERS
+    return MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=h["n_steps"],
+        batch_size=h["batch_size"],
+        n_epochs=h["n_epochs"],
+        learning_rate=h["learning_rate"],
+        gamma=h["gamma"],
+        gae_lambda=h["gae_lambda"],
+        clip_range=h["clip_range"],
+        ent_coef=h["ent_coef"],
+        vf_coef=h["vf_coef"],
+        policy_kwargs={"net_arch": h["net_arch"], "activation_fn": torch.nn.ReLU},
+        seed=seed,
+    )
 
 
 def cpu_seconds() -> float:
@@ -152,9 +181,6 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    # Idle OpenMP threads sleep instead of spinning: on a shared machine spinning would
-    # take cores from others, and it would count in the CPU-time budget.
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -163,21 +189,7 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     h = HYPERPARAMETERS
     env = ecarte.sb3.make_vec_env(h["n_envs"], args.opponent, seed=args.seed, observation="flat")
-    model = MaskablePPO(
-        "MlpPolicy",
-        env,
-        n_steps=h["n_steps"],
-        batch_size=h["batch_size"],
-        n_epochs=h["n_epochs"],
-        learning_rate=h["learning_rate"],
-        gamma=h["gamma"],
-        gae_lambda=h["gae_lambda"],
-        clip_range=h["clip_range"],
-        ent_coef=h["ent_coef"],
-        vf_coef=h["vf_coef"],
-        policy_kwargs={"net_arch": h["net_arch"], "activation_fn": torch.nn.ReLU},
-        seed=args.seed,
-    )
+    model = recipe_model(env, args.seed)
     curve: list[dict[str, Any]] = []
     title = f"MaskablePPO v {args.opponent}, {h['n_envs']} native envs"
     # Wall-clock and CPU seconds of training (evaluation excluded); the budget and the
