@@ -69,7 +69,7 @@ def match_command(
     """Play a whole match between two built-in agents and print it deal by deal."""
     if out is not None:
         check_output_path(out, "--out")
-    names = tuple(f"{agent_name(spec).capitalize()}-{seat}" for seat, spec in enumerate(agents))
+    names = (f"{agent_name(agents[0]).capitalize()}-0", f"{agent_name(agents[1]).capitalize()}-1")
     match = Match(seed=seed, first_dealer=first_dealer, rules=Rules(order=order, target=target))
     match.players = names
     players = (
