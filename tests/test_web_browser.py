@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,15 +41,26 @@ def shot(page: Page, name: str, tmp: Path) -> None:
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
 
 
+def until(page: Page, ready: Callable[[], bool], seconds: float = 15.0) -> None:
+    """Polls ``ready`` (DOM reads through selectors, which the page's content security
+    policy allows, unlike a function evaluated in the page) until it holds."""
+    deadline = time.monotonic() + seconds
+    while not ready():
+        if time.monotonic() > deadline:
+            raise AssertionError("the page did not get there in time")
+        page.wait_for_timeout(50)
+
+
 def rendered(page: Page, board: str, before: str | None) -> str:
     """Waits for ``board`` to be drawn again after version ``before``; the new version."""
-    page.wait_for_function(
-        "([sel, v]) => { const b = document.querySelector(sel);"
-        " return b && b.dataset.version && b.dataset.version !== v; }",
-        arg=[board, before or ""],
-        timeout=15_000,
-    )
-    return str(page.get_attribute(board, "data-version"))
+    version: list[str | None] = [None]
+
+    def redrawn() -> bool:
+        version[0] = page.get_attribute(board, "data-version")
+        return bool(version[0]) and version[0] != (before or "")
+
+    until(page, redrawn)
+    return str(version[0])
 
 
 def test_a_whole_deal_against_heuristic_by_clicking_legal_cards(
@@ -153,7 +165,7 @@ def test_watch_a_match_and_step_through_saved_records(app: tuple[str, Any], tmp_
     page.select_option("#agent1", "heuristic")
     page.select_option("#speed", "200")
     page.click("text=Start")
-    page.wait_for_function("document.querySelectorAll('#watch-board .cards .card').length > 6")
+    until(page, lambda: page.locator("#watch-board .cards .card").count() > 6)
     shot(page, "web-watch", tmp_path)
     page.wait_for_selector("#frame-result", timeout=30_000)  # the first deal played out
 
@@ -173,8 +185,9 @@ def test_watch_a_match_and_step_through_saved_records(app: tuple[str, Any], tmp_
         record.write_text(text)
         page.goto(url + "/#/replay")
         page.set_input_files("#record-file", str(record))
+        # The board of the record just opened (not the one shown before it).
+        page.wait_for_selector(f"#replay-step:text-is('step 0 of {steps}')")
         page.wait_for_selector("#replay-board > *")
-        assert page.inner_text("#replay-step") == f"step 0 of {steps}"
         page.click("#replay-next")
         assert page.inner_text("#replay-step") == f"step 1 of {steps}"
         page.click("#replay-last")

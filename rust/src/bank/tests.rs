@@ -43,6 +43,16 @@ fn further_cases() {
     check("AH 2H 3H 4H", "KH QH JH TH", (1, 3), Outcome::Punter);
 }
 
+#[test]
+fn outcomes_are_named_and_indexed() {
+    let names: Vec<&str> = Outcome::ALL.iter().map(|o| o.name()).collect();
+    assert_eq!(names, ["banker", "en_carte", "punter"]);
+    for (i, outcome) in Outcome::ALL.iter().enumerate() {
+        assert_eq!(outcome.index(), i);
+        assert_eq!(outcome.to_string(), names[i]);
+    }
+}
+
 fn random_tableaux(seed: u64) -> (Vec<Card>, Vec<Card>, Suit) {
     let mut shoe = shoe_pack();
     shuffle_with_seed(&mut shoe, seed);
@@ -81,6 +91,30 @@ fn non_trumps_are_ignored_and_tricks_bounded() {
     }
 }
 
+/// A resolution read back from its trick counts (a record): accepted exactly when the two
+/// sides' tricks together fit in a tableau's 4 cards, won by the side with more tricks.
+#[test]
+fn resolutions_from_tricks_fit_a_tableau() {
+    for banker in 0..=u8::MAX {
+        for punter in 0..=u8::MAX {
+            let fits = u16::from(banker) + u16::from(punter) <= 4;
+            match Resolution::from_tricks(banker, punter) {
+                Ok(r) => {
+                    assert!(fits, "{banker} + {punter} tricks accepted");
+                    assert_eq!((r.banker_tricks, r.punter_tricks), (banker, punter));
+                    let outcome = match banker.cmp(&punter) {
+                        std::cmp::Ordering::Greater => Outcome::Banker,
+                        std::cmp::Ordering::Equal => Outcome::EnCarte,
+                        std::cmp::Ordering::Less => Outcome::Punter,
+                    };
+                    assert_eq!(r.outcome, outcome);
+                }
+                Err(_) => assert!(!fits, "{banker} + {punter} tricks refused"),
+            }
+        }
+    }
+}
+
 #[test]
 fn deal_order_is_one_card_at_a_time() {
     let order = shoe_pack();
@@ -93,6 +127,11 @@ fn deal_order_is_one_card_at_a_time() {
     assert_eq!(deal.trump_card, order[16]);
     assert_eq!(deal.cards(), order[..17].to_vec());
     assert!(Deal::from_order(&order[..16]).is_err());
+    assert_eq!(
+        Deal::from_order(&order[..17]).unwrap(),
+        deal,
+        "17 cards are enough"
+    );
     let mut triple = order[..17].to_vec();
     triple[1] = triple[0];
     triple[2] = triple[0];
@@ -128,6 +167,36 @@ fn shoe_deals_in_order_and_keeps_every_card() {
     assert_eq!(all, full);
 }
 
+/// A shoe read back from a record may hold any number of undealt cards: it runs out only
+/// when fewer than a deal's 17 are left, so with exactly 17 it deals them as they lie.
+#[test]
+fn a_shoe_runs_out_only_below_a_deal() {
+    let mut order = shoe_pack();
+    shuffle_with_seed(&mut order, 5);
+    for left in [16, 17, 18] {
+        let (undealt, discards) = order.split_at(left);
+        let mut shoe =
+            Shoe::from_state(undealt.to_vec(), Vec::new(), discards.to_vec(), 2, 9).unwrap();
+        let deal = shoe.deal();
+        assert_eq!(deal.cards(), shoe.on_table(), "{left} left");
+        if left < DEAL_SIZE {
+            assert_eq!(shoe.run_outs(), 3, "{left} left");
+            assert!(shoe.discards().is_empty());
+            assert_eq!(
+                shoe.on_table()[..left],
+                *undealt,
+                "the undealt cards stay on top"
+            );
+            assert_eq!(shoe.remaining(), SHOE_SIZE - DEAL_SIZE);
+        } else {
+            assert_eq!(shoe.run_outs(), 2, "{left} left");
+            assert_eq!(shoe.discards(), discards);
+            assert_eq!(shoe.on_table(), &undealt[..DEAL_SIZE]);
+            assert_eq!(shoe.undealt(), &undealt[DEAL_SIZE..]);
+        }
+    }
+}
+
 #[test]
 fn shoe_runs_out_every_six_deals_and_is_seeded() {
     let mut a = Shoe::new(11);
@@ -141,6 +210,8 @@ fn shoe_runs_out_every_six_deals_and_is_seeded() {
     }
     assert!(a.run_outs() >= 5);
     assert!(Shoe::from_order(shoe_pack()[..103].to_vec(), 0).is_err());
+    assert_eq!(a.seed(), 11);
+    assert_eq!(Shoe::from_order(shoe_pack(), 9).unwrap().seed(), 9);
 }
 
 #[test]

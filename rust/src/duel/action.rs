@@ -260,7 +260,14 @@ mod tests {
         );
         assert_eq!("Propose".parse::<Action>(), Ok(Action::Propose));
         for bad in ["", "2H", "discard", "discard 2H", "play QH", "QH QS"] {
-            assert!(bad.parse::<Action>().is_err(), "{bad}");
+            let err = bad.parse::<Action>().unwrap_err();
+            assert_eq!(err, ParseActionError(bad.to_string()));
+            let message = err.to_string();
+            assert!(
+                message.starts_with(&format!("invalid action {bad:?}")),
+                "{message}"
+            );
+            assert!(message.contains("'discard QH'"), "{message}");
         }
     }
 }

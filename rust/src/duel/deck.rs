@@ -1,17 +1,9 @@
-//! The 32-card deck of a deal: shuffled from a seed, or checked when given.
+//! The checks of a deal's setup: its dealer, its rules and a given 32-card deck.
 
 use super::action::{bit, pack_card, pack_index, PACK_SIZE};
 use super::error::DuelError;
 use super::rules::Rules;
-use crate::card::{piquet_pack, Card};
-use crate::rng::shuffle_with_seed;
-
-/// The 32-card pack shuffled with `seed`.
-pub fn shuffled_deck(seed: u64) -> Vec<Card> {
-    let mut deck = piquet_pack();
-    shuffle_with_seed(&mut deck, seed);
-    deck
-}
+use crate::card::Card;
 
 pub(super) fn check_setup(dealer: u8, rules: Rules) -> Result<(), DuelError> {
     rules.validate().map_err(DuelError::InvalidRules)?;

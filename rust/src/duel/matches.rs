@@ -325,12 +325,17 @@ mod tests {
         let mut m = MatchScore::new(rules.target, 1);
         let mut seed = 0;
         while m.winner().is_none() {
+            // Every deal scores a point at least, so a match to 7 takes 13 deals at most.
+            assert!(m.deals < 13, "no winner after {} deals", m.deals);
             let dealer = m.next_dealer();
             assert_eq!(u64::from(dealer), (1 + m.deals) % 2);
             let mut s = DealState::from_seed(seed, dealer, rules).unwrap();
-            while !s.is_over() {
-                s.apply_unchecked(s.legal_actions()[0]);
+            for _ in 0..crate::duel::state::MAX_ACTIONS {
+                if let Some(&action) = s.legal_actions().first() {
+                    s.apply_unchecked(action);
+                }
             }
+            assert!(s.is_over());
             let before = m.score;
             m.record(&s.outcome().unwrap());
             assert_eq!(
@@ -344,25 +349,196 @@ mod tests {
         assert!(m.score[1 - w as usize] < 7);
     }
 
+    /// Whole matches under several targets and both first dealers, against a tally kept
+    /// here: each deal is the seeded deal with the alternating dealer, its outcome is added
+    /// to the winner's score, and the match stops exactly when a seat reaches the target.
     #[test]
     fn a_match_deals_seeded_deals_and_stops_at_the_target() {
-        let rules = Rules::default();
-        let mut m = Match::new(42, 1, rules).unwrap();
-        let mut played = 0;
-        while !m.is_over() {
-            let k = m.deal_index();
-            assert_eq!(k, played);
-            let expected = match_deal(42, 1, k, rules).unwrap();
-            assert_eq!(m.deal.deck(), expected.deck());
-            assert_eq!(u64::from(m.deal.dealer()), (1 + k) % 2);
-            while m.deal_index() == k && !m.is_over() {
-                let a = m.deal.legal_actions()[0];
-                m.apply(a).unwrap();
+        for (seed, first_dealer, target) in [(42, 1, 7), (7, 0, 7), (3, 0, 2), (5, 1, 1)] {
+            let rules = Rules {
+                target,
+                ..Rules::default()
+            };
+            let mut m = Match::new(seed, first_dealer, rules).unwrap();
+            let mut tally = [0u8; 2];
+            let mut deals = 0u64;
+            while tally.iter().all(|&points| points < target) {
+                // Every deal scores at least a point, so the match ends within 2t - 1 deals.
+                assert!(
+                    deals < 2 * u64::from(target) - 1,
+                    "no end after {deals} deals"
+                );
+                assert!(!m.is_over());
+                assert_eq!(m.winner(), None);
+                assert_eq!(m.deal_index(), deals);
+                let dealer = if deals.is_multiple_of(2) {
+                    first_dealer
+                } else {
+                    1 - first_dealer
+                };
+                assert_eq!(m.deal.dealer(), dealer, "deal {deals}");
+                let seeded = match_deal(seed, first_dealer, deals, rules).unwrap();
+                assert_eq!(m.deal, seeded, "deal {deals} is the seeded deal");
+                let outcome = play_deal(&mut m);
+                tally[outcome.winner as usize] += outcome.points;
+                deals += 1;
+                assert_eq!(m.score.score, tally);
+                assert_eq!(m.score.deals, deals);
             }
-            played += 1;
+            let winner = u8::from(tally[1] >= target);
+            assert!(deals >= 1);
+            assert!(m.is_over());
+            assert_eq!(m.winner(), Some(winner));
+            assert_eq!(m.deal_index(), deals - 1, "the last deal stays, finished");
+            assert!(m.deal.is_over());
+            let before = m.clone();
+            assert!(m.apply(Action::Decline).is_err());
+            assert_eq!(m, before);
         }
-        assert!(m.apply(Action::Decline).is_err());
-        assert!(Match::new(1, 2, rules).is_err());
+        assert!(Match::new(1, 2, Rules::default()).is_err());
+    }
+
+    /// Plays the deal in progress to its end and returns its outcome, checked against the
+    /// finished deal's own.
+    fn play_deal(m: &mut Match) -> Outcome {
+        let index = m.deal_index();
+        // A deal takes at most `MAX_ACTIONS` actions.
+        for step in 0..crate::duel::state::MAX_ACTIONS {
+            assert_eq!(m.deal_index(), index);
+            let legal = m.deal.legal_actions();
+            let action = legal[step % legal.len()];
+            let mut finished = m.deal;
+            finished.apply(action).unwrap();
+            let outcome = m.apply(action).unwrap();
+            assert_eq!(outcome, finished.outcome());
+            if let Some(outcome) = outcome {
+                return outcome;
+            }
+            assert_eq!(m.deal, finished);
+        }
+        panic!("deal {index} did not end");
+    }
+
+    /// A match's views against the deals as this test saw them end: `deal_at`, `deals`,
+    /// `outcomes`, `last_finished`, `current_player` and `observation`; `undo`; the same
+    /// match driven by `apply_unchecked`; and the same match without history, which keeps
+    /// only the last finished deal.
+    #[test]
+    fn a_match_keeps_its_deals() {
+        let rules = Rules {
+            target: 4,
+            ..Rules::default()
+        };
+        let mut m = Match::new(11, 0, rules).unwrap();
+        let mut unchecked = m.clone();
+        let mut brief = m.clone().without_history();
+        let mut finished: Vec<DealState> = Vec::new();
+        let mut outcomes: Vec<Outcome> = Vec::new();
+        // A match to 4 ends within 7 deals, each of `MAX_ACTIONS` actions at most.
+        for step in 0..=7 * crate::duel::state::MAX_ACTIONS {
+            check_views(&m, &brief, &finished, &outcomes);
+            assert_eq!(unchecked, m);
+            if m.is_over() {
+                break;
+            }
+            if m.deal.actions().next().is_none() {
+                let before = m.clone();
+                assert_eq!(m.undo(), None, "nothing to undo at a deal's start");
+                assert_eq!(m, before);
+            }
+            let legal = m.deal.legal_actions();
+            let action = legal[step % legal.len()];
+            let before = m.deal;
+            let outcome = m.apply(action).unwrap();
+            if outcome.is_none() {
+                assert_eq!(m.undo(), Some(action));
+                assert_eq!(m.deal, before);
+                assert_eq!(m.apply(action).unwrap(), None);
+            }
+            assert_eq!(unchecked.apply_unchecked(action).unwrap(), outcome);
+            assert_eq!(brief.apply(action).unwrap(), outcome);
+            if let Some(outcome) = outcome {
+                let mut done = before;
+                done.apply(action).unwrap();
+                finished.push(done);
+                outcomes.push(outcome);
+            }
+        }
+        assert!(m.is_over(), "the match to 4 did not end");
+        assert!(finished.len() >= 3, "{} deals", finished.len());
+        assert_eq!(m.current_player(), None);
+        let before = m.clone();
+        assert_eq!(m.undo(), None, "a finished deal stays scored");
+        assert_eq!(m, before);
+    }
+
+    /// The views of `m` and of `brief` (the same match without history), given the deals
+    /// that have ended and their outcomes.
+    fn check_views(m: &Match, brief: &Match, finished: &[DealState], outcomes: &[Outcome]) {
+        // Once the match is over, the last deal to end stays the deal in progress.
+        let (done, live) = if m.is_over() {
+            let (last, done) = finished.split_last().unwrap();
+            (done, *last)
+        } else {
+            (finished, m.deal)
+        };
+        let current = done.len();
+        assert_eq!(m.deal, live);
+        assert_eq!(m.deal_index(), current as u64);
+        for (k, deal) in done.iter().enumerate() {
+            assert_eq!(m.deal_at(k), Some(deal), "deal {k}");
+            let kept = (k + 1 == current).then_some(deal);
+            assert_eq!(brief.deal_at(k), kept, "deal {k} without history");
+        }
+        assert_eq!(m.deal_at(current), Some(&live));
+        assert_eq!(brief.deal_at(current), Some(&live));
+        assert_eq!(m.deal_at(current + 1), None);
+        let all: Vec<DealState> = done.iter().copied().chain([live]).collect();
+        assert_eq!(m.deals().copied().collect::<Vec<_>>(), all);
+        let kept = &all[current.saturating_sub(1)..];
+        assert_eq!(brief.deals().copied().collect::<Vec<_>>(), kept);
+        assert_eq!(m.outcomes().collect::<Vec<_>>(), outcomes);
+        let kept_outcomes: Vec<Outcome> = kept.iter().filter_map(DealState::outcome).collect();
+        assert_eq!(brief.outcomes().collect::<Vec<_>>(), kept_outcomes);
+        assert_eq!(m.last_finished(), finished.last());
+        assert_eq!(brief.last_finished(), finished.last());
+        let player = (!m.is_over()).then(|| live.current_player()).flatten();
+        assert_eq!(m.current_player(), player);
+        for seat in 0..2 {
+            assert_eq!(m.observation(seat), live.observation(seat, m.score.score));
+        }
+        assert_eq!((brief.score, brief.deal), (m.score, m.deal));
+    }
+
+    #[test]
+    fn the_first_seat_at_the_target_wins() {
+        for (score, winner) in [([7, 0], Some(0)), ([3, 7], Some(1)), ([9, 2], Some(0))] {
+            let m = MatchScore {
+                score,
+                target: 7,
+                first_dealer: 0,
+                deals: 9,
+            };
+            assert_eq!(m.winner(), winner, "{score:?}");
+        }
+    }
+
+    #[test]
+    fn deals_alternate_the_dealer_from_the_first() {
+        for first_dealer in [0, 1] {
+            let mut m = MatchScore::new(7, first_dealer);
+            for k in 0..6u64 {
+                let dealer = if k.is_multiple_of(2) {
+                    first_dealer
+                } else {
+                    1 - first_dealer
+                };
+                assert_eq!(m.next_dealer(), dealer);
+                let deal = match_deal(9, first_dealer, k, Rules::default()).unwrap();
+                assert_eq!(deal.dealer(), dealer);
+                m.deals += 1;
+            }
+        }
     }
 
     #[test]
@@ -401,5 +577,48 @@ mod tests {
             deals: 10,
         };
         assert_eq!(m.winner(), None);
+    }
+
+    /// The vector env's match: it plays on past its target without a winner, deal `k` is the
+    /// seeded deal `k` of the match with first dealer 0, the score and the deal count keep
+    /// adding up, and no finished deal is kept.
+    #[test]
+    fn an_endless_match_deals_on_past_its_target() {
+        let rules = Rules {
+            target: 1,
+            ..Rules::default()
+        };
+        let mut m = Match::endless(5, rules).unwrap();
+        let mut unchecked = m.clone();
+        let mut tally = [0u8; 2];
+        for deals in 0..6u64 {
+            assert_eq!((m.winner(), m.is_over()), (None, false));
+            assert_eq!(m.deal_index(), deals);
+            assert_eq!(
+                m.deal,
+                match_deal(5, 0, deals, rules).unwrap(),
+                "deal {deals}"
+            );
+            assert_eq!(m.deals().count(), 1, "only the deal in progress is kept");
+            assert_eq!(m.last_finished(), None);
+            for k in 0..deals as usize {
+                assert_eq!(m.deal_at(k), None, "deal {k} is not kept");
+            }
+            assert_eq!(m.deal_at(deals as usize), Some(&m.deal));
+            let outcome = play_deal(&mut m);
+            let unchecked_outcome = (0..crate::duel::state::MAX_ACTIONS).find_map(|_| {
+                let action = unchecked.deal.legal_actions()[0];
+                unchecked.apply_unchecked(action).unwrap()
+            });
+            assert!(unchecked_outcome.is_some(), "deal {deals} did not end");
+            tally[outcome.winner as usize] += outcome.points;
+            assert_eq!(m.score.score, tally);
+            assert_eq!(m.score.deals, deals + 1);
+            assert_eq!(unchecked.score.deals, deals + 1);
+        }
+        assert!(
+            tally[0].max(tally[1]) > rules.target,
+            "played past the target"
+        );
     }
 }

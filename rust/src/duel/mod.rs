@@ -6,6 +6,8 @@ pub mod error;
 pub mod matches;
 pub mod observe;
 pub mod record;
+#[cfg(test)]
+mod referee;
 pub mod result;
 pub mod rules;
 pub mod state;

@@ -62,9 +62,7 @@ const BYTE_FLOATS: [[f32; 8]; 256] = {
     while byte < 256 {
         let mut bit = 0;
         while bit < 8 {
-            if byte >> bit & 1 == 1 {
-                table[byte][bit] = 1.0;
-            }
+            table[byte][bit] = (byte >> bit & 1) as f32;
             bit += 1;
         }
         byte += 1;
@@ -410,6 +408,33 @@ fn expand_planes_avx2(planes: [u32; 6], out: &mut [f32]) {
 mod tests {
     use super::*;
     use rand::{RngExt, SeedableRng};
+
+    /// A compact row is in range when each scalar byte is within the range the layout gives
+    /// it (docs/api.md) and the target is at least 1; the card planes may hold any bits.
+    #[test]
+    fn compact_rows_in_range() {
+        let deal = DealState::from_seed(6, 1, Rules::default()).unwrap();
+        let row = deal.compact_observation(0, [3, 4]);
+        assert!(compact_in_range(&row));
+        let mut planes = row;
+        planes[..24].fill(0xff);
+        assert!(compact_in_range(&planes));
+        // Offsets 24 to 37: trump, turn-up holder, phase, dealer, turn, talon, exchanges,
+        // cards taken (2), tricks taken (2), match points (2), target.
+        let largest = [3, 2, 4, 1, 1, 22, 11, 32, 32, 16, 16, 255, 255, 255];
+        for (offset, max) in (24..).zip(largest) {
+            let mut edited = row;
+            edited[offset] = max;
+            assert!(compact_in_range(&edited), "offset {offset} at {max}");
+            if let Some(over) = max.checked_add(1) {
+                edited[offset] = over;
+                assert!(!compact_in_range(&edited), "offset {offset} at {over}");
+            }
+        }
+        let mut no_target = row;
+        no_target[37] = 0;
+        assert!(!compact_in_range(&no_target));
+    }
 
     /// The AVX-512 and AVX2 expansions of the card planes, where the CPU has them, write the same
     /// floats as the table, and the compact bytes give back the fields they were written

@@ -119,10 +119,17 @@ mod tests {
             ..Rules::default()
         };
         let mut game = Match::new(seed, 0, rules).unwrap();
-        while !game.is_over() {
+        // Every deal scores a point at least, so the match ends within `2 * target - 1` deals
+        // of `MAX_ACTIONS` actions at most: a match that runs on fails here, not by hanging.
+        let most = (2 * usize::from(target) - 1) * crate::duel::state::MAX_ACTIONS;
+        for _ in 0..most {
+            if game.is_over() {
+                break;
+            }
             let first = game.deal.legal_actions()[0];
             game.apply(first).unwrap();
         }
+        assert!(game.is_over(), "match {seed} to {target} did not end");
         game
     }
 

@@ -122,6 +122,7 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::duel::referee;
 
     fn c(text: &str) -> Card {
         text.parse().unwrap()
@@ -161,5 +162,83 @@ mod tests {
             ..Rules::default()
         };
         assert!(bad.validate().unwrap_err().contains("target"));
+    }
+
+    /// Every value at and around each limit: exchanges 0 to 11, target 1 to 100.
+    #[test]
+    fn rules_validate_limits() {
+        for max_exchanges in 0..=255u8 {
+            let rules = Rules {
+                max_exchanges,
+                ..Rules::default()
+            };
+            assert_eq!(
+                rules.validate().is_ok(),
+                max_exchanges <= 11,
+                "{max_exchanges}"
+            );
+        }
+        for target in 0..=255u8 {
+            let rules = Rules {
+                target,
+                ..Rules::default()
+            };
+            let accepted = (1..=100).contains(&target);
+            assert_eq!(rules.validate().is_ok(), accepted, "target {target}");
+            if !accepted {
+                let why = rules.validate().unwrap_err();
+                assert!(why.contains("between 1 and 100"), "{why}");
+                assert!(why.contains(&format!("got {target}")), "{why}");
+            }
+        }
+        assert_eq!(Rules::MAX_TARGET, 100);
+    }
+
+    #[test]
+    fn order_names_round_trip() {
+        assert_eq!(Order::Ecarte.name(), "ecarte");
+        assert_eq!(Order::Traditional.name(), "traditional");
+        for order in [Order::Ecarte, Order::Traditional] {
+            assert_eq!(Order::parse(order.name()), Some(order));
+        }
+        for bad in ["", "Ecarte", "ace-high", "xyzzy"] {
+            assert_eq!(Order::parse(bad), None, "{bad}");
+        }
+    }
+
+    /// The higher rank by the orders of docs/rules.md (as the test referee writes them out):
+    /// every ordered pair of ranks, and no card outranks its own rank.
+    #[test]
+    fn outranks_is_the_strict_rank_order() {
+        for order in [Order::Ecarte, Order::Traditional] {
+            let low_to_high = referee::ranks_low_to_high(order);
+            for (i, a) in low_to_high.chars().enumerate() {
+                for (j, b) in low_to_high.chars().enumerate() {
+                    let (a, b) = (c(&format!("{a}H")), c(&format!("{b}S")));
+                    assert_eq!(order.outranks(a, b), i > j, "{order:?}: {a} over {b}");
+                    assert_eq!(order.strength(a.rank()) as usize, i, "{order:?} {a}");
+                }
+            }
+        }
+    }
+
+    /// The trick rule on every pair of cards, every trump and both orders, against the test
+    /// referee's reading of docs/rules.md.
+    #[test]
+    fn beats_is_the_trick_rule() {
+        let pack = crate::card::piquet_pack();
+        for order in [Order::Ecarte, Order::Traditional] {
+            for trump in Suit::ALL {
+                for &lead in &pack {
+                    for &card in pack.iter().filter(|&&card| card != lead) {
+                        assert_eq!(
+                            beats(order, trump, card, lead),
+                            referee::reply_takes(order, trump, lead, card),
+                            "{card} on {lead}, {trump:?} trumps, {order:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

@@ -537,7 +537,6 @@ impl DealState {
     /// Every card is in exactly one place: a hand, the talon, a discard pile, or played.
     pub fn check_conservation(&self) -> bool {
         let mut seen = 0u32;
-        let mut count = 0;
         let talon = self.talon().iter().map(|&c| bit(c));
         let sets = self
             .hands
@@ -551,9 +550,9 @@ impl DealState {
                 return false;
             }
             seen |= set;
-            count += set.count_ones();
         }
-        count == 32 && seen == u32::MAX
+        // No card was seen twice, so every card was seen once exactly when all 32 were.
+        seen == u32::MAX
     }
 
     /// Leaf count of the game tree below this state to `depth` actions (all the way down
@@ -574,5 +573,28 @@ impl DealState {
             }
         }
         total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A card in two places, or in none, breaks conservation.
+    #[test]
+    fn conservation_fails_on_a_lost_or_doubled_card() {
+        let deal = DealState::from_seed(4, 0, Rules::default()).unwrap();
+        assert!(deal.check_conservation());
+        let mut doubled = deal;
+        doubled.hands[0] |= bit(deal.talon()[0]);
+        assert!(!doubled.check_conservation());
+        let mut lost = deal;
+        lost.hands[1] &= lost.hands[1] - 1;
+        assert!(!lost.check_conservation());
+        let mut moved = deal;
+        let card = moved.hands[1] & moved.hands[1].wrapping_neg();
+        moved.hands[1] &= !card;
+        moved.played[0] |= card;
+        assert!(moved.check_conservation(), "a card moved, not lost");
     }
 }

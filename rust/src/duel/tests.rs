@@ -1,9 +1,11 @@
 //! One test per duel rule of docs/rules.md, plus pinned perft counts.
 
 use super::action::{pack_index, Action};
+use super::observe::Observation;
 use super::record::DealRecord;
+use super::referee;
 use super::rules::{Order, Rules};
-use super::state::{DealState, DuelError, Phase};
+use super::state::{DealState, DuelError, Outcome, Phase, MAX_ACTIONS};
 use crate::card::{piquet_pack, Card};
 
 fn c(text: &str) -> Card {
@@ -45,6 +47,15 @@ fn play_deal(elder: &str, dealer: &str, turn_up: &str) -> DealState {
 }
 
 #[test]
+fn phases_are_named_and_indexed_in_the_documented_order() {
+    let names: Vec<&str> = referee::PHASES.iter().map(|p| p.name()).collect();
+    assert_eq!(names, ["proposal", "response", "discard", "play", "over"]);
+    for (i, phase) in referee::PHASES.iter().enumerate() {
+        assert_eq!(phase.index(), i);
+    }
+}
+
+#[test]
 fn deal_layout_follows_the_deck() {
     let d = piquet_pack();
     let s = DealState::from_deck(&d, 0, Rules::default()).unwrap();
@@ -79,6 +90,22 @@ fn invalid_decks_and_dealers_are_refused() {
     assert!(matches!(
         DealState::from_deck(&piquet_pack(), 2, Rules::default()),
         Err(DuelError::InvalidDealer(2))
+    ));
+    assert!(matches!(
+        DealState::from_seed(1, 2, Rules::default()),
+        Err(DuelError::InvalidDealer(2))
+    ));
+    let bad_rules = Rules {
+        max_exchanges: 12,
+        ..Rules::default()
+    };
+    assert!(matches!(
+        DealState::from_deck(&piquet_pack(), 0, bad_rules),
+        Err(DuelError::InvalidRules(_))
+    ));
+    assert!(matches!(
+        DealState::from_seed(1, 0, bad_rules),
+        Err(DuelError::InvalidRules(_))
     ));
 }
 
@@ -168,11 +195,15 @@ fn draws_after_each_trick_winner_first() {
 fn the_turn_up_is_drawn_last() {
     let mut s = play_deal("KH 7C 8C 9C TC", "7S 9S 8D 9D TD", "8S");
     let turn_up = s.turn_up();
-    while s.talon_size() > 0 {
+    until_done(|| {
+        if s.talon_size() == 0 {
+            return false;
+        }
         assert_eq!(s.turn_up_holder(), None);
         let a = s.legal_actions()[0];
         s.apply(a).unwrap();
-    }
+        true
+    });
     let holder = s.turn_up_holder().expect("the turn-up was drawn");
     assert!(s.hand(holder).contains(&turn_up));
     let last = s.tricks().last().unwrap();
@@ -216,17 +247,27 @@ fn the_dealer_never_proposes() {
 }
 
 fn exchange_all(s: &mut DealState) {
-    while matches!(
-        s.phase(),
-        Phase::Proposal | Phase::Response | Phase::Discard
-    ) {
+    until_done(|| {
         let a = match s.phase() {
             Phase::Proposal => Action::Propose,
             Phase::Response => Action::Accept,
-            _ => s.legal_actions()[0],
+            Phase::Discard => s.legal_actions()[0],
+            Phase::Play | Phase::Over => return false,
         };
         s.apply(a).unwrap();
+        true
+    });
+}
+
+/// Runs `step` until it returns false, failing if that takes more steps than a deal has
+/// actions: a fault that stalls a deal then fails the test instead of hanging it.
+fn until_done(mut step: impl FnMut() -> bool) {
+    for _ in 0..=MAX_ACTIONS {
+        if !step() {
+            return;
+        }
     }
+    panic!("no end after {MAX_ACTIONS} actions");
 }
 
 #[test]
@@ -301,12 +342,16 @@ fn rule_option_allows_trump_discards() {
 }
 
 fn play_out(s: &mut DealState, pick: impl Fn(&[Action]) -> Action) {
-    while !s.is_over() {
+    until_done(|| {
+        if s.is_over() {
+            return false;
+        }
         let legal = s.legal_actions();
         assert!(!legal.is_empty(), "a legal action exists until the end");
         s.apply(pick(&legal)).unwrap();
         assert!(s.check_conservation());
-    }
+        true
+    });
 }
 
 #[test]
@@ -326,29 +371,43 @@ fn sixteen_less_exchanges_tricks() {
     }
 }
 
+/// The outcome against the scoring rules computed here from the referee's cards: more cards
+/// win, and on equal cards the winner of the last trick (found from its two cards by the
+/// trick rules) wins, never by a vole.
 #[test]
 fn equal_cards_go_to_the_last_tricks_winner() {
-    // After 11 exchanges, 5 tricks: find a seed and play where cards end 4-6 or 6-4 is
-    // not a tie; search for a tie among a few playouts to check the rule on it.
-    let mut checked = 0;
-    for seed in 0..200u64 {
-        let rules = Rules {
-            max_exchanges: 2,
-            ..Rules::default()
-        };
-        let mut s = DealState::from_seed(seed, 0, rules).unwrap();
-        exchange_all(&mut s);
-        play_out(&mut s, |l| l[l.len() / 2]);
-        let o = s.outcome().unwrap();
-        if o.cards[0] == o.cards[1] {
-            assert_eq!(o.winner, s.last_trick_winner().unwrap());
-            assert_eq!(o.points, 1);
-            checked += 1;
-        } else {
-            assert_eq!(o.winner, u8::from(o.cards[1] > o.cards[0]));
-        }
-    }
-    assert!(checked > 0, "some playout ended in equal cards");
+    let (mut ties, mut others) = (0, 0);
+    referee::play_side_by_side(
+        2,
+        300,
+        |_, _, _| {},
+        |engine, referee| {
+            let o = engine.outcome().unwrap();
+            let [a, b] = referee.cards_taken;
+            assert_eq!(a + b, 32 - 2 * referee.exchanges);
+            if a == b {
+                let plays: Vec<(u8, Card)> = referee
+                    .history
+                    .iter()
+                    .filter_map(|&(who, action)| match action {
+                        Action::Play(card) => Some((who, card)),
+                        _ => None,
+                    })
+                    .collect();
+                let [(leader, lead), (_, reply)] = plays[plays.len() - 2..] else {
+                    unreachable!("a deal ends on a trick")
+                };
+                let last_winner = referee.trick_winner(leader, lead, reply);
+                assert_eq!(o.winner, last_winner);
+                assert_eq!(o.points, 1);
+                ties += 1;
+            } else {
+                assert_eq!(o.winner, u8::from(b > a));
+                others += 1;
+            }
+        },
+    );
+    assert!(ties > 10 && others > 10, "ties {ties}, others {others}");
 }
 
 #[test]
@@ -388,16 +447,115 @@ fn illegal_actions_change_nothing() {
     assert!(pack_index(c("2H")).is_none());
 }
 
+/// A card outside the 32-card pack (ranks 2 to 6) is never legal, even where 7C, whose action
+/// id an off-pack card would alias, is: the engine's own guard, not the parser's, refuses it.
+#[test]
+fn off_pack_cards_are_refused() {
+    let off_pack: Vec<Card> = crate::card::full_pack()
+        .into_iter()
+        .filter(|c| !piquet_pack().contains(c))
+        .collect();
+    assert_eq!(off_pack.len(), 20);
+    let d = deck("7C 8C 9C TC JC", "7D 8D 9D TD JD", "8S", "AH KH");
+    let mut playing = DealState::from_deck(&d, 1, Rules::default()).unwrap();
+    act(&mut playing, "decline");
+    assert!(playing.is_legal(Action::Play(c("7C"))));
+    let mut discarding = DealState::from_deck(&d, 1, Rules::default()).unwrap();
+    act(&mut discarding, "propose");
+    act(&mut discarding, "accept");
+    assert!(discarding.is_legal(Action::Discard(c("7C"))));
+    for card in off_pack {
+        for (state, action) in [
+            (&mut playing, Action::Play(card)),
+            (&mut discarding, Action::Discard(card)),
+        ] {
+            assert!(!state.is_legal(action), "{action}");
+            let before = *state;
+            assert!(matches!(
+                state.apply(action),
+                Err(DuelError::IllegalAction { .. })
+            ));
+            assert_eq!(*state, before, "{action} changed the deal");
+        }
+    }
+}
+
+/// An outcome read from outside is possible only with a seat, 1 or 2 points, and at most
+/// the pack's 32 cards and 16 tricks in all.
+#[test]
+fn possible_outcomes() {
+    let outcome = |winner, points, cards, tricks| Outcome {
+        winner,
+        points,
+        cards,
+        tricks,
+    };
+    for value in 0..=255u8 {
+        assert_eq!(
+            outcome(value, 1, [20, 12], [10, 6]).is_possible(),
+            value <= 1
+        );
+        assert_eq!(
+            outcome(1, value, [20, 12], [10, 6]).is_possible(),
+            value == 1 || value == 2
+        );
+    }
+    for a in 0..=33u8 {
+        let within = a <= 32;
+        assert_eq!(outcome(0, 1, [a, 0], [0, 0]).is_possible(), within);
+        assert_eq!(outcome(0, 1, [0, a], [0, 0]).is_possible(), within);
+        assert!(outcome(0, 1, [a / 2, a - a / 2], [0, 0]).is_possible() == within);
+        assert!(!outcome(0, 1, [a, 33 - a], [0, 0]).is_possible());
+    }
+    for t in 0..=17u8 {
+        let within = t <= 16;
+        assert_eq!(outcome(0, 1, [0, 0], [t, 0]).is_possible(), within);
+        assert_eq!(
+            outcome(0, 1, [0, 0], [t / 2, t - t / 2]).is_possible(),
+            within
+        );
+    }
+    assert!(!outcome(0, 1, [255, 255], [0, 0]).is_possible());
+    assert!(!outcome(0, 1, [0, 0], [255, 255]).is_possible());
+}
+
+/// An observation's JSON record reads back to it, and its key is FNV-1a (64-bit) over that
+/// record, written out here.
+#[test]
+fn observation_record_and_key() {
+    let mut s = DealState::from_seed(12, 0, Rules::default()).unwrap();
+    for _ in 0..6 {
+        let a = s.legal_actions()[0];
+        s.apply(a).unwrap();
+    }
+    for player in 0..2 {
+        let obs = s.observation(player, [2, 5]);
+        let json = obs.to_json();
+        let back: Observation = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, obs);
+        let mut fnv: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in json.bytes() {
+            fnv ^= u64::from(byte);
+            fnv = fnv.wrapping_mul(0x0100_0000_01b3);
+        }
+        assert_eq!(obs.key(), fnv);
+    }
+}
+
 #[test]
 fn record_round_trip_and_tampering() {
     let mut s = DealState::from_seed(3, 1, Rules::default()).unwrap();
     let mut actions = vec![];
-    while !s.is_over() {
+    until_done(|| {
+        if s.is_over() {
+            return false;
+        }
         let legal = s.legal_actions();
         let a = legal[actions.len() % legal.len()];
         s.apply(a).unwrap();
         actions.push(a);
-    }
+        true
+    });
     let record = DealRecord::of(&s);
     assert_eq!(record.actions, actions);
     let parsed = DealRecord::from_json(&record.to_json()).unwrap();
@@ -426,16 +584,32 @@ fn record_round_trip_and_tampering() {
 fn late_position(seed: u64) -> DealState {
     let mut s = DealState::from_seed(seed, 0, Rules::default()).unwrap();
     exchange_all(&mut s);
+    // Checked before anyone counts its tree: a larger deal's is far too large.
+    assert_in_play_after(&s, 11);
     s
+}
+
+/// `s` is in play after `exchanges` exchanges, with five cards in each hand and two talon
+/// cards fewer for each exchange.
+fn assert_in_play_after(s: &DealState, exchanges: u8) {
+    assert_eq!(s.exchanges(), exchanges);
+    assert_eq!(s.phase(), Phase::Play);
+    assert_eq!((s.hand(0).len(), s.hand(1).len()), (5, 5));
+    assert_eq!(s.talon_size(), 22 - 2 * usize::from(exchanges));
 }
 
 #[test]
 fn perft_after_eleven_exchanges() {
-    // Pinned leaf counts of the whole play tree (5 tricks). A change in legal-move
-    // generation or trick resolution changes them.
-    let counts: Vec<u64> = (0..4).map(|seed| late_position(seed).perft(None)).collect();
+    // Pinned leaf counts of the whole play tree (5 tricks), also counted by the referee. A
+    // change in legal-move generation or trick resolution changes them.
+    let mut counts = Vec::new();
+    for seed in 0..4 {
+        let s = late_position(seed);
+        let full = referee_counts_first(&s, 3).perft(None);
+        counts.push(s.perft(None));
+        assert_eq!(counts[counts.len() - 1], full, "seed {seed}");
+    }
     assert_eq!(counts, PERFT_ELEVEN);
-    // Depth-limited counts from the same positions.
     assert_eq!(late_position(0).perft(Some(2)), PERFT_ELEVEN_DEPTH2);
 }
 
@@ -447,8 +621,21 @@ fn perft_after_nine_exchanges() {
     };
     let mut s = DealState::from_seed(11, 1, rules).unwrap();
     exchange_all(&mut s);
-    assert_eq!(s.exchanges(), 9);
+    assert_in_play_after(&s, 9);
+    referee_counts_first(&s, 3);
     assert_eq!(s.perft(None), PERFT_NINE);
+}
+
+/// The referee's deal after `s`'s actions, once it agrees with `s` and with its tree counts to
+/// `depth`: a fault in move generation then fails at once instead of in a count of a tree
+/// it may have made endless.
+fn referee_counts_first(s: &DealState, depth: u32) -> referee::Referee {
+    let r = referee::Referee::replayed(s);
+    referee::assert_agree(s, &r, [0, 0]);
+    for d in 1..=depth {
+        assert_eq!(s.perft(Some(d)), r.perft(Some(d)), "depth {d}");
+    }
+    r
 }
 
 const PERFT_ELEVEN: [u64; 4] = [3456, 2880, 3456, 3312];
@@ -460,11 +647,15 @@ fn undo_and_moves_derive_from_the_log() {
     let mut s = DealState::from_seed(8, 0, Rules::default()).unwrap();
     assert!(s.before_last().is_none());
     let mut states = vec![s];
-    while !s.is_over() {
+    until_done(|| {
+        if s.is_over() {
+            return false;
+        }
         let legal = s.legal_actions();
         s.apply(legal[states.len() % legal.len()]).unwrap();
         states.push(s);
-    }
+        true
+    });
     let moves = s.moves();
     assert_eq!(moves.len(), states.len() - 1);
     for (i, (player, action)) in moves.iter().enumerate() {
@@ -488,4 +679,22 @@ fn deal_state_size() {
     let size = std::mem::size_of::<DealState>();
     println!("DealState: {size} bytes");
     assert!(size <= 264, "{size}");
+}
+
+/// Random deals under random rules, checked after every action against the referee: an
+/// independent model of docs/rules.md and of the observation layouts of docs/api.md.
+#[test]
+fn random_deals_agree_with_the_referee() {
+    let mut outcomes = [[0; 3]; 2];
+    let mut exchanges = [0; 12];
+    referee::play_side_by_side(27, 200, referee::assert_agree, |engine, referee| {
+        let o = engine.outcome().unwrap();
+        assert!(o.is_possible());
+        let tie = usize::from(o.cards[0] == o.cards[1]);
+        outcomes[tie][usize::from(o.points)] += 1;
+        exchanges[usize::from(referee.exchanges)] += 1;
+    });
+    // Every scoring case came up: a plain win, a vole, a tie on cards.
+    assert!(outcomes[0][1] > 0 && outcomes[0][2] > 0 && outcomes[1][1] > 0);
+    assert!(exchanges.iter().all(|&n| n > 0), "{exchanges:?}");
 }
