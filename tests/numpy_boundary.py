@@ -200,7 +200,7 @@ def _gymnasium_env() -> Source:
         return env
 
     def again(env: Any, twin: Any) -> object:
-        action = int(np.flatnonzero(twin._obs["action_mask"])[0])
+        action = int(np.flatnonzero(twin.action_masks())[0])
         return env.step(action)[0]
 
     return _framework_source(

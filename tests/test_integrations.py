@@ -16,9 +16,9 @@ from ecarte.duel import NUM_ACTIONS, OBSERVATION_SIZE, Action, OpponentVecEnv, R
 
 
 def test_import_ecarte_loads_no_framework() -> None:
+    frameworks = ("gymnasium", "pettingzoo", "pyspiel", "torch", "stable_baselines3", "PIL")
     code = (
-        "import ecarte, ecarte.duel, sys; "
-        "print([m for m in ('gymnasium', 'pettingzoo', 'pyspiel') if m in sys.modules])"
+        f"import ecarte, ecarte.duel, sys; print([m for m in {frameworks!r} if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
@@ -60,7 +60,9 @@ def test_opponent_env_steps_to_the_learners_turn(seat: int) -> None:
         # the step after a terminated one starts the next deal with reward 0
         assert not (terminated & ended).any() and (rewards[ended] == 0).all()
         assert set(np.abs(rewards[terminated]).tolist()) <= {1.0, 2.0}
-        assert not mask[terminated].any() and mask[~terminated].any(axis=1).all()
+        # A final observation marks one action, id 0, which the next step ignores.
+        assert (mask[terminated] == np.eye(NUM_ACTIONS, dtype=bool)[0]).all()
+        assert mask.any(axis=1).all()
         finished += int(terminated.sum())
         ended = terminated.copy()
     assert finished > 6
@@ -86,6 +88,60 @@ def test_opponent_env_is_seeded_and_checks_its_input() -> None:
         env.step([0])
 
 
+def test_opponent_env_records_seeds_and_ended_deals() -> None:
+    from ecarte import InvalidRecordError
+
+    env = OpponentVecEnv(4, 1, "random", 1, Rules(target=3), "same_step")
+    assert (env.opponent, env.seat, env.autoreset, env.rules.target) == (
+        "random",
+        1,
+        "same_step",
+        3,
+    )
+    rng = np.random.default_rng(4)
+    ended = 0
+    for _ in range(60):
+        _, mask, rewards, terminated = env.step(masked_random(env.masks(), rng))
+        envs, final, final_mask, outcomes, scores = env.ended()
+        assert (envs == np.flatnonzero(terminated)).all() and final.shape == (len(envs), 214)
+        assert (final_mask == np.eye(NUM_ACTIONS, dtype=bool)[0]).all()
+        for k, i in enumerate(envs):
+            outcome = outcomes[k]
+            assert outcome is not None and rewards[i] == (
+                outcome.points if outcome.winner == 1 else -outcome.points
+            )
+            assert (final[k, 212:214] == scores[k][::-1] / np.float32(3)).all()
+        ended += len(envs)
+        copy = OpponentVecEnv.from_json(env.to_json())
+        assert copy.to_json() == env.to_json() and (copy.masks() == mask).all()
+    assert ended > 4
+    with pytest.raises(EcarteError, match="one per env"):
+        env.reset([1, 2])
+    with pytest.raises(EcarteError, match="seed of env 1"):
+        env.reset([1, -1, 2, 3])
+    with pytest.raises(EcarteError, match="autoreset"):
+        OpponentVecEnv(1, 0, "random", autoreset="later")
+    with pytest.raises(InvalidRecordError):
+        OpponentVecEnv.from_json('{"format": "ecarte.duel.match"}')
+    with pytest.raises(TypeError):
+        OpponentVecEnv.from_json(b"{}")  # type: ignore[arg-type]
+
+
+def test_an_observation_gives_the_tensor_of_its_deal() -> None:
+    from ecarte.duel import Deal
+
+    rng = np.random.default_rng(0)
+    for seed in range(20):
+        deal = Deal(seed=seed)
+        while not deal.is_over():
+            player = deal.current_player
+            assert player is not None
+            for seat in (0, 1):
+                obs = deal.observation(seat, (seed % 7, 3))
+                assert (obs.tensor() == deal.observation_tensor(seat, (seed % 7, 3))).all()
+            deal.apply(int(rng.choice(deal.legal_action_ids())))
+
+
 # -- PettingZoo ---------------------------------------------------------------------------
 
 
@@ -98,6 +154,23 @@ def test_pettingzoo_api_and_seed_tests(episode: str) -> None:
         warnings.simplefilter("ignore", UserWarning)  # dict observations, as in classic
         api_test(env(episode=episode), num_cycles=200)
         seed_test(lambda: env(episode=episode), num_cycles=200)
+
+
+def test_pettingzoo_masks_are_those_of_the_agent_to_move() -> None:
+    from ecarte.pettingzoo import env
+
+    e = env()
+    e.reset(seed=3)
+    rng = np.random.default_rng(2)
+    for agent in e.agent_iter(60):
+        obs, _, termination, truncation, _ = e.last()
+        if termination or truncation:
+            e.step(None)
+            continue
+        mask = e.action_masks()
+        assert mask.dtype == np.bool_ and (mask == obs["action_mask"].astype(bool)).all()
+        assert mask.any() and agent == e.agent_selection
+        e.step(int(rng.choice(np.flatnonzero(mask))))
 
 
 def test_pettingzoo_rewards_are_deal_points() -> None:
@@ -181,7 +254,7 @@ def test_both_gymnasium_envs_check_their_options() -> None:
         with pytest.raises(EcarteError, match="unknown agent"):
             make(opponent="oracle")
         with pytest.raises(EcarteError, match="render_mode"):
-            make(render_mode="rgb_array")
+            make(render_mode="video")
         with pytest.raises(EcarteError, match="seat"):
             make(seat=2)
 

@@ -106,7 +106,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
             }
         )
         self.observation_spaces = {a: space for a in AGENTS}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
+        self.action_spaces: dict[str, spaces.Space[Any]] = {
+            a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS
+        }
         self._seed: int | None = None  # the run's seed
         self._matches = 0  # matches started in the run
         self._match: Match | None = None
@@ -176,6 +178,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if deal.current_player == seat and not self.terminations[agent]:
             mask[:] = deal.legal_action_mask()
         return {"observation": deal.observation_tensor(seat, self._score()), "action_mask": mask}
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal-action mask (68 bools) of the agent to move, ``agent_selection``: the
+        sb3-contrib convention, also reached through PettingZoo's wrappers."""
+        mask: npt.NDArray[np.bool_] = self.observe(self.agent_selection)["action_mask"].astype(
+            np.bool_
+        )
+        return mask
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

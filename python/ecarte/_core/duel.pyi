@@ -251,6 +251,10 @@ class Observation:
     @property
     def history(self) -> list[Action | None]:
         """Every action so far as the player saw it; the opponent's discards are ``None``."""
+    def tensor(self) -> npt.NDArray[np.float32]:
+        """The 214-entry float32 observation tensor of this view (docs/api.md), with its
+        score: the tensor of every deal that gives this observation (an agent that learned
+        on the environments' tensors reads its input here)."""
     def to_json(self) -> str:
         """The observation as JSON, for logging and tools."""
     @staticmethod
@@ -452,7 +456,14 @@ class VecEnv:
 class OpponentVecEnv:
     """``n`` duel deals against a built-in ``opponent`` (an agent spec) that acts inside
     Rust: each step applies the learner's action in every env, then the opponent's
-    replies, up to the learner's next decision. See ``ecarte.gymnasium``."""
+    replies, up to the learner's next decision. Env ``i`` with seed ``e`` plays match
+    after match, match ``j`` with seed ``derive_seed(e, j)``; a batch seed ``s`` gives env
+    ``i`` the seed ``derive_seed(s, i)``. ``autoreset`` is ``"next_step"`` (the step after
+    a deal's end ignores the env's action and deals the next deal) or ``"same_step"`` (the
+    step that ends a deal deals the next; the final observation is in ``ended()``). A
+    final observation's mask marks one action, id 0, so no mask is all zero. Pickles and
+    deep-copies at any point (through ``to_json``). See ``ecarte.gymnasium`` and
+    ``ecarte.sb3``."""
 
     def __new__(
         cls,
@@ -461,19 +472,29 @@ class OpponentVecEnv:
         opponent: str,
         seat: int | None = None,
         rules: Rules | None = None,
+        autoreset: Literal["next_step", "same_step"] | None = None,
     ) -> OpponentVecEnv: ...
     def __len__(self) -> int:
         """Number of envs."""
     @property
     def seat(self) -> int:
         """The learner's seat."""
+    @property
+    def opponent(self) -> str:
+        """The opponent's agent spec."""
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def autoreset(self) -> Literal["next_step", "same_step"]: ...
     def reset(
-        self, seed: int | None = None
+        self, seed: int | Sequence[int] | None = None
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
-        """Restarts every env on its first deal (with a new ``seed`` if given) and lets the
-        opponent act; returns the learner's ``(observations, masks)``."""
+        """Restarts every env on the first match of its run and lets the opponent act;
+        returns the learner's ``(observations, masks)``. ``seed``: ``None`` (each env keeps
+        its seed and plays its run again), a whole number ``s`` (env ``i`` gets
+        ``derive_seed(s, i)``), or one whole number per env."""
     def step(
-        self, actions: npt.NDArray[np.int64] | list[int]
+        self, actions: npt.NDArray[np.int64] | Sequence[int], illegal_reward: float | None = None
     ) -> tuple[
         npt.NDArray[np.float32],
         npt.NDArray[np.bool_],
@@ -482,10 +503,41 @@ class OpponentVecEnv:
     ]:
         """Applies the learner's action id in every env and the opponent's replies, up to
         the learner's next decision; returns ``(observations, masks, rewards,
-        terminated)``. An env whose deal ended at the last step ignores its action and
-        starts the next deal."""
+        terminated)``. An env waiting to go on (next-step mode) ignores its action. An
+        illegal action raises ``IllegalActionError`` with no env changed, unless
+        ``illegal_reward`` is given: it then ends that env's deal with that reward, and the
+        env goes on with its next match."""
+    def next_match(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Every env abandons its deal and goes on with the next match of its run; returns
+        the learner's ``(observations, masks)``."""
+    def masks(self) -> npt.NDArray[np.bool_]:
+        """The learner's action mask in every env, as the last call returned it (a copy)."""
+    def ended(
+        self,
+    ) -> tuple[
+        npt.NDArray[np.int64],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        list[Outcome | None],
+        npt.NDArray[np.uint8],
+    ]:
+        """The envs whose deal ended at the last step: ``(envs, final observations, final
+        masks, outcomes, scores)``, one row per such env, in env order. An outcome is
+        ``None`` for a deal forfeited by an illegal action; a score is the match score
+        after the deal."""
     def deal(self, i: int) -> Deal:
-        """A copy of env ``i``'s current deal, with its whole history."""
+        """A copy of the deal env ``i`` shows (the one that ended, while the env waits to
+        go on), with its whole history."""
+    def score(self, i: int) -> tuple[int, int]:
+        """The match score env ``i`` shows, as its observation does."""
+    def to_json(self) -> str:
+        """The env's versioned JSON record, from which ``from_json`` rebuilds it to play on
+        identically."""
+    @staticmethod
+    def from_json(record: str) -> OpponentVecEnv:
+        """Rebuilds an env from ``to_json``'s record, replaying every action (checked);
+        ``InvalidRecordError`` for anything else."""
+    def __reduce__(self) -> tuple[object, ...]: ...
 
 @final
 class Solution:

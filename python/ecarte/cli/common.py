@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 import click
 from rich.console import Console
 
+from ecarte.agents import Agent, make_agent
 from ecarte.distributed import Backend, RayBackend
 from ecarte.duel import Deal, Match, parse_agent
 from ecarte.errors import EcarteError
@@ -31,6 +32,40 @@ class AgentSpecType(click.ParamType):  # type: ignore[type-arg]  # generic only 
 
 
 AGENT = AgentSpecType()
+
+#: A trained model named as an agent: a file saved by stable-baselines3 (``model.save``).
+MODEL_SUFFIX = ".zip"
+
+
+class PlayerType(AgentSpecType):
+    """The click type of an agent that plays through Python: an agent spec, or a model file
+    saved by stable-baselines3 (``*.zip``, played by ``ecarte.sb3.PolicyAgent``)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        if str(value).endswith(MODEL_SUFFIX):
+            if not Path(value).is_file():
+                self.fail(f"no model file {value!r}", param, ctx)
+            return str(value)
+        return super().convert(value, param, ctx)
+
+
+PLAYER = PlayerType()
+
+
+def make_player(spec: str, seed: int) -> Agent:
+    """The agent a ``PLAYER`` names: a built-in agent, or a saved model's agent."""
+    if not spec.endswith(MODEL_SUFFIX):
+        return make_agent(spec, seed)
+    try:
+        from ecarte.sb3 import PolicyAgent
+    except ImportError as exc:
+        raise OneLineError(str(exc)) from None
+    return PolicyAgent.load(spec, seed=seed)
+
+
+def agent_name(spec: str) -> str:
+    """How the command line names an agent: its spec, or a model file's stem."""
+    return Path(spec).stem if spec.endswith(MODEL_SUFFIX) else spec
 
 
 def number_text(n: int) -> str:

@@ -6,16 +6,17 @@ from pathlib import Path
 
 import click
 
-from ecarte.agents import make_agent
 from ecarte.cli.common import (
-    AGENT,
     ASCII_OPTION,
     ORDER_OPTION,
     OUTPUT,
+    PLAYER,
     SEED,
     TARGET_OPTION,
     Whole,
+    agent_name,
     check_output_path,
+    make_player,
     write_output,
 )
 from ecarte.display import counted, deal_report
@@ -34,10 +35,11 @@ from ecarte.seeding import agent_seed
 @click.option(
     "--agents",
     nargs=2,
-    type=AGENT,
+    type=PLAYER,
     default=("pimc", "pimc"),
     show_default=True,
-    help="The agents in seat 0 and seat 1.",
+    help="The agents in seat 0 and seat 1: built-in agents, or model files (*.zip) saved by "
+    "stable-baselines3.",
 )
 @TARGET_OPTION
 @ORDER_OPTION
@@ -67,12 +69,12 @@ def match_command(
     """Play a whole match between two built-in agents and print it deal by deal."""
     if out is not None:
         check_output_path(out, "--out")
-    names = (f"{agents[0].capitalize()}-0", f"{agents[1].capitalize()}-1")
+    names = (f"{agent_name(agents[0]).capitalize()}-0", f"{agent_name(agents[1]).capitalize()}-1")
     match = Match(seed=seed, first_dealer=first_dealer, rules=Rules(order=order, target=target))
     match.players = names
     players = (
-        make_agent(agents[0], agent_seed(seed, 0)),
-        make_agent(agents[1], agent_seed(seed, 1)),
+        make_player(agents[0], agent_seed(seed, 0)),
+        make_player(agents[1], agent_seed(seed, 1)),
     )
     if not quiet:
         click.echo(f"Match to {target}, seed {seed}: {names[0]} v {names[1]} ({order} order)")

@@ -9,15 +9,17 @@ import click
 
 from ecarte.agents import make_agent
 from ecarte.cli.common import (
-    AGENT,
     ASCII_OPTION,
     ORDER_OPTION,
     OUTPUT,
+    PLAYER,
     SEED,
     TARGET_OPTION,
     Whole,
+    agent_name,
     check_output_path,
     console,
+    make_player,
 )
 from ecarte.duel import Match, Rules
 from ecarte.engine.session import LEVELS
@@ -40,9 +42,10 @@ DEFAULT_LEVEL = "expert"
 )
 @click.option(
     "--opponent",
-    type=AGENT,
+    type=PLAYER,
     default=None,
-    help="A built-in agent to play against instead of a level.",
+    help="A built-in agent, or a model file (*.zip) saved by stable-baselines3, to play "
+    "against instead of a level.",
 )
 @click.option("--seed", type=SEED, default=None, help="Seed of the match (random if omitted).")
 @ORDER_OPTION
@@ -85,12 +88,12 @@ def play_command(
     match = Match(seed=seed, rules=Rules(order=order, target=target))
     game = Game(
         match,
-        make_agent(opponent, agent_seed(match.seed, 1 - seat)),
+        make_player(opponent, agent_seed(match.seed, 1 - seat)),
         seat=seat,
         hint_agent=lambda: make_agent(HINT_AGENT, agent_seed(match.seed, 2)),
     )
     screen.print(
-        f"ecarte: you play {opponent}, match to {target}, seed {match.seed}. "
+        f"ecarte: you play {agent_name(opponent)}, match to {target}, seed {match.seed}. "
         "Type help for the commands."
     )
     redraw = True

@@ -130,6 +130,41 @@ impl Match {
         })
     }
 
+    /// A match without history taken up at deal `index` (from 0), the score before it being
+    /// `score`, with `actions` of that deal replayed (each checked): how an environment
+    /// that keeps no history is rebuilt from its record. The score must be one that `index`
+    /// finished deals can give (each deal is worth 1 or 2 points) with neither seat at the
+    /// target.
+    pub fn resume(
+        seed: u64,
+        first_dealer: u8,
+        rules: Rules,
+        score: [u8; 2],
+        index: u64,
+        actions: &[Action],
+    ) -> Result<Match, DuelError> {
+        let mut game = Match::new(seed, first_dealer, rules)?.without_history();
+        let points = u64::from(score[0]) + u64::from(score[1]);
+        let possible = index
+            .checked_mul(2)
+            .is_some_and(|most| (index..=most).contains(&points));
+        let bad = |why: String| DuelError::InvalidRecord(why);
+        if !possible || score.iter().any(|&s| s >= rules.target) {
+            return Err(bad(format!(
+                "a match score of {}-{} after {index} deals (to {}) cannot be",
+                score[0], score[1], rules.target
+            )));
+        }
+        game.score.score = score;
+        game.score.deals = index;
+        game.deal = match_deal(seed, first_dealer, index, rules)?;
+        for (i, &action) in actions.iter().enumerate() {
+            game.apply(action)
+                .map_err(|e| bad(format!("action {}: {e}", i + 1)))?;
+        }
+        Ok(game)
+    }
+
     /// A match with seed `seed` and first dealer 0 that never ends and keeps no history:
     /// its deals, scored, for the vector env, whose rewards are each deal's points.
     pub fn endless(seed: u64, rules: Rules) -> Result<Match, DuelError> {
@@ -504,6 +539,33 @@ mod tests {
                 m.deals += 1;
             }
         }
+    }
+
+    #[test]
+    fn a_match_resumes_from_its_score_and_the_deal_in_progress() {
+        let rules = Rules::default();
+        let mut m = Match::new(7, 1, rules).unwrap().without_history();
+        let mut step = 0usize;
+        while !m.is_over() {
+            let legal = m.deal.legal_actions();
+            m.apply(legal[step % legal.len()]).unwrap();
+            step += 1;
+            if m.is_over() {
+                break;
+            }
+            let actions: Vec<Action> = m.deal.actions().collect();
+            let resumed =
+                Match::resume(7, 1, rules, m.score.score, m.deal_index(), &actions).unwrap();
+            assert_eq!(resumed.deal, m.deal);
+            assert_eq!(resumed.score, m.score);
+        }
+        let bad = |score, index| Match::resume(7, 1, rules, score, index, &[]).is_err();
+        assert!(bad([7, 0], 4), "a seat at the target");
+        assert!(bad([3, 0], 1), "more points than 1 deal gives");
+        assert!(bad([1, 0], 2), "fewer points than 2 deals give");
+        assert!(bad([0, 0], u64::MAX));
+        assert!(Match::resume(7, 1, rules, [0, 0], 0, &[Action::Accept]).is_err());
+        assert!(!bad([2, 1], 2));
     }
 
     #[test]

@@ -7,6 +7,7 @@ pub mod expert;
 pub mod heuristic;
 pub mod master;
 pub mod opponent;
+pub mod opponent_record;
 pub mod policy;
 pub mod random;
 pub mod runner;

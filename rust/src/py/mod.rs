@@ -18,6 +18,7 @@ pub mod errors;
 mod interrupt;
 mod matches;
 mod observe;
+mod opponent;
 mod rng;
 mod rules;
 mod simulate;
@@ -46,6 +47,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     agents::register(&duel)?;
     simulate::register(&duel)?;
     vecenv::register(&duel)?;
+    opponent::register(&duel)?;
     solver::register(&duel)?;
     bank::register(&submodule(m, "bank")?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -1,13 +1,14 @@
 //! What one player may know of a deal, for Python: `Observation`.
 
+use numpy::PyArray1;
 use pyo3::prelude::*;
 
 use super::action::{PyAction, PyTrick};
 use super::card::{to_py, PyCard};
-use super::errors::{int_u8, parse_record, InvalidRecordError};
+use super::errors::{int_u8, parse_record, EcarteError, InvalidRecordError};
 use super::rules::PyRules;
 use crate::card::Suit;
-use crate::duel::Observation;
+use crate::duel::{Observation, OBSERVATION_SIZE};
 
 /// What one player may know of a deal: their hand and discards, the turn-up and who drew
 /// it, every card played, the talon count, exchanges, the score and whose turn it is.
@@ -146,6 +147,19 @@ impl PyObservation {
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         Ok((slf.get_type().getattr("from_json")?, (slf.get().to_json(),)))
+    }
+    /// The 214-entry float32 observation tensor of this view (docs/api.md), with its
+    /// score: the tensor of every deal that gives this observation, read off one of them
+    /// (an agent that learned on the environments' tensors reads its input here).
+    fn tensor<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let obs = &self.0;
+        let world = crate::solver::sampler::sample_worlds(obs, 1, 0)
+            .ok()
+            .and_then(|worlds| worlds.into_iter().next())
+            .ok_or_else(|| EcarteError::new_err("no deal gives this observation"))?;
+        let mut out = vec![0.0; OBSERVATION_SIZE];
+        world.encode_observation(obs.player, obs.score, &mut out);
+        Ok(PyArray1::from_vec(py, out))
     }
     fn __repr__(&self) -> String {
         let hand: Vec<String> = self.0.hand.iter().map(ToString::to_string).collect();

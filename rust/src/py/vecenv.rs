@@ -1,21 +1,18 @@
-//! The vector environments for Python: `VecEnv` (both seats stepped by the caller) and
-//! `OpponentVecEnv` (one seat against a built-in agent), stepped in lockstep inside Rust.
+//! The vector environment for Python in which the caller steps both seats, `VecEnv`,
+//! stepped in lockstep inside Rust (the one against a built-in agent is in `opponent.rs`),
+//! and what both take from Python: the batch of action ids.
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
-use super::agents::policy;
 use super::arrays::VecEnvOutputs;
 use super::deal::PyDeal;
 use super::errors::{describe, extract_u64, int_usize, EcarteError, MAX_ENVS};
-use super::interrupt::interruptible;
 use super::rules::PyRules;
-use crate::control::Control;
 use crate::duel::{
     compact_in_range, expand_compact, Compact, DealState, DuelError, Rules,
-    COMPACT_OBSERVATION_SIZE, NUM_ACTIONS, OBSERVATION_SIZE,
+    COMPACT_OBSERVATION_SIZE, OBSERVATION_SIZE,
 };
-use crate::play::opponent::{OpponentBuffers, OpponentVecEnv};
 use crate::play::vecenv::{illegal_action_in_env, ObsLayout, StepBuffers, VecEnv};
 
 /// `n` duel deals stepped in lockstep inside Rust. See `ecarte.duel.VecEnv`.
@@ -28,7 +25,7 @@ pub struct PyVecEnv {
     outputs: VecEnvOutputs,
 }
 
-type ResetResult<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>);
+pub(super) type ResetResult<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>);
 
 impl PyVecEnv {
     /// Runs `f` on the env and its output buffers, once the arrays handed out are checked.
@@ -152,16 +149,16 @@ type StepResult<'py> = (
 
 /// The action ids of one batch, one per env, from any integer array-like (a `NumPy` array
 /// of any integer dtype or layout, a list).
-struct ActionIds {
+pub(super) struct ActionIds {
     /// The ids; an id that does not fit in an `i64` is `i64::MIN` here (no action's id).
-    ids: Vec<i64>,
+    pub(super) ids: Vec<i64>,
     /// The envs whose ids do not fit in an `i64`, with each id as the caller wrote it.
     wide: Vec<(usize, String)>,
 }
 
 impl ActionIds {
     /// `EcarteError` for a wrong length or a non-integer.
-    fn extract(actions: &Bound<'_, PyAny>, envs: usize) -> PyResult<ActionIds> {
+    pub(super) fn extract(actions: &Bound<'_, PyAny>, envs: usize) -> PyResult<ActionIds> {
         let bad = || {
             EcarteError::new_err(format!(
                 "actions must be {envs} integer action ids, one per env, got {}",
@@ -179,14 +176,7 @@ impl ActionIds {
                 }
             }
         }
-        // At most one item past `envs` is read: an endless iterator is refused, not drained.
-        let items: Vec<Bound<'_, PyAny>> = actions
-            .try_iter()
-            .and_then(|items| items.take(envs + 1).collect::<PyResult<Vec<_>>>())
-            .map_err(|_| bad())?;
-        if items.len() != envs {
-            return Err(bad());
-        }
+        let items = one_per_env(actions, envs).ok_or_else(bad)?;
         let mut wide = vec![];
         let mut ids = Vec::with_capacity(envs);
         for (i, item) in items.iter().enumerate() {
@@ -201,7 +191,7 @@ impl ActionIds {
 
     /// `IllegalActionError` for the first id too wide for an `i64` in an env that `takes`
     /// its action (whose deal `state_of` gives), with the id as the caller wrote it.
-    fn refuse_wide<'a>(
+    pub(super) fn refuse_wide<'a>(
         &self,
         takes: impl Fn(&DealState) -> bool,
         state_of: impl Fn(usize) -> Option<&'a DealState>,
@@ -213,6 +203,19 @@ impl ActionIds {
         }
         Ok(())
     }
+}
+
+/// The items of `obj`, an iterable of exactly `envs` items (one per env); `None` for
+/// anything else. At most one item past `envs` is read: an endless iterator is refused, not
+/// drained.
+pub(super) fn one_per_env<'py>(
+    obj: &Bound<'py, PyAny>,
+    envs: usize,
+) -> Option<Vec<Bound<'py, PyAny>>> {
+    obj.try_iter()
+        .and_then(|items| items.take(envs + 1).collect::<PyResult<Vec<_>>>())
+        .ok()
+        .filter(|items| items.len() == envs)
 }
 
 /// The float32 tensors of compact observations (`n` rows of `COMPACT_OBSERVATION_SIZE`
@@ -266,161 +269,8 @@ fn decode_compact_rows<'py>(
     PyArray1::from_vec(py, out).reshape([n, OBSERVATION_SIZE])
 }
 
-/// `n` duel deals against a built-in opponent that acts inside Rust. See
-/// `ecarte.duel.OpponentVecEnv`.
-#[pyclass(name = "OpponentVecEnv", module = "ecarte.duel")]
-pub struct PyOpponentVecEnv {
-    env: OpponentVecEnv,
-    obs: Vec<f32>,
-    mask: Vec<bool>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-}
-
-type OpponentResult<'py> = (
-    Bound<'py, PyArray2<f32>>,
-    Bound<'py, PyArray2<bool>>,
-    Bound<'py, PyArray1<f32>>,
-    Bound<'py, PyArray1<bool>>,
-);
-
-impl PyOpponentVecEnv {
-    /// Runs `f` on the env and the buffers without the GIL; Ctrl-C cancels a search
-    /// opponent's step (its searches give way to the heuristic, and `KeyboardInterrupt`
-    /// is raised: reset the env before using it again).
-    fn run(
-        &mut self,
-        py: Python<'_>,
-        f: impl FnOnce(
-                &mut OpponentVecEnv,
-                &mut OpponentBuffers<'_>,
-                Control<'_>,
-            ) -> Result<(), DuelError>
-            + Send,
-    ) -> PyResult<()> {
-        let PyOpponentVecEnv {
-            env,
-            obs,
-            mask,
-            rewards,
-            terminated,
-        } = self;
-        let searches = env.opponent().samples().is_some();
-        let work = |control: Control<'_>| {
-            let mut out = OpponentBuffers {
-                obs,
-                mask,
-                rewards,
-                terminated,
-            };
-            f(env, &mut out, control)
-        };
-        let done = if searches {
-            interruptible(py, None, work)?
-        } else {
-            py.detach(|| work(Control::NONE))
-        };
-        done.map_err(PyErr::from)
-    }
-
-    /// Fresh arrays holding the buffers, so that results kept by the caller stay valid.
-    fn outputs<'py>(&self, py: Python<'py>) -> PyResult<OpponentResult<'py>> {
-        let n = self.env.len();
-        Ok((
-            PyArray1::from_slice(py, &self.obs).reshape([n, OBSERVATION_SIZE])?,
-            PyArray1::from_slice(py, &self.mask).reshape([n, NUM_ACTIONS])?,
-            PyArray1::from_slice(py, &self.rewards),
-            PyArray1::from_slice(py, &self.terminated),
-        ))
-    }
-}
-
-#[pymethods]
-impl PyOpponentVecEnv {
-    #[new]
-    #[pyo3(signature = (n, seed, opponent, seat = None, rules = None))]
-    fn new(
-        py: Python<'_>,
-        n: &Bound<'_, PyAny>,
-        seed: &Bound<'_, PyAny>,
-        opponent: &Bound<'_, PyAny>,
-        seat: Option<&Bound<'_, PyAny>>,
-        rules: Option<PyRules>,
-    ) -> PyResult<PyOpponentVecEnv> {
-        let n = int_usize(n, "n (envs)", 1, MAX_ENVS)?;
-        let seed = extract_u64(seed, "seed")?;
-        let opponent = policy(opponent)?;
-        let seat = seat.map_or(Ok(0), |s| int_usize(s, "seat", 0, 1))? as u8;
-        let rules = rules.map_or_else(Rules::default, |r| r.0);
-        let env = OpponentVecEnv::new(n, seed, rules, opponent, seat)?;
-        let mut this = PyOpponentVecEnv {
-            env,
-            obs: vec![0.0; n * OBSERVATION_SIZE],
-            mask: vec![false; n * NUM_ACTIONS],
-            rewards: vec![0.0; n],
-            terminated: vec![false; n],
-        };
-        this.run(py, |env, out, control| env.reset(None, out, control))?;
-        Ok(this)
-    }
-
-    /// Number of envs.
-    fn __len__(&self) -> usize {
-        self.env.len()
-    }
-
-    /// The learner's seat.
-    #[getter]
-    fn seat(&self) -> u8 {
-        self.env.seat()
-    }
-
-    /// Restarts every env on its first deal (with a new `seed` if given) and lets the
-    /// opponent act; returns the learner's `(observations, masks)`.
-    #[pyo3(signature = (seed = None))]
-    fn reset<'py>(
-        &mut self,
-        py: Python<'py>,
-        seed: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<ResetResult<'py>> {
-        let seed = seed
-            .filter(|s| !s.is_none())
-            .map(|s| extract_u64(s, "seed"))
-            .transpose()?;
-        self.run(py, |env, out, control| env.reset(seed, out, control))?;
-        let (obs, mask, _, _) = self.outputs(py)?;
-        Ok((obs.into_any(), mask.into_any()))
-    }
-
-    /// Applies the learner's action id in every env and the opponent's replies, up to the
-    /// learner's next decision; returns `(observations, masks, rewards, terminated)`. An env
-    /// whose deal ended at the last step ignores its action and starts the next deal.
-    fn step<'py>(
-        &mut self,
-        py: Python<'py>,
-        actions: &Bound<'py, PyAny>,
-    ) -> PyResult<OpponentResult<'py>> {
-        let actions = ActionIds::extract(actions, self.env.len())?;
-        // An env whose deal is over ignores its action (it starts the next deal).
-        actions.refuse_wide(|state| !state.is_over(), |i| self.env.state(i))?;
-        self.run(py, |env, out, control| env.step(&actions.ids, out, control))?;
-        self.outputs(py)
-    }
-
-    /// A copy of env `i`'s current deal, with its whole history.
-    fn deal(&self, i: &Bound<'_, PyAny>) -> PyResult<PyDeal> {
-        let i = int_usize(i, "env index", 0, self.env.len() - 1)?;
-        let state = self
-            .env
-            .state(i)
-            .ok_or_else(|| EcarteError::new_err("no such env"))?;
-        Ok(PyDeal::from_state(state, None))
-    }
-}
-
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decode_compact_rows, m)?)?;
     m.add_class::<PyVecEnv>()?;
-    m.add_class::<PyOpponentVecEnv>()?;
     Ok(())
 }
