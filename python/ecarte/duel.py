@@ -224,16 +224,15 @@ def _joined(parts: Sequence[dict[str, npt.NDArray[Any]]]) -> dict[str, npt.NDArr
 
 #: Measured single-thread CPU seconds per deal of the agents without search
 #: (docs/scale.md, "Chunk sizing").
-AGENT_DEAL_SECONDS: Final = {"random": 1.5e-6, "heuristic": 4e-6}
+AGENT_DEAL_SECONDS: Final = {"random": 0.8e-6, "heuristic": 1.6e-6}
 #: ... and of a search agent's deal per world of its decisions (its cost grows with them).
-#: Measured in one run, side by side, on one thread (CPU time, 20 deals each against the
-#: heuristic, 24 worlds: ``RAYON_NUM_THREADS=1 python benches/ray_scale.py costs``, whose
-#: lines are ``simulate(20, 1, (spec, "heuristic"), threads=1)``): pimc 0.070 s a deal,
-#: expert 0.051 s a deal. Three more runs of 40 deals each gave 0.050 to 0.083 s and 0.038
-#: to 0.053 s. Both have a fixed part too (at 4 worlds: 0.016 and 0.014 s a deal), which
-#: the sizing leaves out: it errs by less than 2x there, and chunks need no more. The
-#: master costs about what the expert costs per world (BENCHMARKS.md, issue 24).
-WORLD_DEAL_SECONDS: Final = {"pimc": 0.070 / 24, "expert": 0.051 / 24, "master": 0.051 / 24}
+#: Measured in one run, side by side, on one thread on a quiet machine (CPU time, deals
+#: against the heuristic: ``RAYON_NUM_THREADS=1 python benches/ray_scale.py costs``, three
+#: runs, and ``simulate(40, 1, (spec, "heuristic"), threads=1)`` for the master): pimc
+#: 0.024 s a deal at 24 worlds, expert 0.019 s at 24, master 0.029 s at its 40. Both have a
+#: fixed part too (at 4 worlds: 0.006 to 0.007 s a deal for pimc and expert), which the
+#: sizing leaves out: it errs by less than 2x there, and chunks need no more.
+WORLD_DEAL_SECONDS: Final = {"pimc": 0.024 / 24, "expert": 0.019 / 24, "master": 0.029 / 40}
 #: Deals per match at the default target (measured mean, heuristic v heuristic).
 DEALS_PER_MATCH: Final = 11.0
 
@@ -248,7 +247,7 @@ def simulate_item_seconds(agents: tuple[str, str], matches: bool) -> float:
 
 
 #: Measured single-thread CPU seconds to solve one position from the first lead.
-SOLVE_SECONDS: Final = 4e-3
+SOLVE_SECONDS: Final = 0.44e-3
 
 
 def solve_many(
