@@ -53,8 +53,9 @@ API_CALLS = {
     "expert_values": "duel.expert_values(obs, 10_000, 1)",
     "a pimc:10000 agent": "duel.BuiltinAgent('pimc:10000', 1)(obs, d.legal_actions())",
     "BuiltinAgent.values": "duel.BuiltinAgent('expert:10000', 1).values(obs)",
-    "Match.play, pimc agents": (
-        "duel.Match(seed=1).play(duel.BuiltinAgent('pimc', 1), duel.BuiltinAgent('pimc', 2))"
+    "Match.play, pimc agents, match after match": (
+        "while True: duel.Match(seed=1).play(duel.BuiltinAgent('pimc', 1), "
+        "duel.BuiltinAgent('pimc', 2))"
     ),
     "sample_worlds, over and over": "while True: duel.sample_worlds(obs, 10_000, 1)",
     "bank.simulate": "bank.simulate(10**9, seed=1)",
@@ -121,7 +122,7 @@ CLI_RUNS = [
     ["simulate", "--deals", "2000", "--matches", "--agents", "expert", "heuristic"],
     ["bank", "--simulate", "1000000000"],
     ["solve", "--seed", "1", "--positions", "200000"],
-    ["match", "--seed", "1"],
+    ["match", "--seed", "1", "--agents", "pimc:1000", "pimc:1000"],
     ["bench"],
 ]
 
