@@ -199,7 +199,7 @@ impl Root {
             Objective::Points => {
                 let levels = self.points_levels();
                 let reachable = |search: &mut Search, k: Option<i32>| {
-                    k.is_some_and(|k| cards.iter().any(|&(_, c)| self.action_ge(search, c, k)))
+                    k.is_some_and(|k| self.some_action_ge(search, cards, k))
                 };
                 let level = if reachable(search, levels[1].1) {
                     if reachable(search, levels[0].1) {
@@ -218,10 +218,7 @@ impl Root {
                 let (mut lo, mut hi) = (0, self.remaining);
                 while lo < hi {
                     let mid = (lo + hi + 1) / 2;
-                    if cards
-                        .iter()
-                        .any(|&(_, c)| self.action_ge(search, c, 2 * mid))
-                    {
+                    if self.some_action_ge(search, cards, 2 * mid) {
                         lo = mid;
                     } else {
                         hi = mid - 1;
@@ -229,6 +226,17 @@ impl Root {
                 }
                 (self.cards_taken + 2 * lo, 2 * lo)
             }
+        }
+    }
+
+    /// Can the mover reach a metric of at least `k` by some action? When the mover leads,
+    /// this is the search's own test at the root, which orders the leads (by the table's
+    /// best lead, then by how likely each is to win) where the actions one by one, in
+    /// action-id order, would search a failing lead first as often as not.
+    fn some_action_ge(&self, search: &mut Search, cards: &[(Action, u8)], k: i32) -> bool {
+        match self.lead {
+            None => search.lead_ge(self.mine, self.theirs, 0, k),
+            Some(_) => cards.iter().any(|&(_, c)| self.action_ge(search, c, k)),
         }
     }
 

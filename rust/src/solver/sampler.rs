@@ -222,6 +222,15 @@ struct Model {
     events: Vec<Event>,
     /// Cards of each suit the opponent plays from event `e` on (the turn-up aside).
     plays_left: Vec<[u8; 4]>,
+    /// For event `e` and each suit, what the opponent can still shed of the suit before
+    /// the next play from `e` on that shows them void in it: the hidden discards and their
+    /// plays of the suit until then (the whole rest of the deal when no void is shown).
+    /// See [`Model::can_complete`].
+    sheddable: Vec<[(u8, u8); 4]>,
+    /// For event `e`, at each later arrival (and at the end): the opponent's plays of
+    /// each suit from `e` up to it and the hidden arrivals from `e` up to it.
+    /// See [`Model::can_complete`].
+    checkpoints: Vec<Vec<([u8; 4], u8)>>,
 }
 
 /// The suit index of a card (`C D H S`).
@@ -296,9 +305,55 @@ impl Model {
                 }
             }
         }
+        // Walking back: a void in a suit resets what can be shed of it before that play.
+        let mut sheddable = vec![[(u8::MAX, u8::MAX); 4]; events.len() + 1];
+        for (e, event) in events.iter().enumerate().rev() {
+            let mut shed = sheddable[e + 1];
+            match event {
+                Event::Discard(_) => {
+                    for (discards, _) in &mut shed {
+                        *discards = discards.saturating_add(1);
+                    }
+                }
+                Event::Play { card, void } => {
+                    if *card != obs.turn_up {
+                        let plays = &mut shed[suit(*card)].1;
+                        *plays = plays.saturating_add(1);
+                    }
+                    for (s, bound) in shed.iter_mut().enumerate() {
+                        if void & (1 << s) != 0 {
+                            *bound = (0, 0);
+                        }
+                    }
+                }
+                Event::Arrive(_) | Event::TurnUp => {}
+            }
+            sheddable[e] = shed;
+        }
+        let mut checkpoints = vec![Vec::new(); events.len() + 1];
+        for (e, list) in checkpoints.iter_mut().enumerate() {
+            let (mut plays, mut arrivals) = ([0u8; 4], 0u8);
+            for event in &events[e..] {
+                match event {
+                    Event::Arrive(_) => {
+                        if plays.iter().any(|&p| p > 0) {
+                            list.push((plays, arrivals));
+                        }
+                        arrivals += 1;
+                    }
+                    Event::Play { card, .. } if *card != obs.turn_up => plays[suit(*card)] += 1,
+                    _ => {}
+                }
+            }
+            if plays.iter().any(|&p| p > 0) {
+                list.push((plays, arrivals));
+            }
+        }
         Ok(Model {
             me,
             trump,
+            sheddable,
+            checkpoints,
             allow_trump_discard: obs.rules.allow_trump_discard,
             deck,
             slots,
@@ -466,6 +521,19 @@ impl Model {
     /// player can see in place).
     fn is_turn_up(&self, card: Card) -> bool {
         self.deck[10] == Some(card)
+    }
+
+    /// Whether `hand`, before event `e`, can still complete a world, by a necessary
+    /// condition, so that the count leaves out hands that count for nothing: before the
+    /// opponent shows a void in a suit, every card of the suit in hand must go, a never-seen
+    /// one by a hidden discard, a slot held for a play by a play of the suit.
+    fn can_complete(&self, e: usize, hand: &Hand) -> bool {
+        let shed = &self.sheddable[e];
+        (0..4).all(|s| hand.unseen[s] <= shed[s].0 && hand.held[s] <= shed[s].1)
+            && self.checkpoints[e].iter().all(|(plays, arrivals)| {
+                let missing: u8 = (0..4).map(|s| plays[s].saturating_sub(hand.held[s])).sum();
+                missing <= *arrivals
+            })
     }
 
     /// Whether a hand after the last event completes a world: every held slot was

@@ -52,8 +52,9 @@ impl Index {
         i
     }
 
-    /// The index of `hand`, which becomes `next` if the hand is new.
-    fn find_or_insert(&mut self, hand: &Hand, next: u32) -> u32 {
+    /// The index of `hand`, which becomes `next` if the hand is new and `alive(hand)`, and
+    /// [`DEAD`] if it is not: a hand is judged once, however many parents reach it.
+    fn find_or_insert(&mut self, hand: &Hand, next: u32, alive: impl FnOnce(&Hand) -> bool) -> u32 {
         let key = hand.key() | 1 << 63;
         if 2 * (self.taken.len() + 1) > self.places.len() {
             self.bits += 1;
@@ -69,11 +70,17 @@ impl Index {
         if self.places[i].0 == key {
             return self.places[i].1;
         }
-        self.places[i] = (key, next);
+        let index = if alive(hand) { next } else { DEAD };
+        self.places[i] = (key, index);
         self.taken.push(i);
-        next
+        index
     }
 }
+
+/// The index of a hand that the count leaves out: it can complete no world
+/// ([`Model::can_complete`]), so its count is 0, and leaving its edges out changes no
+/// total and no draw.
+const DEAD: u32 = u32::MAX - 1;
 
 /// The node index of a hand that completes no world or every world (after the last
 /// event): no transitions to walk.
@@ -122,17 +129,17 @@ impl Counts {
             let next_first = (nodes.len() + layer.len()) as u32;
             for hand in &layer {
                 model.children(e, hand, &mut kids);
-                nodes.push(Node {
-                    first: edges.len() as u32,
-                    len: kids.len as u8,
-                    total: 0.0,
-                });
+                let first = edges.len();
                 for &(step, weight, child) in kids.as_slice() {
                     let (weight, to) = if e + 1 == events {
                         let count = if model.complete(&child) { 1.0 } else { 0.0 };
                         (weight * count, LEAF)
                     } else {
-                        let i = index.find_or_insert(&child, next.len() as u32);
+                        let alive = |hand: &Hand| model.can_complete(e + 1, hand);
+                        let i = index.find_or_insert(&child, next.len() as u32, alive);
+                        if i == DEAD {
+                            continue;
+                        }
                         if i as usize == next.len() {
                             next.push(child);
                         }
@@ -140,6 +147,11 @@ impl Counts {
                     };
                     edges.push(Edge { step, weight, to });
                 }
+                nodes.push(Node {
+                    first: first as u32,
+                    len: (edges.len() - first) as u8,
+                    total: 0.0,
+                });
             }
             layer = next;
         }
