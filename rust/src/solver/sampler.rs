@@ -93,34 +93,74 @@ enum Event {
     Play { card: Card, void: u8 },
 }
 
-/// The opponent's hand as far as the constraints can tell, before an event.
+/// The opponent's hand as far as the constraints can tell, before an event, packed in
+/// 4-bit fields of one word (every count is at most 8), which is also its key in the count:
+/// - never-seen cards in hand, by suit ([`UNSEEN`]);
+/// - slots held for cards the opponent plays later, by suit ([`HELD`]);
+/// - never-seen cards dealt or drawn so far, discarded ones included, by suit ([`USED`]);
+/// - whether they hold the turn-up (bit 48).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-struct Hand {
-    /// Never-seen cards in hand, by suit.
-    unseen: [u8; 4],
-    /// Slots held for cards the opponent plays later, by suit.
-    held: [u8; 4],
-    /// Never-seen cards dealt or drawn so far (discarded ones included), by suit.
-    used: [u8; 4],
-    turn_up: bool,
-}
+struct Hand(u64);
+
+/// The first bit of each count of [`Hand`].
+const UNSEEN: u32 = 0;
+const HELD: u32 = 16;
+const USED: u32 = 32;
+const TURN_UP: u64 = 1 << 48;
 
 impl Hand {
-    /// The hand packed into 4-bit fields (every count is at most 8): 49 bits.
-    fn key(&self) -> u64 {
-        // Four bytes, each below 16, into four nibbles.
-        let nibbles = |bytes: [u8; 4]| {
-            let x = u64::from(u32::from_le_bytes(bytes));
-            (x & 0xf) | (x >> 4 & 0xf0) | (x >> 8 & 0xf00) | (x >> 12 & 0xf000)
-        };
-        nibbles(self.unseen)
-            | nibbles(self.held) << 16
-            | nibbles(self.used) << 32
-            | u64::from(self.turn_up) << 48
+    /// The count at `field` (one of [`UNSEEN`], [`HELD`], [`USED`]) for suit `s`.
+    #[inline]
+    fn count(self, field: u32, s: usize) -> u8 {
+        (self.0 >> (field + 4 * s as u32) & 0xf) as u8
     }
 
-    fn size(&self) -> u8 {
-        self.unseen.iter().chain(&self.held).sum::<u8>() + u8::from(self.turn_up)
+    fn unseen(self, s: usize) -> u8 {
+        self.count(UNSEEN, s)
+    }
+
+    fn held(self, s: usize) -> u8 {
+        self.count(HELD, s)
+    }
+
+    fn used(self, s: usize) -> u8 {
+        self.count(USED, s)
+    }
+
+    fn turn_up(self) -> bool {
+        self.0 & TURN_UP != 0
+    }
+
+    /// The hand with one more at `field` for suit `s`.
+    #[inline]
+    fn plus(self, field: u32, s: usize) -> Hand {
+        Hand(self.0 + (1 << (field + 4 * s as u32)))
+    }
+
+    /// The hand with one fewer at `field` for suit `s` (which holds at least one).
+    #[inline]
+    fn minus(self, field: u32, s: usize) -> Hand {
+        Hand(self.0 - (1 << (field + 4 * s as u32)))
+    }
+
+    fn with_turn_up(self, held: bool) -> Hand {
+        Hand(if held {
+            self.0 | TURN_UP
+        } else {
+            self.0 & !TURN_UP
+        })
+    }
+
+    fn key(self) -> u64 {
+        self.0
+    }
+
+    /// Cards in hand: the never-seen ones, the held slots and the turn-up.
+    fn size(self) -> u8 {
+        // The eight 4-bit counts of the low word, summed bytewise, then the bytes summed.
+        let x = self.0 & 0xffff_ffff;
+        let bytes = (x & 0x0f0f_0f0f) + (x >> 4 & 0x0f0f_0f0f);
+        (bytes.wrapping_mul(0x0101_0101) >> 24 & 0xff) as u8 + u8::from(self.turn_up())
     }
 }
 
@@ -128,15 +168,15 @@ impl Hand {
 #[derive(Clone, Copy, Debug)]
 enum Step {
     /// A never-seen card of this suit arrives.
-    Unseen(usize),
+    Unseen(u8),
     /// The slot is held for a later play of this suit.
-    Hold(usize),
+    Hold(u8),
     TurnUp,
     /// A never-seen card of this suit is discarded.
-    DiscardUnseen(usize),
+    DiscardUnseen(u8),
     DiscardTurnUp,
     /// A held card of this suit is played.
-    PlayHeld(usize),
+    PlayHeld(u8),
     PlayTurnUp,
 }
 
@@ -305,6 +345,26 @@ impl Model {
                 }
             }
         }
+        let (sheddable, checkpoints) = Self::lookahead(&events, obs.turn_up);
+        Ok(Model {
+            me,
+            trump,
+            sheddable,
+            checkpoints,
+            allow_trump_discard: obs.rules.allow_trump_discard,
+            deck,
+            slots,
+            talon,
+            unseen,
+            events,
+            plays_left,
+        })
+    }
+
+    /// The tables of [`Model::can_complete`] for the opponent's `events`: what can be shed
+    /// of each suit before the next void shown, and the plays to hold for by each arrival.
+    #[allow(clippy::type_complexity)] // two tables, each described at its field
+    fn lookahead(events: &[Event], turn_up: Card) -> (Vec<[(u8, u8); 4]>, Vec<Vec<([u8; 4], u8)>>) {
         // Walking back: a void in a suit resets what can be shed of it before that play.
         let mut sheddable = vec![[(u8::MAX, u8::MAX); 4]; events.len() + 1];
         for (e, event) in events.iter().enumerate().rev() {
@@ -316,7 +376,7 @@ impl Model {
                     }
                 }
                 Event::Play { card, void } => {
-                    if *card != obs.turn_up {
+                    if *card != turn_up {
                         let plays = &mut shed[suit(*card)].1;
                         *plays = plays.saturating_add(1);
                     }
@@ -341,7 +401,7 @@ impl Model {
                         }
                         arrivals += 1;
                     }
-                    Event::Play { card, .. } if *card != obs.turn_up => plays[suit(*card)] += 1,
+                    Event::Play { card, .. } if *card != turn_up => plays[suit(*card)] += 1,
                     _ => {}
                 }
             }
@@ -349,19 +409,7 @@ impl Model {
                 list.push((plays, arrivals));
             }
         }
-        Ok(Model {
-            me,
-            trump,
-            sheddable,
-            checkpoints,
-            allow_trump_discard: obs.rules.allow_trump_discard,
-            deck,
-            slots,
-            talon,
-            unseen,
-            events,
-            plays_left,
-        })
+        (sheddable, checkpoints)
     }
 
     /// The opponent's events in history order, their hidden positions in arrival order,
@@ -434,7 +482,7 @@ impl Model {
 
     /// The transitions out of `hand` at event `e`, with their weights (the number of
     /// worlds each stands for, times the discard odds).
-    fn children(&self, e: usize, hand: &Hand, out: &mut Kids) {
+    fn children(&self, e: usize, hand: Hand, out: &mut Kids) {
         out.len = 0;
         match self.events[e] {
             Event::Arrive(_) => {
@@ -442,75 +490,59 @@ impl Model {
                     return;
                 }
                 for s in 0..4 {
-                    let left = self.unseen[s].len() as u8 - hand.used[s];
+                    let left = self.unseen[s].len() as u8 - hand.used(s);
                     if left > 0 {
-                        let mut child = *hand;
-                        child.unseen[s] += 1;
-                        child.used[s] += 1;
-                        out.push((Step::Unseen(s), f64::from(left), child));
+                        let child = hand.plus(UNSEEN, s).plus(USED, s);
+                        out.push((Step::Unseen(s as u8), f64::from(left), child));
                     }
-                    if hand.held[s] < self.plays_left[e][s] {
-                        let mut child = *hand;
-                        child.held[s] += 1;
-                        out.push((Step::Hold(s), 1.0, child));
+                    if hand.held(s) < self.plays_left[e][s] {
+                        out.push((Step::Hold(s as u8), 1.0, hand.plus(HELD, s)));
                     }
                 }
             }
             Event::TurnUp => {
                 if hand.size() < 6 {
-                    let child = Hand {
-                        turn_up: true,
-                        ..*hand
-                    };
-                    out.push((Step::TurnUp, 1.0, child));
+                    out.push((Step::TurnUp, 1.0, hand.with_turn_up(true)));
                 }
             }
             Event::Discard(_) => {
                 let non_trumps: u8 = (0..4)
                     .filter(|&s| s != self.trump)
-                    .map(|s| hand.unseen[s] + hand.held[s])
+                    .map(|s| hand.unseen(s) + hand.held(s))
                     .sum();
                 let any = self.allow_trump_discard || non_trumps == 0;
                 let legal = f64::from(if any { hand.size() } else { non_trumps });
                 for s in 0..4 {
-                    if hand.unseen[s] > 0 && (any || s != self.trump) {
-                        let mut child = *hand;
-                        child.unseen[s] -= 1;
+                    if hand.unseen(s) > 0 && (any || s != self.trump) {
                         out.push((
-                            Step::DiscardUnseen(s),
-                            f64::from(hand.unseen[s]) / legal,
-                            child,
+                            Step::DiscardUnseen(s as u8),
+                            f64::from(hand.unseen(s)) / legal,
+                            hand.minus(UNSEEN, s),
                         ));
                     }
                 }
-                if hand.turn_up && any {
-                    let child = Hand {
-                        turn_up: false,
-                        ..*hand
-                    };
-                    out.push((Step::DiscardTurnUp, 1.0 / legal, child));
+                if hand.turn_up() && any {
+                    out.push((Step::DiscardTurnUp, 1.0 / legal, hand.with_turn_up(false)));
                 }
             }
             Event::Play { card, void } => {
                 for s in (0..4).filter(|s| void & (1 << s) != 0) {
-                    if hand.unseen[s] + hand.held[s] > 0 || (s == self.trump && hand.turn_up) {
+                    if hand.unseen(s) + hand.held(s) > 0 || (s == self.trump && hand.turn_up()) {
                         return;
                     }
                 }
                 if self.is_turn_up(card) {
-                    if hand.turn_up {
-                        let child = Hand {
-                            turn_up: false,
-                            ..*hand
-                        };
-                        out.push((Step::PlayTurnUp, 1.0, child));
+                    if hand.turn_up() {
+                        out.push((Step::PlayTurnUp, 1.0, hand.with_turn_up(false)));
                     }
                 } else {
                     let s = suit(card);
-                    if hand.held[s] > 0 {
-                        let mut child = *hand;
-                        child.held[s] -= 1;
-                        out.push((Step::PlayHeld(s), f64::from(hand.held[s]), child));
+                    if hand.held(s) > 0 {
+                        out.push((
+                            Step::PlayHeld(s as u8),
+                            f64::from(hand.held(s)),
+                            hand.minus(HELD, s),
+                        ));
                     }
                 }
             }
@@ -527,22 +559,22 @@ impl Model {
     /// condition, so that the count leaves out hands that count for nothing: before the
     /// opponent shows a void in a suit, every card of the suit in hand must go, a never-seen
     /// one by a hidden discard, a slot held for a play by a play of the suit.
-    fn can_complete(&self, e: usize, hand: &Hand) -> bool {
+    fn can_complete(&self, e: usize, hand: Hand) -> bool {
         let shed = &self.sheddable[e];
-        (0..4).all(|s| hand.unseen[s] <= shed[s].0 && hand.held[s] <= shed[s].1)
+        (0..4).all(|s| hand.unseen(s) <= shed[s].0 && hand.held(s) <= shed[s].1)
             && self.checkpoints[e].iter().all(|(plays, arrivals)| {
-                let missing: u8 = (0..4).map(|s| plays[s].saturating_sub(hand.held[s])).sum();
+                let missing: u8 = (0..4).map(|s| plays[s].saturating_sub(hand.held(s))).sum();
                 missing <= *arrivals
             })
     }
 
     /// Whether a hand after the last event completes a world: every held slot was
     /// played, and the never-seen cards left fill the undrawn talon.
-    fn complete(&self, hand: &Hand) -> bool {
+    fn complete(&self, hand: Hand) -> bool {
         let left: usize = (0..4)
-            .map(|s| self.unseen[s].len() - hand.used[s] as usize)
+            .map(|s| self.unseen[s].len() - hand.used(s) as usize)
             .sum();
-        hand.held == [0; 4] && left == self.talon.len()
+        (0..4).all(|s| hand.held(s) == 0) && left == self.talon.len()
     }
 }
 

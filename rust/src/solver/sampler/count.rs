@@ -54,7 +54,7 @@ impl Index {
 
     /// The index of `hand`, which becomes `next` if the hand is new and `alive(hand)`, and
     /// [`DEAD`] if it is not: a hand is judged once, however many parents reach it.
-    fn find_or_insert(&mut self, hand: &Hand, next: u32, alive: impl FnOnce(&Hand) -> bool) -> u32 {
+    fn find_or_insert(&mut self, hand: Hand, next: u32, alive: impl FnOnce(Hand) -> bool) -> u32 {
         let key = hand.key() | 1 << 63;
         if 2 * (self.taken.len() + 1) > self.places.len() {
             self.bits += 1;
@@ -120,23 +120,24 @@ impl Counts {
     /// children in their order.
     pub(super) fn new(model: &Model) -> Counts {
         let events = model.events.len();
-        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
-        let mut layer = vec![Hand::default()];
+        // Room for a typical count (about 3,000 hands over 20 events) from the start.
+        let (mut nodes, mut edges) = (Vec::with_capacity(4096), Vec::with_capacity(8192));
+        let (mut layer, mut next) = (vec![Hand::default()], Vec::with_capacity(256));
         let (mut index, mut kids) = (Index::new(), Kids::new());
         for e in 0..events {
-            let mut next = Vec::new();
+            next.clear();
             index.clear();
             let next_first = (nodes.len() + layer.len()) as u32;
             for hand in &layer {
-                model.children(e, hand, &mut kids);
+                model.children(e, *hand, &mut kids);
                 let first = edges.len();
                 for &(step, weight, child) in kids.as_slice() {
                     let (weight, to) = if e + 1 == events {
-                        let count = if model.complete(&child) { 1.0 } else { 0.0 };
+                        let count = if model.complete(child) { 1.0 } else { 0.0 };
                         (weight * count, LEAF)
                     } else {
-                        let alive = |hand: &Hand| model.can_complete(e + 1, hand);
-                        let i = index.find_or_insert(&child, next.len() as u32, alive);
+                        let alive = |hand: Hand| model.can_complete(e + 1, hand);
+                        let i = index.find_or_insert(child, next.len() as u32, alive);
                         if i == DEAD {
                             continue;
                         }
@@ -153,7 +154,7 @@ impl Counts {
                     total: 0.0,
                 });
             }
-            layer = next;
+            std::mem::swap(&mut layer, &mut next);
         }
         // Children come after their parents, so a backward pass has their counts ready.
         for i in (0..nodes.len()).rev() {
@@ -169,7 +170,7 @@ impl Counts {
         }
         let total = match nodes.first() {
             Some(root) => root.total,
-            None if model.complete(&Hand::default()) => 1.0,
+            None if model.complete(Hand::default()) => 1.0,
             None => 0.0,
         };
         Counts {
@@ -234,18 +235,21 @@ impl Counts {
             at = to;
             match (step, model.events[e]) {
                 (Step::Unseen(s), Event::Arrive(i)) => {
+                    let s = usize::from(s);
                     let card = pool[s].take(rng).ok_or_else(failed)?;
                     deck[model.slots[i]] = Some(card);
                     in_hand[s].push(card);
                 }
-                (Step::Hold(s), Event::Arrive(i)) => held_slots[s].push(model.slots[i]),
+                (Step::Hold(s), Event::Arrive(i)) => {
+                    held_slots[usize::from(s)].push(model.slots[i]);
+                }
                 (Step::DiscardUnseen(s), Event::Discard(j)) => {
-                    let card = in_hand[s].take(rng).ok_or_else(failed)?;
+                    let card = in_hand[usize::from(s)].take(rng).ok_or_else(failed)?;
                     discards[j] = Some(card);
                 }
                 (Step::DiscardTurnUp, Event::Discard(j)) => discards[j] = Some(obs.turn_up),
                 (Step::PlayHeld(s), Event::Play { card, .. }) => {
-                    let slot = held_slots[s].take(rng).ok_or_else(failed)?;
+                    let slot = held_slots[usize::from(s)].take(rng).ok_or_else(failed)?;
                     deck[slot] = Some(card);
                 }
                 (Step::TurnUp | Step::PlayTurnUp, _) => {}
