@@ -52,6 +52,9 @@ API_CALLS = {
     "pimc_values": "duel.pimc_values(obs, 10_000, 1)",
     "expert_values": "duel.expert_values(obs, 10_000, 1)",
     "a pimc:10000 agent": "duel.BuiltinAgent('pimc:10000', 1)(obs, d.legal_actions())",
+    "an expert agent, decision after decision (each on the caller's thread)": (
+        "a = duel.BuiltinAgent('expert', 1)\nwhile True: a(obs, d.legal_actions())"
+    ),
     "BuiltinAgent.values": "duel.BuiltinAgent('expert:10000', 1).values(obs)",
     "Match.play, pimc agents, match after match": (
         "while True: duel.Match(seed=1).play(duel.BuiltinAgent('pimc', 1), "

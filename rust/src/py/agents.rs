@@ -8,7 +8,7 @@ use super::action::PyAction;
 use super::deal::seed_or_fresh;
 use super::errors::int_in;
 use super::errors::{extract_u64, int_usize, EcarteError, IllegalActionError, MAX_SAMPLES};
-use super::interrupt::interruptible;
+use super::interrupt::decision;
 use super::observe::PyObservation;
 use crate::control::Control;
 use crate::duel::{Action, Observation};
@@ -104,8 +104,10 @@ impl PyAgent {
         let legal: u128 = legal_actions.iter().fold(0, |m, a| m | 1u128 << a.0.id());
         let obs = observation.0.clone();
         let agent = &mut self.0;
-        let action = if agent.policy().samples().is_some() {
-            interruptible(py, None, |control| agent.act_seen(&obs, legal, control))?
+        let action = if let Some(samples) = agent.policy().samples() {
+            decision(py, usize::from(samples), |control| {
+                agent.act_seen(&obs, legal, control)
+            })?
         } else {
             agent.act_seen(&obs, legal, Control::NONE)
         };
@@ -126,7 +128,8 @@ impl PyAgent {
     ) -> PyResult<Vec<(PyAction, f64)>> {
         let (policy, seed) = (self.0.policy(), self.0.seed());
         let obs = observation.0.clone();
-        let values = interruptible(py, None, |control| policy.values(&obs, seed, control))?
+        let samples = usize::from(policy.samples().unwrap_or(0));
+        let values = decision(py, samples, |control| policy.values(&obs, seed, control))?
             .ok_or_else(|| EcarteError::new_err(format!("{} values no actions", policy.spec())))?
             .map_err(|e| EcarteError::new_err(e.to_string()))?;
         Ok(values.into_iter().map(|(a, v)| (PyAction(a), v)).collect())
@@ -257,8 +260,10 @@ pub fn sampled_values<E: std::fmt::Display + Send>(
     let samples = int_usize(samples, "samples", 1, MAX_SAMPLES)?;
     let seed = extract_u64(seed, "seed")?;
     let obs = observation.0.clone();
-    let values = interruptible(py, None, |control| evaluate(&obs, samples, seed, control))?
-        .map_err(|e| EcarteError::new_err(e.to_string()))?;
+    let values = decision(py, samples, |control| {
+        evaluate(&obs, samples, seed, control)
+    })?
+    .map_err(|e| EcarteError::new_err(e.to_string()))?;
     Ok(values.into_iter().map(|(a, v)| (PyAction(a), v)).collect())
 }
 

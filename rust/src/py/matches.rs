@@ -8,7 +8,7 @@ use super::action::{extract_action_or_list_legal, PyAction, PyOutcome};
 use super::agents::PyAgent;
 use super::deal::{seed_or_fresh, PyDeal};
 use super::errors::{int_in, int_u8, pair, record_text, EcarteError, IllegalActionError};
-use super::interrupt::interruptible;
+use super::interrupt::decision;
 use super::observe::{seat, PyObservation};
 use super::rules::PyRules;
 use crate::control::Control;
@@ -131,8 +131,10 @@ impl Player for Seat<'_> {
                 let mut agent = agent.borrow_mut();
                 let (deal, score) = (game.deal, game.score.score);
                 let agent = &mut agent.0;
-                if agent.policy().samples().is_some() {
-                    interruptible(py, None, |control| agent.act(&deal, score, control))
+                if let Some(samples) = agent.policy().samples() {
+                    decision(py, usize::from(samples), |control| {
+                        agent.act(&deal, score, control)
+                    })
                 } else {
                     Ok(agent.act(&deal, score, Control::NONE))
                 }

@@ -140,11 +140,17 @@ pub fn weighted_values(
     }
     let legal = chosen[0].0.legal_actions();
     let scope = Scope::fresh();
-    let per_world: Vec<Vec<f64>> = chosen
-        .par_iter()
-        .map(|(w, _)| (!control.cancelled()).then(|| world_values(w, rollout, draws, scope)))
-        .while_some()
-        .collect();
+    let solve = |(w, _): &(&DealState, f64)| {
+        (!control.cancelled()).then(|| world_values(w, rollout, draws, scope))
+    };
+    // Outside rayon's pool with a single thread in it, the worlds are solved here: handing
+    // them to that thread would cost a wake-up each way and gain nothing.
+    let per_world: Vec<Vec<f64>> =
+        if rayon::current_thread_index().is_none() && rayon::current_num_threads() == 1 {
+            chosen.iter().map_while(solve).collect()
+        } else {
+            chosen.par_iter().map(solve).while_some().collect()
+        };
     if control.cancelled() {
         return None;
     }
