@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The hasher of the interned talons: their codes are already distinct integers, so one
-/// multiplication mixes them enough, where the standard hasher (SipHash) cost about 1% of
+/// multiplication mixes them enough, where the standard hasher (`SipHash`) cost about 1% of
 /// an exchange decision's time.
 #[derive(Default)]
 struct TalonHasher(u64);
