@@ -308,7 +308,7 @@ impl Search {
         // trumps, so the lowest index), then the cheapest losing card, by rank across suits
         // when the follower discards.
         let winners = cands & self.beating(lead);
-        let (mut set, mut losers, mut rank) = (winners, cands & !winners, 0x0101_0101u32);
+        let (mut set, mut losers) = (winners, cands & !winners);
         loop {
             while set != 0 {
                 let reply = set.trailing_zeros() as u8;
@@ -320,9 +320,11 @@ impl Search {
             if losers == 0 {
                 return true;
             }
+            // The losers of the lowest rank any suit holds, straight to it.
+            let ranks = (losers | losers >> 8 | losers >> 16 | losers >> 24) & 0xff;
+            let rank = 0x0101_0101u32 << ranks.trailing_zeros();
             set = losers & rank;
             losers &= !rank;
-            rank <<= 1;
         }
     }
 
