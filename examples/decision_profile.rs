@@ -2,19 +2,20 @@
 //! a small binary to profile (`perf record`, `valgrind --tool=callgrind`) the search
 //! agents' decisions without Python.
 //!
-//! `decision_profile FILE pimc|expert|sample|parse [REPEAT [EVERY]]`: FILE holds JSON lines
+//! `decision_profile FILE pimc|expert|pimc-choice|expert-choice|sample|parse [REPEAT [EVERY]]`: FILE holds JSON lines
 //! `{"obs": <observation JSON>, "seed": N, "phase": "play"|"exchange", "pimc": [[id, v], ...],
 //! "expert": [[id, v], ...]}` (`python benches/decision_set.py dump FILE` writes them), of
 //! which every `EVERY`-th is run `REPEAT` times. Prints the time per phase and how many
-//! decisions gave the recorded values and choice; `sample` only samples the expert's pool of
+//! decisions gave the recorded values and choice (`-choice`: the agents' search for the best
+//! action alone, whose choice must be the recorded one); `sample` only samples the expert's pool of
 //! worlds and prints a checksum of their decks, `parse` only reads the file.
 
 use _core::control::Control;
 use _core::duel::action::bit;
 use _core::duel::{Action, Observation};
-use _core::play::expert::{expert_values, CANDIDATES_PER_WORLD};
+use _core::play::expert::{expert_search, expert_values, CANDIDATES_PER_WORLD};
 use _core::play::heuristic::heuristic_rollout;
-use _core::solver::pimc::pimc_values;
+use _core::solver::pimc::{pimc_search, pimc_values, Goal};
 use _core::solver::sampler::sample_worlds;
 
 const SAMPLES: usize = 24;
@@ -32,7 +33,7 @@ fn read(path: &str, which: &str, every: usize) -> Vec<Decision> {
         .step_by(every)
         .map(|line| {
             let record: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
-            let want = record[which]
+            let want = record[which.trim_end_matches("-choice")]
                 .as_array()
                 .map_or(&[][..], Vec::as_slice)
                 .iter()
@@ -75,7 +76,10 @@ fn same(got: &[(usize, f64)], want: &[(usize, f64)]) -> bool {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (Some(path), Some(which)) = (args.get(1), args.get(2)) else {
-        eprintln!("usage: decision_profile FILE pimc|expert|sample|parse [REPEAT [EVERY]]");
+        eprintln!(
+            "usage: decision_profile FILE pimc|expert|pimc-choice|expert-choice|sample|parse \
+             [REPEAT [EVERY]]"
+        );
         std::process::exit(2);
     };
     let repeat: usize = args.get(3).and_then(|r| r.parse().ok()).unwrap_or(1);
@@ -90,6 +94,17 @@ fn main() {
             let values = match which.as_str() {
                 "pimc" => pimc_values(&d.obs, SAMPLES, d.seed, heuristic_rollout, Control::NONE),
                 "expert" => expert_values(&d.obs, SAMPLES, d.seed, Control::NONE),
+                "pimc-choice" => pimc_search(
+                    &d.obs,
+                    SAMPLES,
+                    d.seed,
+                    heuristic_rollout,
+                    Goal::Choice,
+                    Control::NONE,
+                ),
+                "expert-choice" => {
+                    expert_search(&d.obs, SAMPLES, d.seed, Goal::Choice, Control::NONE)
+                }
                 "parse" => Ok(Vec::new()),
                 _ => {
                     let pool = std::env::var("NW")

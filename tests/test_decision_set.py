@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from ecarte.duel import expert_values, pimc_values
+from ecarte.duel import BuiltinAgent, expert_values, pimc_values
 
 ROOT = Path(__file__).parent.parent
 FIXTURE = ROOT / "tests" / "data" / "decisions_v1.jsonl.gz"
@@ -41,3 +41,20 @@ def test_the_recorded_decisions_are_decided_the_same() -> None:
         checked[d.phase] += 1
     assert checked["exchange"] >= (600 if every == 1 else 40)
     assert checked["play"] >= (2900 if every == 1 else 200)
+
+
+def test_the_agents_choose_the_best_of_their_values() -> None:
+    """An agent searches for its choice alone, ruling out actions that its worlds prove
+    worse (``docs/agents.md``): at every decision of the set (every 12th by default) each
+    search agent plays the best of the values that ``BuiltinAgent.values`` gives, ties to
+    the lowest action id."""
+    decision_set = load_decision_set()
+    every = 1 if os.environ.get("ECARTE_SLOW") else 12
+    agents = [BuiltinAgent(spec, 5) for spec in ("pimc", "expert", "master")]
+    decided = 0
+    for d in decision_set.load(FIXTURE, every):
+        for agent in agents:
+            values = [(a.id, v) for a, v in agent.values(d.observation)]
+            assert agent(d.observation, d.legal).id == decision_set.chosen(values), agent.spec
+        decided += 1
+    assert decided >= (3500 if every == 1 else 290)

@@ -31,7 +31,7 @@ use crate::duel::action::Action;
 use crate::duel::observe::Observation;
 use crate::duel::state::{DealState, Phase};
 use crate::rng::{self, GameRng};
-use crate::solver::pimc::weighted_values;
+use crate::solver::pimc::{weighted_values, Goal};
 use crate::solver::sampler::{sample_worlds, Draft, SampleError, Sampler, MAX_WORLDS};
 use crate::solver::Draws;
 
@@ -173,26 +173,41 @@ pub fn expert_values(
     seed: u64,
     control: Control<'_>,
 ) -> Result<Vec<(Action, f64)>, SampleError> {
-    let informative = opponent_decided(obs);
-    inferred_values(
-        obs,
-        samples,
-        seed,
-        control,
-        informative,
-        opponent_log_likelihood,
-    )
+    expert_search(obs, samples, seed, Goal::Values, control)
 }
 
-/// The expert's search (see [`expert_values`]) with the opponent's decisions read by
-/// `log_likelihood` where `informative` says they say something, PIMC's worlds otherwise.
+/// [`expert_values`] for `goal`: all the values, or what the best action needs.
+pub fn expert_search(
+    obs: &Observation,
+    samples: usize,
+    seed: u64,
+    goal: Goal,
+    control: Control<'_>,
+) -> Result<Vec<(Action, f64)>, SampleError> {
+    let informative = opponent_decided(obs);
+    let inference = Inference {
+        informative,
+        log_likelihood: opponent_log_likelihood,
+    };
+    inferred_values(obs, samples, seed, inference, goal, control)
+}
+
+/// How a search reads the opponent's decisions: by `log_likelihood`, where `informative`
+/// says they say something.
+pub(crate) struct Inference<L> {
+    pub informative: bool,
+    pub log_likelihood: L,
+}
+
+/// The expert's search (see [`expert_values`]) with the opponent's decisions read as
+/// `inference` says, PIMC's worlds where they say nothing, for `goal`.
 pub(crate) fn inferred_values(
     obs: &Observation,
     samples: usize,
     seed: u64,
+    inference: Inference<impl Fn(&Draft, &Observation) -> f64>,
+    goal: Goal,
     control: Control<'_>,
-    informative: bool,
-    log_likelihood: impl Fn(&Draft, &Observation) -> f64,
 ) -> Result<Vec<(Action, f64)>, SampleError> {
     if control.cancelled() {
         return Ok(Vec::new());
@@ -201,9 +216,9 @@ pub(crate) fn inferred_values(
     // The worlds come from `seed` as PIMC's do, so where the opponent has not decided
     // anything yet the expert solves PIMC's worlds (only the draws differ).
     let world_seed = seed;
-    let resampled = if informative {
+    let resampled = if inference.informative {
         // A pool the sampler cannot fill falls back to plain PIMC's worlds.
-        resampled_worlds(obs, samples, seed, log_likelihood).ok()
+        resampled_worlds(obs, samples, seed, inference.log_likelihood).ok()
     } else {
         None
     };
@@ -211,10 +226,15 @@ pub(crate) fn inferred_values(
         Some(resampled) => resampled,
         None => (sample_worlds(obs, samples, world_seed)?, vec![1.0; samples]),
     };
-    Ok(
-        weighted_values(&worlds, &counts, heuristic_rollout, Draws::BySeat, control)
-            .unwrap_or_default(),
-    )
+    let values = weighted_values(
+        &worlds,
+        &counts,
+        heuristic_rollout,
+        Draws::BySeat,
+        goal,
+        control,
+    );
+    Ok(values.unwrap_or_default())
 }
 
 /// The worlds drawn at least once when `samples` are resampled from a pool of

@@ -14,13 +14,14 @@
 //! choice (docs/agents.md, "master, master:N").
 
 use super::expert::{
-    exchange_log_probability, inferred_values, opponent_decided, opponent_log_sum,
+    exchange_log_probability, inferred_values, opponent_decided, opponent_log_sum, Inference,
 };
 use super::heuristic::{heuristic_action, View};
 use crate::control::Control;
 use crate::duel::action::Action;
 use crate::duel::observe::Observation;
 use crate::duel::state::{DealState, Phase};
+use crate::solver::pimc::Goal;
 use crate::solver::sampler::{Draft, SampleError};
 
 /// Worlds solved per decision of the master unless a count is given.
@@ -65,10 +66,24 @@ pub fn master_values(
     seed: u64,
     control: Control<'_>,
 ) -> Result<Vec<(Action, f64)>, SampleError> {
+    master_search(obs, samples, seed, Goal::Values, control)
+}
+
+/// [`master_values`] for `goal`: all the values, or what the best action needs.
+pub fn master_search(
+    obs: &Observation,
+    samples: usize,
+    seed: u64,
+    goal: Goal,
+    control: Control<'_>,
+) -> Result<Vec<(Action, f64)>, SampleError> {
     // A finished trick holds a follow of the opponent's or of the observer's; either way
     // the pool is weighted (by the exchange decisions alone if the follows were all ours).
-    let informative = opponent_decided(obs) || !obs.tricks.is_empty();
-    inferred_values(obs, samples, seed, control, informative, log_likelihood)
+    let inference = Inference {
+        informative: opponent_decided(obs) || !obs.tricks.is_empty(),
+        log_likelihood,
+    };
+    inferred_values(obs, samples, seed, inference, goal, control)
 }
 
 #[cfg(test)]

@@ -6,12 +6,12 @@ use crate::duel::action::Action;
 use crate::duel::observe::Observation;
 use crate::duel::state::DealState;
 use crate::rng::{self, GameRng};
-use crate::solver::pimc::pimc_values;
+use crate::solver::pimc::{pimc_search, Goal};
 use crate::solver::sampler::SampleError;
 
-use super::expert::{expert_values, DEFAULT_EXPERT_SAMPLES};
+use super::expert::{expert_search, DEFAULT_EXPERT_SAMPLES};
 use super::heuristic::{heuristic_action, heuristic_rollout, View};
-use super::master::{master_values, DEFAULT_MASTER_SAMPLES};
+use super::master::{master_search, DEFAULT_MASTER_SAMPLES};
 use super::random::{nth_action, random_action};
 
 /// Worlds per decision of the PIMC policy unless a count is given.
@@ -215,25 +215,38 @@ impl Policy {
         seed: u64,
         control: Control<'_>,
     ) -> Option<Result<Vec<(Action, f64)>, SampleError>> {
+        self.search_for(obs, seed, Goal::Values, control)
+    }
+
+    /// [`Policy::values`] for `goal`: all of them, or what the best action needs.
+    fn search_for(
+        self,
+        obs: &Observation,
+        seed: u64,
+        goal: Goal,
+        control: Control<'_>,
+    ) -> Option<Result<Vec<(Action, f64)>, SampleError>> {
         let decision = rng::decision_seed(seed, obs.key());
         match self {
-            Policy::Pimc(n) => Some(pimc_values(
+            Policy::Pimc(n) => Some(pimc_search(
                 obs,
                 usize::from(n),
                 decision,
                 heuristic_rollout,
+                goal,
                 control,
             )),
-            Policy::Expert(n) => Some(expert_values(obs, usize::from(n), decision, control)),
-            Policy::Master(n) => Some(master_values(obs, usize::from(n), decision, control)),
+            Policy::Expert(n) => Some(expert_search(obs, usize::from(n), decision, goal, control)),
+            Policy::Master(n) => Some(master_search(obs, usize::from(n), decision, goal, control)),
             Policy::Random | Policy::Heuristic => None,
         }
     }
 
-    /// The search policies' choice: the best value ([`best_action`]); the heuristic's if no
-    /// world can be sampled (or the search was stopped).
+    /// The search policies' choice: the best value ([`best_action`]), searched for that
+    /// alone ([`Goal::Choice`]: the same action as [`Policy::values`] gives); the
+    /// heuristic's if no world can be sampled (or the search was stopped).
     fn search(self, obs: &Observation, legal: u128, seed: u64, control: Control<'_>) -> Action {
-        match self.values(obs, seed, control) {
+        match self.search_for(obs, seed, Goal::Choice, control) {
             Some(Ok(values)) => best_action(&values),
             _ => None,
         }

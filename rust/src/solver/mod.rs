@@ -351,15 +351,33 @@ pub fn action_values_in(
     draws: Draws,
     scope: Option<Scope>,
 ) -> Result<(Vec<(Action, i32)>, u64), SolveError> {
+    action_values_where(state, objective, draws, scope, |_| true)
+}
+
+/// [`action_values_in`] for the legal actions whose index `wanted` accepts (in action-id
+/// order); the others are not searched and get 0.
+pub fn action_values_where(
+    state: &DealState,
+    objective: Objective,
+    draws: Draws,
+    scope: Option<Scope>,
+    wanted: impl Fn(usize) -> bool,
+) -> Result<(Vec<(Action, i32)>, u64), SolveError> {
     let root = Root::new(state)?;
     let order = state.rules().order;
     Ok(with_search(state, draws, scope, |search| {
         let values = root
             .legal
             .iter()
-            .map(|&a| {
+            .enumerate()
+            .map(|(i, &a)| {
                 let card = a.card().map_or(0, |c| to_internal(c, order));
-                (a, root.action_value(search, card, objective))
+                let value = if wanted(i) {
+                    root.action_value(search, card, objective)
+                } else {
+                    0
+                };
+                (a, value)
             })
             .collect();
         (values, search.nodes)

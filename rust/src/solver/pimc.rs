@@ -13,7 +13,7 @@ use std::collections::hash_map::{Entry, HashMap};
 use rayon::prelude::*;
 
 use super::sampler::{sample_worlds, SampleError};
-use super::{action_values_in, points_in, Draws, Objective, Scope};
+use super::{action_values_where, points_in, Draws, Objective, Scope};
 use crate::control::Control;
 use crate::duel::action::{pack_index, Action};
 use crate::duel::observe::Observation;
@@ -46,24 +46,50 @@ fn rollout_value(
     }
 }
 
-/// The values of one world: every legal action's points for the player to move.
-fn world_values(world: &DealState, rollout: Rollout, draws: Draws, scope: Scope) -> Vec<f64> {
+/// The values of one world: every legal action's points for the player to move, those of
+/// the actions `wanted` rules out left at 0 and not searched.
+fn world_values(
+    world: &DealState,
+    rollout: Rollout,
+    draws: Draws,
+    scope: Scope,
+    wanted: &[bool],
+) -> Vec<f64> {
     let me = world.current_player().unwrap_or(0);
+    let wanted = |i: usize| wanted.get(i).copied().unwrap_or(true);
     if world.phase() == Phase::Play {
-        return action_values_in(world, Objective::Points, draws, Some(scope)).map_or_else(
-            |_| Vec::new(),
-            |(values, _)| values.into_iter().map(|(_, v)| f64::from(v)).collect(),
-        );
+        return action_values_where(world, Objective::Points, draws, Some(scope), wanted)
+            .map_or_else(
+                |_| Vec::new(),
+                |(values, _)| values.into_iter().map(|(_, v)| f64::from(v)).collect(),
+            );
     }
     world
         .legal_actions()
         .into_iter()
-        .map(|a| {
+        .enumerate()
+        .map(|(i, a)| {
+            if !wanted(i) {
+                return 0.0;
+            }
             let mut child = *world;
             child.apply_unchecked(a);
             rollout_value(child, me, rollout, draws, scope)
         })
         .collect()
+}
+
+/// What a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// Every legal action's mean value over all the worlds.
+    Values,
+    /// Only the best action, the one [`Goal::Values`]' values give (ties to the lowest
+    /// action id): the worlds are solved a few at a time, and an action that those solved
+    /// so far prove worse than another, whatever the worlds left give (a deal's points lie
+    /// in -2..=2), is not solved in the worlds left. Its value comes back as -inf; once one
+    /// action is left, the search stops, its value being its mean so far.
+    Choice,
 }
 
 /// Each legal action with its mean value over `samples` worlds, in action-id order; the
@@ -76,12 +102,25 @@ pub fn pimc_values(
     rollout: Rollout,
     control: Control<'_>,
 ) -> Result<Vec<(Action, f64)>, SampleError> {
+    pimc_search(obs, samples, seed, rollout, Goal::Values, control)
+}
+
+/// [`pimc_values`] for `goal`: all the values, or what the best action needs.
+pub fn pimc_search(
+    obs: &Observation,
+    samples: usize,
+    seed: u64,
+    rollout: Rollout,
+    goal: Goal,
+    control: Control<'_>,
+) -> Result<Vec<(Action, f64)>, SampleError> {
     if control.cancelled() {
         return Ok(Vec::new());
     }
     let worlds = sample_worlds(obs, samples.max(1), seed)?;
     let weights = vec![1.0; worlds.len()];
-    Ok(weighted_values(&worlds, &weights, rollout, Draws::Rules, control).unwrap_or_default())
+    let values = weighted_values(&worlds, &weights, rollout, Draws::Rules, goal, control);
+    Ok(values.unwrap_or_default())
 }
 
 /// What a world's values depend on: both hands and the talon in draw order (the hidden
@@ -117,14 +156,15 @@ fn merge_copies(chosen: Vec<(&DealState, f64)>) -> Vec<(&DealState, f64)> {
 
 /// Each legal action of `worlds` (all at the same information set) with its mean value
 /// over the worlds, world `i` counting `weights[i]` times (a world of weight 0 is not
-/// solved), in action-id order, the solves drawing as `draws` says. `None` when there is
-/// no world or no positive weight, or once `control` is cancelled (no further world is
-/// solved).
+/// solved), in action-id order, the solves drawing as `draws` says, the values all there
+/// or what `goal` needs. `None` when there is no world or no positive weight, or once
+/// `control` is cancelled (no further world is solved).
 pub fn weighted_values(
     worlds: &[DealState],
     weights: &[f64],
     rollout: Rollout,
     draws: Draws,
+    goal: Goal,
     control: Control<'_>,
 ) -> Option<Vec<(Action, f64)>> {
     let chosen: Vec<(&DealState, f64)> = worlds
@@ -140,32 +180,118 @@ pub fn weighted_values(
     }
     let legal = chosen[0].0.legal_actions();
     let scope = Scope::fresh();
+    // The bounds of a choice hold for sums of whole numbers, which are exact.
+    let whole = chosen.iter().all(|(_, w)| w.fract() == 0.0);
+    // A world at a time on one thread; a few per thread on more, to keep them busy.
+    let batch = if goal == Goal::Choice && whole {
+        match rayon::current_num_threads() {
+            1 => 1,
+            threads => 2 * threads,
+        }
+    } else {
+        chosen.len()
+    };
+    let mut wanted = vec![true; legal.len()];
+    let mut sums = vec![0.0; legal.len()];
+    let (mut left, mut counted) = (total, 0.0);
+    for worlds in chosen.chunks(batch) {
+        let per_world = solve_worlds(worlds, rollout, draws, scope, &wanted, control)?;
+        for (values, (_, weight)) in per_world.iter().zip(worlds) {
+            for (i, sum) in sums.iter_mut().enumerate() {
+                *sum += weight * values.get(i).copied().unwrap_or(0.0);
+            }
+            left -= weight;
+            counted += weight;
+        }
+        if batch < chosen.len() && rule_out(&sums, &mut wanted, left) {
+            break;
+        }
+    }
+    let denominator = if wanted.iter().filter(|&&w| w).count() == 1 {
+        counted
+    } else {
+        total
+    };
+    Some(
+        legal
+            .into_iter()
+            .zip(sums.iter().zip(&wanted))
+            .map(|(a, (sum, &kept))| {
+                (
+                    a,
+                    if kept {
+                        sum / denominator
+                    } else {
+                        f64::NEG_INFINITY
+                    },
+                )
+            })
+            .collect(),
+    )
+}
+
+/// Each world's values of the `wanted` actions; `None` once `control` is cancelled.
+fn solve_worlds(
+    worlds: &[(&DealState, f64)],
+    rollout: Rollout,
+    draws: Draws,
+    scope: Scope,
+    wanted: &[bool],
+    control: Control<'_>,
+) -> Option<Vec<Vec<f64>>> {
     let solve = |(w, _): &(&DealState, f64)| {
-        (!control.cancelled()).then(|| world_values(w, rollout, draws, scope))
+        (!control.cancelled()).then(|| world_values(w, rollout, draws, scope, wanted))
     };
     // Outside rayon's pool with a single thread in it, the worlds are solved here: handing
     // them to that thread would cost a wake-up each way and gain nothing.
     let per_world: Vec<Vec<f64>> =
         if rayon::current_thread_index().is_none() && rayon::current_num_threads() == 1 {
-            chosen.iter().map_while(solve).collect()
+            worlds.iter().map_while(solve).collect()
         } else {
-            chosen.par_iter().map(solve).while_some().collect()
+            worlds.par_iter().map(solve).while_some().collect()
         };
-    if control.cancelled() {
-        return None;
+    (!control.cancelled()).then_some(per_world)
+}
+
+/// The most a deal's points of one action can exceed another's in one world: +2 and -2.
+const SPREAD: f64 = 4.0;
+
+/// Rules out each wanted action that some other one beats whatever the worlds left give
+/// (`sums` of whole numbers, `left` weight to come): its sum falls short of the best by
+/// more than the worlds left can make up. Whether one action is left.
+fn rule_out(sums: &[f64], wanted: &mut [bool], left: f64) -> bool {
+    let best = sums
+        .iter()
+        .zip(wanted.iter())
+        .filter(|(_, &w)| w)
+        .map(|(&s, _)| s)
+        .fold(f64::NEG_INFINITY, f64::max);
+    for (sum, w) in sums.iter().zip(wanted.iter_mut()) {
+        if *w && best - sum > SPREAD * left {
+            *w = false;
+        }
     }
-    Some(
-        legal
-            .into_iter()
-            .enumerate()
-            .map(|(i, a)| {
-                let sum: f64 = per_world
-                    .iter()
-                    .zip(&chosen)
-                    .map(|(v, (_, w))| w * v.get(i).copied().unwrap_or(0.0))
-                    .sum();
-                (a, sum / total)
-            })
-            .collect(),
-    )
+    wanted.iter().filter(|&&w| w).count() == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rule_out;
+
+    /// An action goes only when the worlds left cannot make up its gap to the best, even by
+    /// the widest margin (+2 for it, -2 for the best, in each): an equal final sum, which
+    /// the tie-break could decide its way, keeps it.
+    #[test]
+    fn an_action_goes_only_when_it_cannot_catch_up() {
+        let mut wanted = vec![true; 4];
+        // Two worlds left: 8 points can still be made up.
+        assert!(!rule_out(&[10.0, 2.0, 1.0, 10.0], &mut wanted, 2.0));
+        assert_eq!(wanted, [true, true, false, true]);
+        assert!(rule_out(&[10.0, 2.0, 1.0, 9.0], &mut wanted, 0.0));
+        assert_eq!(wanted, [true, false, false, false]);
+        // Nothing left to solve: only the best stay, ties among them kept.
+        let mut wanted = vec![true; 3];
+        assert!(!rule_out(&[-3.0, -3.0, -4.0], &mut wanted, 0.0));
+        assert_eq!(wanted, [true, true, false]);
+    }
 }

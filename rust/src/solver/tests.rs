@@ -356,6 +356,38 @@ fn pimc_values_cover_the_legal_actions() {
     }
 }
 
+/// A search for the best action alone chooses what the full values choose, at decisions
+/// of both phases, for PIMC and the expert (the ties to the lowest action id included),
+/// and does rule out actions on the way.
+#[test]
+fn a_search_for_the_choice_chooses_as_the_values_do() {
+    use crate::play::expert::expert_search;
+    use crate::play::heuristic::{heuristic_action, heuristic_rollout, View};
+    use crate::play::policy::best_action;
+    use pimc::Goal;
+    let mut ruled_out = 0;
+    for seed in 0..6 {
+        let mut s = DealState::from_seed(seed, (seed % 2) as u8, Rules::default()).unwrap();
+        while let Some(me) = s.current_player() {
+            let obs = s.observation(me, [0, 0]);
+            let searches: [&dyn Fn(Goal) -> Vec<(Action, f64)>; 2] = [
+                &|goal| {
+                    pimc::pimc_search(&obs, 12, seed, heuristic_rollout, goal, Control::NONE)
+                        .unwrap()
+                },
+                &|goal| expert_search(&obs, 12, seed, goal, Control::NONE).unwrap(),
+            ];
+            for search in searches {
+                let (values, choice) = (search(Goal::Values), search(Goal::Choice));
+                assert_eq!(best_action(&choice), best_action(&values), "seed {seed}");
+                ruled_out += choice.iter().filter(|(_, v)| v.is_infinite()).count();
+            }
+            s.apply_unchecked(heuristic_action(&View::of_state(&s)));
+        }
+    }
+    assert!(ruled_out > 0);
+}
+
 /// The play-phase positions of the deal laid out from `deck`: `exchanges` exchanges, then
 /// after each of the first plays (the discards and plays picked by `pick`).
 fn positions_of(deck: &[crate::card::Card; 32], exchanges: u8, mut pick: u64) -> Vec<DealState> {
