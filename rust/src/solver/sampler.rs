@@ -267,11 +267,15 @@ struct Model {
     /// plays of the suit until then (the whole rest of the deal when no void is shown).
     /// See [`Model::can_complete`].
     sheddable: Vec<[(u8, u8); 4]>,
-    /// For event `e`, at each later arrival (and at the end): the opponent's plays of
-    /// each suit from `e` up to it and the hidden arrivals from `e` up to it.
+    /// For event `e`, at each of the next [`CHECKPOINTS`] arrivals (or the end) that follow
+    /// a play: the opponent's plays of each suit from `e` up to it and the hidden arrivals
+    /// from `e` up to it (further ones seldom rule a hand out, and cost a check each).
     /// See [`Model::can_complete`].
     checkpoints: Vec<Vec<([u8; 4], u8)>>,
 }
+
+/// How many of the arrivals to come [`Model::can_complete`] checks.
+const CHECKPOINTS: usize = 4;
 
 /// The suit index of a card (`C D H S`).
 fn suit(card: Card) -> usize {
@@ -398,6 +402,9 @@ impl Model {
                     Event::Arrive(_) => {
                         if plays.iter().any(|&p| p > 0) {
                             list.push((plays, arrivals));
+                            if list.len() == CHECKPOINTS {
+                                break;
+                            }
                         }
                         arrivals += 1;
                     }
@@ -405,7 +412,7 @@ impl Model {
                     _ => {}
                 }
             }
-            if plays.iter().any(|&p| p > 0) {
+            if list.len() < CHECKPOINTS && plays.iter().any(|&p| p > 0) {
                 list.push((plays, arrivals));
             }
         }
