@@ -64,3 +64,17 @@ def test_a_clean_sweep_still_has_an_honest_interval() -> None:
     assert sweep.mean == 1.0 and sweep.high == pytest.approx(1.0) and 0.9 < sweep.low < 0.99
     mixed = _match_rate_ci([2, 1, 0, 2])
     assert mixed.low < mixed.mean < mixed.high
+
+
+def test_growing_chunks_cover_every_item_once_in_doubling_pieces() -> None:
+    from ecarte import EcarteError
+    from ecarte.distributed import growing_chunks
+
+    pieces = growing_chunks(100, 3, 12)
+    assert [p.n for p in pieces] == [3, 6, 12, 12, 12, 12, 12, 12, 12, 7]
+    assert [p.start for p in pieces] == [sum(q.n for q in pieces[:k]) for k in range(10)]
+    assert [p.index for p in pieces] == list(range(10))
+    assert [p.n for p in growing_chunks(5, 8, 8)] == [5]
+    assert growing_chunks(0, 1, 4) == []
+    with pytest.raises(EcarteError):
+        growing_chunks(10, 4, 2)

@@ -33,6 +33,7 @@ __all__ = [
     "chunks",
     "connect",
     "dispatch",
+    "growing_chunks",
     "ray_backend",
     "run_chunks",
 ]
@@ -139,6 +140,22 @@ def chunks(total: int, size: int, align: int = 1) -> list[Chunk]:
     return [
         Chunk(k, start, min(size, total - start)) for k, start in enumerate(range(0, total, size))
     ]
+
+
+def growing_chunks(total: int, first: int, most: int) -> list[Chunk]:
+    """``total`` items from index 0 in consecutive pieces: ``first`` items, then each piece
+    twice the one before, up to ``most`` (the last piece may be short). A local run that
+    parallelises within each piece idles at each piece's end, while its last items finish:
+    few large pieces idle less, and a small first one still finishes soon."""
+    if first < 1 or most < first:
+        raise EcarteError(f"chunk sizes must be 1 <= first <= most, got {first}, {most}")
+    pieces: list[Chunk] = []
+    start, size = 0, first
+    while start < total:
+        pieces.append(Chunk(len(pieces), start, min(size, total - start)))
+        start += size
+        size = min(2 * size, most)
+    return pieces
 
 
 def chunk_size(
@@ -307,6 +324,7 @@ def dispatch(
     *,
     local: Callable[[], T] | None = None,
     local_chunk: int | None = None,
+    local_growth: int = 1,
     live: bool = False,
     check: Callable[[], T] | None = None,
     align: int = 1,
@@ -324,8 +342,10 @@ def dispatch(
     item with what only a local run takes (a thread count, the arguments as given), or
     without it ``fn`` on chunks of ``local_chunk`` items (default: all) under a progress
     bar (with ``live``, ``fn`` is also given the bar, ``bar=``, to show how far a chunk has
-    got). Ctrl-C between or during those chunks raises :class:`Interrupted` with the results
-    of the chunks that had finished, as it does on Ray.
+    got); with ``local_growth`` above 1, each chunk after the first twice the one before,
+    up to ``local_growth`` times the first (:func:`growing_chunks`). Ctrl-C between or
+    during those chunks raises :class:`Interrupted` with the results of the chunks that had
+    finished, as it does on Ray.
 
     A Ray run first calls ``check()``, when given: the same work on no items, in this
     process, so that bad arguments raise what a local run raises before any task starts;
@@ -345,7 +365,8 @@ def dispatch(
         results = []
         with progress_bar(label, total, progress) as bar:
             try:
-                for c in chunks(total, local_chunk or max(total, 1)):
+                first = local_chunk or max(total, 1)
+                for c in growing_chunks(total, first, first * local_growth):
                     args = (c.start, c.n, *shared, *extra(c))
                     results.append(fn(*args, bar=bar) if live else fn(*args))
                     bar(c.n)
