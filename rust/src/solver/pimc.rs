@@ -182,14 +182,14 @@ pub fn weighted_values(
     let scope = Scope::fresh();
     // The bounds of a choice hold for sums of whole numbers, which are exact.
     let whole = chosen.iter().all(|(_, w)| w.fract() == 0.0);
-    // A world at a time on one thread; a few per thread on more, to keep them busy.
-    let batch = if goal == Goal::Choice && whole {
-        match rayon::current_num_threads() {
-            1 => 1,
-            threads => 2 * threads,
-        }
-    } else {
-        chosen.len()
+    // A world at a time where the worlds are solved one after the other: on one thread, or
+    // inside a parallel run (an arena, a simulation), which keeps the cores busy with its
+    // own items; a few per thread for a caller outside the pool, to keep its threads busy.
+    let one_by_one = rayon::current_thread_index().is_some() || rayon::current_num_threads() == 1;
+    let batch = match (goal, whole, one_by_one) {
+        (Goal::Choice, true, true) => 1,
+        (Goal::Choice, true, false) => 2 * rayon::current_num_threads(),
+        _ => chosen.len(),
     };
     let mut wanted = vec![true; legal.len()];
     let mut sums = vec![0.0; legal.len()];
