@@ -126,7 +126,9 @@ impl Table {
 
     /// Stores an entry in its bucket of two: over the same position's entry, else first,
     /// the entry that was first moving to second (the older of two is the one dropped).
-    /// On PIMC's exchange decisions, 1.5% faster than one entry a slot, at the same size.
+    /// Entries of an earlier generation count as empty, so that a solve's work never
+    /// depends on the solves before it. On PIMC's exchange decisions, 1.5% faster than one
+    /// entry a slot, at the same size.
     #[inline]
     pub fn store(&mut self, entry: Entry) {
         let bucket = Self::slot(entry.key, entry.talon) & !1;
@@ -134,13 +136,17 @@ impl Table {
             generation: self.generation,
             ..entry
         };
-        let same = |e: &Entry| e.key == entry.key && e.talon == entry.talon && e.seat == entry.seat;
-        if !same(&self.entries[bucket]) {
-            if same(&self.entries[bucket + 1]) {
-                self.entries[bucket + 1] = entry;
-                return;
-            }
-            self.entries[bucket + 1] = self.entries[bucket];
+        let current = |e: &Entry| e.generation == entry.generation;
+        let same = |e: &Entry| {
+            current(e) && e.key == entry.key && e.talon == entry.talon && e.seat == entry.seat
+        };
+        if same(&self.entries[bucket + 1]) {
+            self.entries[bucket + 1] = entry;
+            return;
+        }
+        let first = self.entries[bucket];
+        if current(&first) && !same(&first) {
+            self.entries[bucket + 1] = first;
         }
         self.entries[bucket] = entry;
     }

@@ -490,3 +490,33 @@ fn the_shared_table_keeps_talon_orders_and_seats_apart() {
         }
     }
 }
+
+/// A solve's work, its node count included, does not depend on the solves made before it
+/// on the same thread (whatever the table holds from them), so a batch gives the same
+/// solutions however it is split: each position solved after all the others before it on
+/// one thread, and alone on a thread of its own (a fresh table).
+#[test]
+fn a_solve_is_the_same_after_other_solves() {
+    let positions: Vec<DealState> = (0..12u64)
+        .map(|i| {
+            let mut s = DealState::from_seed(100 + i, (i % 2) as u8, Rules::default()).unwrap();
+            s.apply(Action::Decline).unwrap();
+            for _ in 0..i % 3 {
+                s.apply_unchecked(s.legal_actions()[0]);
+            }
+            s
+        })
+        .collect();
+    for objective in [Objective::Points, Objective::Cards] {
+        let in_turn: Vec<Solution> = positions
+            .iter()
+            .map(|p| solve(p, objective).unwrap())
+            .collect();
+        for (p, after_others) in positions.iter().zip(in_turn) {
+            let alone = std::thread::scope(|scope| {
+                scope.spawn(|| solve(p, objective).unwrap()).join().unwrap()
+            });
+            assert_eq!(after_others, alone);
+        }
+    }
+}
