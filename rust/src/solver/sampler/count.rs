@@ -210,7 +210,8 @@ impl Counts {
             }
         }
         let mut in_hand = [none; 4];
-        let mut held_slots = [Cards::new(0); 4];
+        // Deck positions, below 32.
+        let mut held_slots = [Cards::new(0u8); 4];
         let mut discards: Vec<Option<Card>> = vec![None; obs.history.len()];
         let mut at = self.root;
         for e in 0..model.events.len() {
@@ -222,15 +223,18 @@ impl Counts {
                 return Err(failed());
             }
             let mut x = rng.random::<f64>() * total;
-            // Rounding can leave `x` past the last weight: fall back on the last live one.
-            let mut pick = edges.iter().rposition(|e| e.weight > 0.0).unwrap_or(0);
+            let mut pick = None;
             for (i, edge) in edges.iter().enumerate() {
                 if edge.weight > 0.0 && x < edge.weight {
-                    pick = i;
+                    pick = Some(i);
                     break;
                 }
                 x -= edge.weight;
             }
+            // Rounding can leave `x` past the last weight: fall back on the last live one.
+            let pick = pick
+                .or_else(|| edges.iter().rposition(|e| e.weight > 0.0))
+                .unwrap_or(0);
             let Edge { step, to, .. } = edges[pick];
             at = to;
             match (step, model.events[e]) {
@@ -241,7 +245,7 @@ impl Counts {
                     in_hand[s].push(card);
                 }
                 (Step::Hold(s), Event::Arrive(i)) => {
-                    held_slots[usize::from(s)].push(model.slots[i]);
+                    held_slots[usize::from(s)].push(model.slots[i] as u8);
                 }
                 (Step::DiscardUnseen(s), Event::Discard(j)) => {
                     let card = in_hand[usize::from(s)].take(rng).ok_or_else(failed)?;
@@ -250,7 +254,7 @@ impl Counts {
                 (Step::DiscardTurnUp, Event::Discard(j)) => discards[j] = Some(obs.turn_up),
                 (Step::PlayHeld(s), Event::Play { card, .. }) => {
                     let slot = held_slots[usize::from(s)].take(rng).ok_or_else(failed)?;
-                    deck[slot] = Some(card);
+                    deck[usize::from(slot)] = Some(card);
                 }
                 (Step::TurnUp | Step::PlayTurnUp, _) => {}
                 _ => return Err(failed()),
