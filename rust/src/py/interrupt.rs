@@ -6,9 +6,11 @@
 //! signal's exception, `KeyboardInterrupt`: never a panic, and nothing half-done reaches
 //! Python.
 //!
-//! The work goes to rayon's pool rather than to a thread of its own: a decision of a search
-//! agent is a fraction of a millisecond, and a new thread per call, with the hand-over of its
-//! parallel loop to the pool, cost about 40 µs of CPU time a call.
+//! The work goes to rayon's pool rather than to a thread of its own: a new thread per call,
+//! with the hand-over of its parallel loop to the pool, cost about 40 µs of CPU time a
+//! call. A search agent's decision of a few worlds, a fraction of a millisecond, is not
+//! handed over at all: [`decision`] runs it on the caller's thread and raises a signal that
+//! arrived meanwhile as it returns.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;

@@ -120,7 +120,7 @@ impl Counts {
     /// children in their order.
     pub(super) fn new(model: &Model) -> Counts {
         let events = model.events.len();
-        // Room for a typical count (about 3,000 hands over 20 events) from the start.
+        // Room for a typical count (about 2,000 hands over 20 events) from the start.
         let (mut nodes, mut edges) = (Vec::with_capacity(4096), Vec::with_capacity(8192));
         let (mut layer, mut next) = (vec![Hand::default()], Vec::with_capacity(256));
         let (mut index, mut kids) = (Index::new(), Kids::new());
