@@ -32,16 +32,37 @@ use super::table::{Entry, Table};
 /// than they save: on the 100 full positions the median node count goes from 18.9 k to
 /// 15.3 k (11.0 k from 6 tricks, but no faster), the largest from 99 k to 59 k.
 const ETC_MIN: i32 = 10;
+/// More than the talon indices a search reaches: the talon's cards, then two for each of
+/// the (at most five) tricks after it.
+const STEPS: usize = 64;
+const _: () = assert!(TALON_SIZE + 2 * 5 < STEPS);
+
+/// The talon at one index of a solve.
+#[derive(Clone, Copy, Default)]
+struct TalonStep {
+    /// The pair drawn after a trick there, the first card to the winner, under the rules'
+    /// draws (0 past the last pair).
+    first: u32,
+    second: u32,
+    /// With draws by seat while a pair other than the last is to come, the mover's pool
+    /// ([`Search::mover_pool`]); else 0.
+    pool: u32,
+    /// The undrawn talon from there on, and the table's id of it.
+    after: u32,
+    id: u16,
+    /// The pairs left to draw.
+    pairs_left: u8,
+}
+
 /// A search context: the transposition table (reused across solves, invalidated by a
 /// generation stamp rather than cleared) and the talon of the current solve.
 pub(crate) struct Search {
     table: Table,
     talon: [u8; TALON_SIZE],
     talon_len: usize,
-    /// `talon_ids[i]`: the table's id of the talon from index `i` on.
-    talon_ids: [u16; TALON_SIZE + 1],
-    /// `talon_after[i]`: the set of talon cards from index `i` on.
-    talon_after: [u32; TALON_SIZE + 1],
+    /// What the search needs at each talon index, looked up rather than worked out at
+    /// every node (see [`TalonStep`]).
+    steps: [TalonStep; STEPS],
     trump_bits: u32,
     trump_suit: usize,
     /// With [`super::Draws::BySeat`]: the cards the root's mover can ever hold before the
@@ -60,8 +81,7 @@ impl Search {
             table: Table::new(),
             talon: [0; TALON_SIZE],
             talon_len: 0,
-            talon_ids: [0; TALON_SIZE + 1],
-            talon_after: [0; TALON_SIZE + 1],
+            steps: [TalonStep::default(); STEPS],
             trump_bits: 0,
             trump_suit: 0,
             mover_pool: 0,
@@ -86,17 +106,6 @@ impl Search {
         self.table.begin(scope);
         self.talon_len = talon.len();
         self.talon[..talon.len()].copy_from_slice(talon);
-        self.talon_after = [0; TALON_SIZE + 1];
-        // Each talon to come, exactly: five bits a card, after a header holding a start bit,
-        // the trump suit and the way of drawing.
-        let mut code =
-            1u128 << 3 | u128::from(trump_suit) << 1 | u128::from(by_seat_mover.is_some());
-        self.talon_ids[talon.len()] = self.table.intern(code);
-        for i in (0..talon.len()).rev() {
-            self.talon_after[i] = self.talon_after[i + 1] | (1 << talon[i]);
-            code = code << 5 | u128::from(talon[i]);
-            self.talon_ids[i] = self.table.intern(code);
-        }
         self.trump_bits = 0xff << (trump_suit * 8);
         self.trump_suit = trump_suit as usize;
         let last_pair = self.talon_len.saturating_sub(2);
@@ -105,8 +114,40 @@ impl Search {
                 .step_by(2)
                 .fold(hand, |pool, i| pool | 1 << self.talon[i])
         });
+        // Each talon to come, exactly: five bits a card, after a header holding a start bit,
+        // the trump suit and the way of drawing.
+        let mut code =
+            1u128 << 3 | u128::from(trump_suit) << 1 | u128::from(by_seat_mover.is_some());
+        let gone = TalonStep {
+            id: self.table.intern(code),
+            ..TalonStep::default()
+        };
+        self.steps = [gone; STEPS];
+        for i in (0..talon.len()).rev() {
+            code = code << 5 | u128::from(talon[i]);
+            let after = self.steps[i + 1].after | 1 << talon[i];
+            let id = self.table.intern(code);
+            let step = &mut self.steps[i];
+            step.after = after;
+            step.id = id;
+            step.pairs_left = ((talon.len() - i) / 2) as u8;
+            if i + 1 < talon.len() {
+                step.first = 1 << talon[i];
+                step.second = 1 << talon[i + 1];
+            }
+            if i + 2 < talon.len() {
+                step.pool = self.mover_pool;
+            }
+        }
         self.killer = [[0xff; 2]; 17];
         self.nodes = 0;
+    }
+
+    /// What the search needs at talon index `t` (below [`STEPS`]).
+    #[inline]
+    fn step(&self, t: usize) -> &TalonStep {
+        debug_assert!(t < STEPS);
+        &self.steps[t % STEPS]
     }
 
     /// Whether `card`, played second, beats `lead`.
@@ -127,26 +168,27 @@ impl Search {
     /// its seat-swapped twin draw differently.
     #[inline]
     fn seat_tag(&self, a: u32, t: usize) -> u8 {
-        let by_seat = self.mover_pool != 0 && t + 2 < self.talon_len;
-        u8::from(by_seat && a & self.mover_pool != 0)
+        u8::from(a & self.step(t).pool != 0)
     }
 
     /// The table's id of the talon to come at index `t`.
     #[inline]
     fn talon_id(&self, t: usize) -> u16 {
-        self.talon_ids[t.min(self.talon_len)]
+        self.step(t).id
     }
 
     /// The hands after a trick at talon index `t`: the winner draws first, or by seat.
     #[inline]
     fn draw(&self, winner: u32, loser: u32, t: usize) -> (u32, u32) {
-        if t >= self.talon_len {
-            return (winner, loser);
-        }
-        let (first, second) = (1 << self.talon[t], 1 << self.talon[t + 1]);
+        let TalonStep {
+            first,
+            second,
+            pool,
+            ..
+        } = *self.step(t);
         // By seat, the mover's hand (never empty while the talon lasts) lies in its pool
         // and the other hand outside it: the other seat winning still takes the odd card.
-        if self.mover_pool != 0 && t + 2 < self.talon_len && winner & self.mover_pool == 0 {
+        if pool != 0 && winner & pool == 0 {
             (winner | second, loser | first)
         } else {
             (winner | first, loser | second)
@@ -156,13 +198,13 @@ impl Search {
     /// Tricks left at a trick boundary: the hand plus one card per talon pair to come.
     #[inline]
     pub fn tricks_left(&self, hand: u32, t: usize) -> i32 {
-        pop(hand) + (self.talon_len.saturating_sub(t) / 2) as i32
+        pop(hand) + i32::from(self.step(t).pairs_left)
     }
 
     /// The live cards: both hands and the undrawn talon.
     #[inline]
     pub fn live(&self, a: u32, b: u32, t: usize) -> u32 {
-        a | b | self.talon_after[t.min(self.talon_len)]
+        a | b | self.step(t).after
     }
 
     /// Can the leader, holding `a` against `b` with the talon at index `t`, reach a metric
@@ -179,9 +221,6 @@ impl Search {
         if r <= TABLE_TRICKS {
             // The talon is gone (a hand holds five cards while it lasts).
             return self.endgames.value(a, b, r, self.trump_suit) >= k;
-        }
-        if let Some(known) = self.bounds_decide(a, b, t, r, k) {
-            return known;
         }
         let live = self.live(a, b, t);
         // Key on ranks relative to the live cards: positions that differ only in which
@@ -200,10 +239,12 @@ impl Search {
                 return false;
             }
         }
-        let mut moves = Moves::new();
-        self.order_leads(a, b, live, best, self.killer[r as usize], &mut moves);
+        let cands = reduce_equivalent(a, live);
+        let killer = self.killer[r as usize];
         let mut proved = None;
+        let mut moves = Moves::new();
         if r >= ETC_MIN {
+            self.order_leads(a, cands, b, live, best, killer, &mut moves);
             // Enhanced transposition cutoff: a lead whose every reply reaches a position
             // the table (or the quick bounds) already decides needs no search.
             proved = moves
@@ -211,6 +252,15 @@ impl Search {
                 .iter()
                 .copied()
                 .find(|&lead| self.lead_card_known(a & !(1 << lead), b, lead, t, r, k));
+        } else {
+            // The table's lead first, before the others are ordered: it proves the bound
+            // most of the time, and then ordering them would be wasted.
+            let first = if best < 32 { cands & 1 << best } else { 0 };
+            if first != 0 && self.lead_card_ge(a & !first, b, best, t, r, k) {
+                proved = Some(best);
+            } else {
+                self.order_leads(a, cands & !first, b, live, 0xff, killer, &mut moves);
+            }
         }
         if proved.is_none() {
             for &lead in moves.as_slice() {
@@ -416,10 +466,23 @@ impl Search {
         total
     }
 
-    fn order_leads(&self, a: u32, b: u32, live: u32, best: u8, killer: [u8; 2], moves: &mut Moves) {
-        let cands = reduce_equivalent(a, live);
-        if cands & cands.wrapping_neg() == cands {
-            moves.push(cands.trailing_zeros() as u8, 0);
+    /// The leads `cands` (of the leader's hand `a`, less equivalent cards) in the order to
+    /// search them: the table's `best`, the killers, then by [`Search::lead_score`].
+    #[allow(clippy::too_many_arguments)] // the hot path keeps the position unpacked
+    fn order_leads(
+        &self,
+        a: u32,
+        cands: u32,
+        b: u32,
+        live: u32,
+        best: u8,
+        killer: [u8; 2],
+        moves: &mut Moves,
+    ) {
+        if cands & cands.wrapping_sub(1) == 0 {
+            if cands != 0 {
+                moves.push(cands.trailing_zeros() as u8, 0);
+            }
             return;
         }
         let b_trumps = b & self.trump_bits != 0;
