@@ -307,10 +307,6 @@ impl Search {
         if r <= TABLE_TRICKS {
             return Some(self.endgames.value(a, b, r, self.trump_suit) >= k);
         }
-        let known = self.bounds_decide(a, b, t, r, k);
-        if known.is_some() {
-            return known;
-        }
         let live = self.live(a, b, t);
         let key = u64::from(relative(a, live)) | u64::from(relative(b, live)) << 32;
         if let Some(entry) = self.table.probe(key, self.talon_id(t), self.seat_tag(a, t)) {
@@ -321,7 +317,7 @@ impl Search {
                 return Some(false);
             }
         }
-        None
+        self.bounds_decide(a, b, t, r, k)
     }
 
     /// Whether every reply to `lead` is known, without a search, to leave the leader a
