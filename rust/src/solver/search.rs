@@ -239,12 +239,15 @@ impl Search {
                 return false;
             }
         }
-        let cands = reduce_equivalent(a, live);
-        let killer = self.killer[r as usize];
-        let mut proved = None;
         let mut moves = Moves::new();
+        self.order_leads(
+            reduce_equivalent(a, live),
+            best,
+            self.killer[r as usize],
+            &mut moves,
+        );
+        let mut proved = None;
         if r >= ETC_MIN {
-            self.order_leads(a, cands, b, live, best, killer, &mut moves);
             // Enhanced transposition cutoff: a lead whose every reply reaches a position
             // the table (or the quick bounds) already decides needs no search.
             proved = moves
@@ -252,15 +255,6 @@ impl Search {
                 .iter()
                 .copied()
                 .find(|&lead| self.lead_card_known(a & !(1 << lead), b, lead, t, r, k));
-        } else {
-            // The table's lead first, before the others are ordered: it proves the bound
-            // most of the time, and then ordering them would be wasted.
-            let first = if best < 32 { cands & 1 << best } else { 0 };
-            if first != 0 && self.lead_card_ge(a & !first, b, best, t, r, k) {
-                proved = Some(best);
-            } else {
-                self.order_leads(a, cands & !first, b, live, 0xff, killer, &mut moves);
-            }
         }
         if proved.is_none() {
             for &lead in moves.as_slice() {
@@ -416,10 +410,10 @@ impl Search {
         }
     }
 
-    /// Whether cheap bounds on the leader's metric decide `m >= k` (`0 < k <= 2r + 1`). A
-    /// trump above every other live trump (the other hand's and the talon's still to come)
-    /// takes a trick whenever it is played, so it is a sure trick for its holder; once the
-    /// talon is gone, the leader's quick tricks are sure too.
+    /// Whether cheap bounds on the leader's metric decide `m >= k` (`0 < k <= 2r + 1`), the
+    /// talon not gone (the endgame tables answer after it). A trump above every other live
+    /// trump (the other hand's and the talon's still to come) takes a trick whenever it is
+    /// played, so it is a sure trick for its holder.
     #[inline]
     fn bounds_decide(&self, a: u32, b: u32, t: usize, r: i32, k: i32) -> Option<bool> {
         let live_trumps = self.live(a, b, t) & self.trump_bits;
@@ -427,111 +421,39 @@ impl Search {
         if 2 * (r - sure_b) + 1 < k {
             return Some(false);
         }
-        let sure_a = if t >= self.talon_len {
-            // These include the top trumps: the follower holds every other live trump.
-            self.quick_tricks(a, b)
-        } else {
-            sure_top(a & self.trump_bits, live_trumps & !a)
-        };
+        let sure_a = sure_top(a & self.trump_bits, live_trumps & !a);
         let lower = if sure_a >= r { 2 * r + 1 } else { 2 * sure_a };
         (lower >= k).then_some(true)
     }
 
-    /// Tricks the leader can cash in a row once the talon is gone: in each suit, the cards
-    /// above all the follower's cards win while the follower follows; if the follower has
-    /// no trump, a suit whose top cards outlast the follower's length wins entirely.
-    fn quick_tricks(&self, a: u32, b: u32) -> i32 {
-        let b_trumps = b & self.trump_bits != 0;
-        let mut total = 0;
-        let mut suits = a;
-        while suits != 0 {
-            let bits = suit_bits(suits.trailing_zeros() as u8);
-            suits &= !bits;
-            let (sa, sb) = (a & bits, b & bits);
-            let top = sure_top(sa, sb);
-            let b_len = pop(sb);
-            let can_ruff = b_trumps && bits != self.trump_bits;
-            total += if can_ruff {
-                top.min(b_len)
-            } else if top >= b_len {
-                pop(sa)
-            } else {
-                top
-            };
-        }
-        total
-    }
-
-    /// The leads `cands` (of the leader's hand `a`, less equivalent cards) in the order to
-    /// search them: the table's `best`, the killers, then by [`Search::lead_score`].
-    #[allow(clippy::too_many_arguments)] // the hot path keeps the position unpacked
-    fn order_leads(
-        &self,
-        a: u32,
-        cands: u32,
-        b: u32,
-        live: u32,
-        best: u8,
-        killer: [u8; 2],
-        moves: &mut Moves,
-    ) {
-        if cands & cands.wrapping_sub(1) == 0 {
-            if cands != 0 {
-                moves.push(cands.trailing_zeros() as u8, 0);
-            }
-            return;
-        }
-        let b_trumps = b & self.trump_bits != 0;
-        // The leader's own cards above a lead do not stop it winning.
-        let others = live & !a;
-        let mut set = cands;
-        while set != 0 {
-            let c = set.trailing_zeros() as u8;
-            set &= set - 1;
-            let score = if c == best {
-                1 << 30
-            } else if c == killer[0] {
-                1 << 29
-            } else if c == killer[1] {
-                1 << 28
-            } else {
-                self.lead_score(c, b, others, b_trumps)
-            };
-            moves.push(c, score);
-        }
-        moves.sort();
-    }
-
-    #[inline]
-    fn lead_score(&self, c: u8, b: u32, others: u32, b_trumps: bool) -> i32 {
-        let suit = suit_bits(c);
-        let is_trump = self.trump_bits & (1 << c) != 0;
-        let higher_live = others & suit & !((2u32 << c).wrapping_sub(1));
-        let strength = i32::from(c & 7);
-        let b_suit = b & suit;
-        if higher_live == 0 {
-            // A top card: it wins unless the follower is void and trumps.
-            if is_trump || b_suit != 0 || !b_trumps {
-                return 200 + strength;
+    /// The leads `cands` (the leader's cards less equivalent ones) in the order to search
+    /// them: the table's `best`, the killers, then the side suits' cards from the highest,
+    /// then the trumps from the highest. Trumps are kept for last, a lead of a side suit's
+    /// top cashes or draws out a trump; a finer static score (a top card first, then a suit
+    /// the follower cannot follow...) searched more nodes than this and took a quarter more
+    /// time on the expert's exchange decisions (BENCHMARKS.md).
+    fn order_leads(&self, cands: u32, best: u8, killer: [u8; 2], moves: &mut Moves) {
+        let mut rest = cands;
+        for c in [best, killer[0], killer[1]] {
+            if c < 32 && rest & 1 << c != 0 {
+                moves.push(c);
+                rest &= !(1 << c);
             }
         }
-        if b_suit == 0 && !is_trump && !b_trumps {
-            // The follower cannot follow or trump: any card of the suit wins.
-            return 150 - strength;
-        }
-        if is_trump {
-            50 + strength
-        } else {
-            // Low cards of long suits are cheap to give up.
-            20 - strength
+        for mut part in [rest & !self.trump_bits, rest & self.trump_bits] {
+            while part != 0 {
+                let c = 31 - part.leading_zeros() as u8;
+                moves.push(c);
+                part &= !(1 << c);
+            }
         }
     }
 }
 
-/// At most eight candidate moves with ordering scores, without allocating.
+/// The leads of a node in search order (a hand holds at most five cards), without
+/// allocating.
 struct Moves {
     cards: [u8; 8],
-    scores: [i32; 8],
     len: usize,
 }
 
@@ -539,27 +461,13 @@ impl Moves {
     fn new() -> Moves {
         Moves {
             cards: [0; 8],
-            scores: [0; 8],
             len: 0,
         }
     }
 
-    fn push(&mut self, card: u8, score: i32) {
+    fn push(&mut self, card: u8) {
         self.cards[self.len] = card;
-        self.scores[self.len] = score;
         self.len += 1;
-    }
-
-    /// Highest score first (insertion sort: at most eight entries).
-    fn sort(&mut self) {
-        for i in 1..self.len {
-            let mut j = i;
-            while j > 0 && self.scores[j - 1] < self.scores[j] {
-                self.scores.swap(j - 1, j);
-                self.cards.swap(j - 1, j);
-                j -= 1;
-            }
-        }
     }
 
     fn as_slice(&self) -> &[u8] {
