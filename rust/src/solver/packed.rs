@@ -174,20 +174,6 @@ static POP8: [u8; 256] = {
     table
 };
 
-/// How many of `mine` are above every card of `theirs` (the top of a suit held by one side).
-pub(crate) fn sure_top(mine: u32, theirs: u32) -> i32 {
-    if mine == 0 {
-        return 0;
-    }
-    let above = if theirs == 0 {
-        mine
-    } else {
-        let top = theirs.ilog2();
-        mine & !((2u32 << top).wrapping_sub(1))
-    };
-    pop(above)
-}
-
 /// The lowest card equivalent to `card` in `hand`: walking down its suit, every next
 /// lower live card is in `hand` too (no live card of another holder between them).
 pub(crate) fn representative(card: u8, hand: u32, live: u32) -> u8 {

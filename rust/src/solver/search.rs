@@ -23,15 +23,9 @@ use crate::duel::state::TALON_SIZE;
 use super::endgame::{self, Tables, TABLE_TRICKS};
 use super::packed::{
     absolute, beats_with, pop, reduce_equivalent, relative, relative_card, replies_with, suit_bits,
-    sure_top,
 };
 use super::table::{Entry, Table};
 
-/// From this many tricks left, a lead node first looks for a lead whose every reply the
-/// table already decides (enhanced transposition cutoff). Lower, the probes cost more
-/// than they save: on the 100 full positions the median node count goes from 18.9 k to
-/// 15.3 k (11.0 k from 6 tricks, but no faster), the largest from 99 k to 59 k.
-const ETC_MIN: i32 = 10;
 /// More than the talon indices a search reaches: the talon's cards, then two for each of
 /// the (at most five) tricks after it.
 const STEPS: usize = 64;
@@ -247,21 +241,10 @@ impl Search {
             &mut moves,
         );
         let mut proved = None;
-        if r >= ETC_MIN {
-            // Enhanced transposition cutoff: a lead whose every reply reaches a position
-            // the table (or the quick bounds) already decides needs no search.
-            proved = moves
-                .as_slice()
-                .iter()
-                .copied()
-                .find(|&lead| self.lead_card_known(a & !(1 << lead), b, lead, t, r, k));
-        }
-        if proved.is_none() {
-            for &lead in moves.as_slice() {
-                if self.lead_card_ge(a & !(1 << lead), b, lead, t, r, k) {
-                    proved = Some(lead);
-                    break;
-                }
+        for &lead in moves.as_slice() {
+            if self.lead_card_ge(a & !(1 << lead), b, lead, t, r, k) {
+                proved = Some(lead);
+                break;
             }
         }
         match proved {
@@ -286,56 +269,6 @@ impl Search {
             generation: 0,
         });
         proved.is_some()
-    }
-
-    /// The leader's test `m >= k` at a trick boundary when the bounds or the table answer
-    /// it without a search.
-    fn known_ge(&self, a: u32, b: u32, t: usize, k: i32) -> Option<bool> {
-        let r = self.tricks_left(a, t);
-        if k <= 0 {
-            return Some(true);
-        }
-        if k > 2 * r + 1 {
-            return Some(false);
-        }
-        if r <= TABLE_TRICKS {
-            return Some(self.endgames.value(a, b, r, self.trump_suit) >= k);
-        }
-        let live = self.live(a, b, t);
-        let key = u64::from(relative(a, live)) | u64::from(relative(b, live)) << 32;
-        if let Some(entry) = self.table.probe(key, self.talon_id(t), self.seat_tag(a, t)) {
-            if i32::from(entry.lower) >= k {
-                return Some(true);
-            }
-            if i32::from(entry.upper) < k {
-                return Some(false);
-            }
-        }
-        self.bounds_decide(a, b, t, r, k)
-    }
-
-    /// Whether every reply to `lead` is known, without a search, to leave the leader a
-    /// metric of at least `k` (`r` tricks left, this one included; `r` > 1).
-    fn lead_card_known(&self, a: u32, b: u32, lead: u8, t: usize, r: i32, k: i32) -> bool {
-        let legal = self.replies(b, lead);
-        let live = self.live(a, b, t) | 1 << lead;
-        let mut set = reduce_equivalent(legal, live);
-        while set != 0 {
-            let reply = set.trailing_zeros() as u8;
-            set &= set - 1;
-            let b = b & !(1 << reply);
-            let known = if self.beats(reply, lead) {
-                let (nb, na) = self.draw(b, a, t);
-                self.known_ge(nb, na, t + 2, 2 * r - k).map(|x| !x)
-            } else {
-                let (na, nb) = self.draw(a, b, t);
-                self.known_ge(na, nb, t + 2, k - 2)
-            };
-            if known != Some(true) {
-                return false;
-            }
-        }
-        true
     }
 
     /// After the leader (now holding `a`) led `lead` with `r` tricks left counting this
@@ -408,22 +341,6 @@ impl Search {
             let (na, nb) = self.draw(a, b, t);
             self.lead_ge(na, nb, t + 2, k - 2)
         }
-    }
-
-    /// Whether cheap bounds on the leader's metric decide `m >= k` (`0 < k <= 2r + 1`), the
-    /// talon not gone (the endgame tables answer after it). A trump above every other live
-    /// trump (the other hand's and the talon's still to come) takes a trick whenever it is
-    /// played, so it is a sure trick for its holder.
-    #[inline]
-    fn bounds_decide(&self, a: u32, b: u32, t: usize, r: i32, k: i32) -> Option<bool> {
-        let live_trumps = self.live(a, b, t) & self.trump_bits;
-        let sure_b = sure_top(b & self.trump_bits, live_trumps & !b);
-        if 2 * (r - sure_b) + 1 < k {
-            return Some(false);
-        }
-        let sure_a = sure_top(a & self.trump_bits, live_trumps & !a);
-        let lower = if sure_a >= r { 2 * r + 1 } else { 2 * sure_a };
-        (lower >= k).then_some(true)
     }
 
     /// The leads `cands` (the leader's cards less equivalent ones) in the order to search
