@@ -226,13 +226,14 @@ def _joined(parts: Sequence[dict[str, npt.NDArray[Any]]]) -> dict[str, npt.NDArr
 #: (docs/scale.md, "Chunk sizing").
 AGENT_DEAL_SECONDS: Final = {"random": 0.8e-6, "heuristic": 1.6e-6}
 #: ... and of a search agent's deal per world of its decisions (its cost grows with them).
-#: Measured in one run, side by side, on one thread on a quiet machine (CPU time, deals
-#: against the heuristic: ``RAYON_NUM_THREADS=1 python benches/ray_scale.py costs``, three
-#: runs, and ``simulate(40, 1, (spec, "heuristic"), threads=1)`` for the master): pimc
-#: 0.024 s a deal at 24 worlds, expert 0.019 s at 24, master 0.029 s at its 40. Both have a
-#: fixed part too (at 4 worlds: 0.006 to 0.007 s a deal for pimc and expert), which the
-#: sizing leaves out: it errs by less than 2x there, and chunks need no more.
-WORLD_DEAL_SECONDS: Final = {"pimc": 0.024 / 24, "expert": 0.019 / 24, "master": 0.029 / 40}
+#: Measured in one run, side by side, on one thread (CPU time, deals against the heuristic:
+#: ``RAYON_NUM_THREADS=1 python benches/ray_scale.py costs``, three runs, and
+#: ``simulate(40, 1, (spec, "heuristic"), threads=1)`` for the master), once the search
+#: took its plain lead order: pimc 0.018 s a deal at 24 worlds, expert 0.014 s at 24,
+#: master 0.023 s at its 40. Both have a fixed part too (at 4 worlds: 0.005 s a deal for
+#: pimc), which the sizing leaves out: it errs by less than 2x there, and chunks need no
+#: more.
+WORLD_DEAL_SECONDS: Final = {"pimc": 0.018 / 24, "expert": 0.014 / 24, "master": 0.023 / 40}
 #: Deals per match at the default target (measured mean, heuristic v heuristic).
 DEALS_PER_MATCH: Final = 11.0
 
@@ -247,7 +248,7 @@ def simulate_item_seconds(agents: tuple[str, str], matches: bool) -> float:
 
 
 #: Measured single-thread CPU seconds to solve one position from the first lead.
-SOLVE_SECONDS: Final = 0.44e-3
+SOLVE_SECONDS: Final = 0.34e-3
 
 
 def solve_many(

@@ -12,7 +12,9 @@
 //! (null-window) search. A transposition table keyed by the two hands and the talon to come
 //! at trick boundaries keeps lower and upper bounds on the leader's metric (with draws by
 //! seat, together with which seat leads: see [`Search::seat_tag`]; the table and its key are
-//! in [`super::table`]).
+//! in [`super::table`]), and the lead that proved a bound, tried first the next time, before
+//! the killers and a plain order (see [`Search::order_leads`]). Once the talon is gone,
+//! endgame tables give the exact value (see [`super::endgame`]).
 
 // `a`, `b`, `t`, `r`, `k` follow the notation above: the leader's and the follower's
 // hands, the talon index, the tricks left and the threshold.
@@ -345,10 +347,11 @@ impl Search {
 
     /// The leads `cands` (the leader's cards less equivalent ones) in the order to search
     /// them: the table's `best`, the killers, then the side suits' cards from the highest,
-    /// then the trumps from the highest. Trumps are kept for last, a lead of a side suit's
-    /// top cashes or draws out a trump; a finer static score (a top card first, then a suit
-    /// the follower cannot follow...) searched more nodes than this and took a quarter more
-    /// time on the expert's exchange decisions (BENCHMARKS.md).
+    /// then the trumps from the highest. Keeping the trumps for last is what counts: a finer
+    /// static score (a card above every other live one first, then a suit the follower can
+    /// neither follow nor trump, then trumps, then low side cards) took 40% more time on
+    /// the expert's exchange decisions, and this order with the trumps first 30% more
+    /// (BENCHMARKS.md, issue 24's third pass).
     fn order_leads(&self, cands: u32, best: u8, killer: [u8; 2], moves: &mut Moves) {
         let mut rest = cands;
         for c in [best, killer[0], killer[1]] {
