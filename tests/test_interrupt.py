@@ -28,15 +28,18 @@ def interrupt(argv: list[str], ready: bool, delay: float = DELAY) -> tuple[float
     stderr."""
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
+    before = ""
     if ready:
         line = proc.stdout.readline()
+        while line.startswith("one call "):  # a figure printed before the run
+            before, line = before + line, proc.stdout.readline()
         assert line == "ready\n", (line, proc.stderr.read() if proc.stderr else "")
     time.sleep(delay)
     assert proc.poll() is None, "the call ended before Ctrl-C"
     sent = time.perf_counter()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
-    return time.perf_counter() - sent, proc.returncode, out, err
+    return time.perf_counter() - sent, proc.returncode, before + out, err
 
 
 API_CALLS = {
@@ -80,6 +83,18 @@ API_CALLS = {
 }
 
 
+#: The calls made over and over because one takes under a second, each timed once before
+#: the run: Ctrl-C must end the run in well under one call's time, so that a call that
+#: could not be stopped, only raising once it returned, would fail the test.
+ONE_CALL = {
+    "pimc_values, over and over": "duel.pimc_values(obs, 10_000, 1)",
+    "expert_values, over and over": "duel.expert_values(obs, 10_000, 1)",
+    "a pimc:10000 agent, over and over": (
+        "duel.BuiltinAgent('pimc:10000', 1)(obs, d.legal_actions())"
+    ),
+    "BuiltinAgent.values, over and over": "duel.BuiltinAgent('expert:10000', 1).values(obs)",
+}
+
 #: What a call needs made before it starts.
 SETUP = {"a big VecEnv, step after step": "env = duel.VecEnv(2**18, seed=1)\n"}
 
@@ -93,6 +108,12 @@ def test_ctrl_c_raises_keyboard_interrupt_at_once(name: str) -> None:
         "from ecarte import arena, bank, duel\n"
         + PLAY_PHASE
         + SETUP.get(name, "")
+        + (
+            f"import time\nstart = time.perf_counter()\n{ONE_CALL[name]}\n"
+            "print('one call', time.perf_counter() - start, flush=True)\n"
+            if name in ONE_CALL
+            else ""
+        )
         + "def call():\n"
         + textwrap.indent(API_CALLS[name], "    ")
         + "\n"
@@ -106,6 +127,9 @@ def test_ctrl_c_raises_keyboard_interrupt_at_once(name: str) -> None:
     assert "KeyboardInterrupt" in out, (out, err)
     assert status == 0 and err == "", err
     assert seconds < BOUND, f"{name}: {seconds:.2f} s"
+    if name in ONE_CALL:
+        one = float(out.split()[2])
+        assert seconds < one / 2, f"{name}: {seconds:.2f} s, one call {one:.2f} s"
 
 
 def test_an_interrupted_arena_keeps_the_seeds_that_finished() -> None:

@@ -230,9 +230,9 @@ impl Root {
     }
 
     /// Can the mover reach a metric of at least `k` by some action? When the mover leads,
-    /// this is the search's own test at the root, which orders the leads (by the table's
-    /// best lead, then by how likely each is to win) where the actions one by one, in
-    /// action-id order, would search a failing lead first as often as not.
+    /// this is the search's own test at the root, which orders the leads (the table's best
+    /// lead first, see `Search::order_leads`) where the actions one by one, in action-id
+    /// order, would search a failing lead first as often as not.
     fn some_action_ge(&self, search: &mut Search, cards: &[(Action, u8)], k: i32) -> bool {
         match self.lead {
             None => search.lead_ge(self.mine, self.theirs, 0, k),
