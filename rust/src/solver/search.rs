@@ -40,8 +40,9 @@ struct TalonStep {
     /// draws (0 past the last pair).
     first: u32,
     second: u32,
-    /// With draws by seat while a pair other than the last is to come, the mover's pool
-    /// ([`Search::mover_pool`]); else 0.
+    /// With draws by seat while a pair other than the last is to come, the mover's pool:
+    /// the cards the root's mover can ever hold before the last pair (its hand and its
+    /// fixed draws); else 0.
     pool: u32,
     /// The undrawn talon from there on, and the table's id of it.
     after: u32,
@@ -54,16 +55,11 @@ struct TalonStep {
 /// generation stamp rather than cleared) and the talon of the current solve.
 pub(crate) struct Search {
     table: Table,
-    talon: [u8; TALON_SIZE],
-    talon_len: usize,
     /// What the search needs at each talon index, looked up rather than worked out at
     /// every node (see [`TalonStep`]).
     steps: [TalonStep; STEPS],
     trump_bits: u32,
     trump_suit: usize,
-    /// With [`super::Draws::BySeat`]: the cards the root's mover can ever hold before the
-    /// last talon pair (its hand and its fixed draws); 0 under the rules' draws.
-    mover_pool: u32,
     /// Every endgame's value, see [`endgame`].
     endgames: &'static Tables,
     /// The last two leads that proved a bound, by tricks left (killer moves).
@@ -75,12 +71,9 @@ impl Search {
     pub fn new() -> Search {
         Search {
             table: Table::new(),
-            talon: [0; TALON_SIZE],
-            talon_len: 0,
             steps: [TalonStep::default(); STEPS],
             trump_bits: 0,
             trump_suit: 0,
-            mover_pool: 0,
             endgames: endgame::tables(),
             killer: [[0xff; 2]; 17],
             nodes: 0,
@@ -102,15 +95,13 @@ impl Search {
         self.table.begin(scope);
         // The talon is drawn in pairs.
         debug_assert!(talon.len().is_multiple_of(2));
-        self.talon_len = talon.len();
-        self.talon[..talon.len()].copy_from_slice(talon);
         self.trump_bits = 0xff << (trump_suit * 8);
         self.trump_suit = trump_suit as usize;
-        let last_pair = self.talon_len.saturating_sub(2);
-        self.mover_pool = by_seat_mover.map_or(0, |hand| {
+        let last_pair = talon.len().saturating_sub(2);
+        let mover_pool = by_seat_mover.map_or(0, |hand| {
             (0..last_pair)
                 .step_by(2)
-                .fold(hand, |pool, i| pool | 1 << self.talon[i])
+                .fold(hand, |pool, i| pool | 1 << talon[i])
         });
         // Each talon to come, exactly: five bits a card, after a header holding a start bit,
         // the trump suit and the way of drawing.
@@ -134,7 +125,7 @@ impl Search {
                 step.second = 1 << talon[i + 1];
             }
             if i + 2 < talon.len() {
-                step.pool = self.mover_pool;
+                step.pool = mover_pool;
             }
         }
         self.killer = [[0xff; 2]; 17];
