@@ -12,8 +12,8 @@ import pytest
 
 pytest.importorskip("starlette")
 from ecarte import Card
-from ecarte.engine import Session
-from ecarte.engine.games import BankTable, PlayDuel
+from ecarte.protocol import Session
+from ecarte.protocol.games import BankTable, PlayDuel
 from webserver import running_server
 from websockets.sync.client import ClientConnection, connect
 
@@ -232,7 +232,7 @@ def test_ecarte_serve_prints_its_url_and_answers_with_the_app() -> None:
             assert "default-src 'self'" in page.headers["content-security-policy"]
         assert '<script type="module" src="/static/app.js">' in html
         assert "http" not in html  # nothing loads from the network: it works offline
-        for asset in ("app.js", "engine.js", "cards.js", "duel.js", "bank.js", "replay.js"):
+        for asset in ("app.js", "connection.js", "cards.js", "duel.js", "bank.js", "replay.js"):
             with urllib.request.urlopen(f"{url}static/{asset}", timeout=10) as script:
                 imports = re.findall(r'from "([^"]+)"', script.read().decode())
                 assert all(i.startswith("./") for i in imports)  # only its own modules

@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ecarte.engine import Session
+from ecarte.protocol import Session
 from ecarte.web.app import create_app, web_session
 
 
@@ -18,7 +18,7 @@ from ecarte.web.app import create_app, web_session
 def running_server(session: Session | None = None) -> Iterator[tuple[str, Session]]:
     """``(base URL, session)`` of a server that stops when the block ends."""
     import uvicorn
-    from ecarte.engine.protocol import MAX_MESSAGE_BYTES
+    from ecarte.protocol.wire import MAX_MESSAGE_BYTES
 
     held = session if session is not None else web_session()
     sock = socket.socket()

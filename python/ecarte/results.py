@@ -119,7 +119,7 @@ def _summary_of(n: int, columns: Mapping[str, npt.NDArray[Any]]) -> dict[str, An
     a bank run's count tables, or a duel run's rows; ``InvalidRecordError`` for columns that
     no run gives."""
     if set(columns) == {"counts", "joint"}:
-        from ecarte.bank.engine import summarize as bank_summary
+        from ecarte.bank.native import summarize as bank_summary
 
         counts, joint = columns["counts"], columns["joint"]
         marginals = (joint.sum(axis=(1, 2)), joint.sum(axis=(0, 2)), joint.sum(axis=(0, 1)))

@@ -9,6 +9,6 @@ import click
 def engine_command() -> None:
     """Speak the engine protocol: one JSON request a line on stdin, one response a line on
     stdout (docs/protocol.md). Ends at end of input or on {"id": 1, "cmd": "quit"}."""
-    from ecarte.engine.stdio import serve_stdio
+    from ecarte.protocol.stdio import serve_stdio
 
     serve_stdio()

@@ -22,7 +22,7 @@ from ecarte.cli.common import (
     make_player,
 )
 from ecarte.duel import Match, Rules
-from ecarte.engine.session import LEVELS
+from ecarte.protocol.session import LEVELS
 from ecarte.seeding import agent_seed
 
 #: The default level: the expert, next to the master in strength at about 0.6 of its time

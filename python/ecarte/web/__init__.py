@@ -1,6 +1,6 @@
 """``ecarte serve``: the web app, one more client of the engine protocol.
 
-The server holds every game (:class:`ecarte.engine.Session`, with no open games: a browser
+The server holds every game (:class:`ecarte.protocol.Session`, with no open games: a browser
 plays against agents, watches them, replays records it gives, or sits at a banking table)
 and speaks the protocol over a WebSocket at ``/ws``; the page (``static/``: HTML, CSS and
 JavaScript, no build step, nothing from the network) is just a client of it. Needs the

@@ -9,9 +9,9 @@ import webbrowser
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from ecarte.engine.protocol import MAX_MESSAGE_BYTES, ProtocolError, error_response, to_line
-from ecarte.engine.session import Client, Session
 from ecarte.errors import EcarteError
+from ecarte.protocol.session import Client, Session
+from ecarte.protocol.wire import MAX_MESSAGE_BYTES, ProtocolError, error_response, to_line
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette

@@ -1,12 +1,12 @@
-// The page: a router over the screens, one Engine connection shared by all.
-import { Engine } from "./engine.js";
+// The page: a router over the screens, one server connection shared by all.
+import { Connection } from "./connection.js";
 import { el } from "./cards.js";
 import { duelScreen, watchScreen } from "./duel.js";
 import { bankScreen, tableScreen } from "./bank.js";
 import { replayScreen } from "./replay.js";
 
 const statusEl = () => document.getElementById("status");
-const engine = new Engine((text) => { statusEl().textContent = text; });
+const server = new Connection((text) => { statusEl().textContent = text; });
 let hideTimer = null;
 
 export function say(text, error = false) {
@@ -37,11 +37,11 @@ const routes = { "": home, duel: duelScreen, watch: watchScreen, replay: replayS
 function route() {
   const main = document.getElementById("main");
   main.replaceChildren();
-  engine.listeners.clear();
-  engine.reconnectors.clear();
+  server.listeners.clear();
+  server.reconnectors.clear();
   const parts = location.hash.replace(/^#\/?/, "").split("/");
-  if (parts[0] === "table" && parts[1]) return tableScreen(main, engine, parts[1]);
-  (routes[parts[0]] || home)(main, engine);
+  if (parts[0] === "table" && parts[1]) return tableScreen(main, server, parts[1]);
+  (routes[parts[0]] || home)(main, server);
 }
 
 window.addEventListener("hashchange", route);

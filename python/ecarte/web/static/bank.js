@@ -5,7 +5,7 @@ import { fail, say } from "./app.js";
 
 const COLOURS = ["#f5c400", "#7fd1ff", "#ff8a80", "#b9f6ca", "#e1bee7", "#ffcc80", "#cfd8dc", "#f48fb1"];
 
-export function bankScreen(main, engine) {
+export function bankScreen(main, server) {
   main.append(el("div", { class: "panel" }, el("h2", {}, "Open a banking table"),
     el("p", {}, "Name the players in seat order; the first holds the bank. Each player opens the table's link in their own browser and takes their seat."),
     el("div", { class: "row" },
@@ -19,7 +19,7 @@ export function bankScreen(main, engine) {
   async function create() {
     const players = document.getElementById("players").value.split(",").map((p) => p.trim()).filter(Boolean);
     try {
-      const r = await engine.request("new", {
+      const r = await server.request("new", {
         kind: "table", players, bank: Number(document.getElementById("bank").value),
         fixed_stake: Number(document.getElementById("fixed").value), chips: Number(document.getElementById("chips").value),
         mode: document.getElementById("mode").value,
@@ -103,7 +103,7 @@ export function tableBoard(state, { onStake, onAct } = {}) {
         state.ledger.map((e) => el("tr", {}, el("td", {}, e.deal), el("td", {}, e.banker), el("td", {}, e.bank), Object.keys(state.chips).map((p) => el("td", {}, e.chips[p])))))) : null));
 }
 
-export function tableScreen(main, engine, game) {
+export function tableScreen(main, server, game) {
   const key = `ecarte.table.${game}`;
   const board = el("div", { id: "table-board" });
   const link = `${location.origin}/#/table/${game}`;
@@ -112,14 +112,14 @@ export function tableScreen(main, engine, game) {
   let seat = null;
 
   async function act(action) {
-    try { show(await engine.request("apply", { game, action })); } catch (error) { fail(error); }
+    try { show(await server.request("apply", { game, action })); } catch (error) { fail(error); }
   }
   const onStake = (t, amount) => act(["stake", seat.player, t, amount]);
   const onAct = (name) => act(name === "shuffle_rest" ? [name, seat.player] : [name]);
 
   async function odds() {
     try {
-      const r = await engine.request("odds", { game });
+      const r = await server.request("odds", { game });
       say(`Odds for one tableau with ${r.trump_card} turned up: punter ${(100 * r.punter).toFixed(1)}%, en carte ${(100 * r.en_carte).toFixed(1)}%, banker ${(100 * r.banker).toFixed(1)}%`);
     } catch (error) { fail(error); }
   }
@@ -138,7 +138,7 @@ export function tableScreen(main, engine, game) {
         class: "primary", "data-join": p, disabled: taken.has(i),
         onclick: async () => {
           try {
-            const r = await engine.request("join", { game, player: p });
+            const r = await server.request("join", { game, player: p });
             seat = { player: p, token: r.seat_token };
             localStorage.setItem(key, JSON.stringify(seat));
             show(r.state);
@@ -151,12 +151,12 @@ export function tableScreen(main, engine, game) {
     const saved = localStorage.getItem(key);
     if (saved) {
       seat = JSON.parse(saved);
-      try { show((await engine.request("join", { game, seat_token: seat.token })).state); return; } catch (error) { localStorage.removeItem(key); seat = null; }
+      try { show((await server.request("join", { game, seat_token: seat.token })).state); return; } catch (error) { localStorage.removeItem(key); seat = null; }
     }
-    try { joinForm(await engine.request("join", { game })); } catch (error) { fail(error); }
+    try { joinForm(await server.request("join", { game })); } catch (error) { fail(error); }
   }
 
-  engine.listeners.add((event) => { if (event.game === game && seat) show(event.state); });
-  engine.reconnectors.add(enter);
+  server.listeners.add((event) => { if (event.game === game && seat) show(event.state); });
+  server.reconnectors.add(enter);
   enter();
 }

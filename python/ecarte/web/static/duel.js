@@ -32,7 +32,7 @@ function trickArea(obs, me) {
       el("div", { class: "cards" }, last.cards.map((c) => card(c, { small: true })))) : null);
 }
 
-export function duelScreen(main, engine) {
+export function duelScreen(main, server) {
   const setup = el("div", { class: "panel" },
     el("h2", {}, "Play a duel"),
     el("div", { class: "row" },
@@ -51,7 +51,7 @@ export function duelScreen(main, engine) {
     const spec = document.getElementById("spec").value.trim() || document.getElementById("level").value;
     const rules = { target: Number(document.getElementById("target").value) };
     try {
-      const result = await engine.request("new", { kind: "match", opponent: spec, seat: Number(document.getElementById("seat").value), rules });
+      const result = await server.request("new", { kind: "match", opponent: spec, seat: Number(document.getElementById("seat").value), rules });
       game = { id: result.game, token: result.seat_token };
       sessionStorage.setItem("ecarte.duel", JSON.stringify(game));
       seenDraws = 0;
@@ -60,20 +60,20 @@ export function duelScreen(main, engine) {
   }
 
   async function act(action) {
-    try { show(await engine.request("apply", { game: game.id, action })); } catch (error) { fail(error); }
+    try { show(await server.request("apply", { game: game.id, action })); } catch (error) { fail(error); }
   }
 
   async function undo() {
-    try { const r = await engine.request("undo", { game: game.id }); say(r.undone); show(r.state); } catch (error) { fail(error); }
+    try { const r = await server.request("undo", { game: game.id }); say(r.undone); show(r.state); } catch (error) { fail(error); }
   }
 
   async function hint() {
-    try { const r = await engine.request("go", { game: game.id, level: "expert", time: 2 }); say(`Hint (${r.agent}): ${prettyText(r.action)}`); } catch (error) { fail(error); }
+    try { const r = await server.request("go", { game: game.id, level: "expert", time: 2 }); say(`Hint (${r.agent}): ${prettyText(r.action)}`); } catch (error) { fail(error); }
   }
 
-  engine.reconnectors.add(async () => {
+  server.reconnectors.add(async () => {
     if (!game) return;
-    try { show((await engine.request("join", { game: game.id, seat_token: game.token })).state); } catch (error) { fail(error); }
+    try { show((await server.request("join", { game: game.id, seat_token: game.token })).state); } catch (error) { fail(error); }
   });
 
   function show(state) {
@@ -123,7 +123,7 @@ export function duelScreen(main, engine) {
   const saved = sessionStorage.getItem("ecarte.duel");
   if (saved) {
     game = JSON.parse(saved);
-    engine.request("join", { game: game.id, seat_token: game.token }).then((r) => { seenDraws = r.state.observation.draws.length; show(r.state); }).catch(() => sessionStorage.removeItem("ecarte.duel"));
+    server.request("join", { game: game.id, seat_token: game.token }).then((r) => { seenDraws = r.state.observation.draws.length; show(r.state); }).catch(() => sessionStorage.removeItem("ecarte.duel"));
   }
   return () => view;
 }
@@ -147,7 +147,7 @@ export function frameBoard(frame, names) {
   return el("div", {}, hands[0], centre, hands[1], outcome);
 }
 
-export function watchScreen(main, engine) {
+export function watchScreen(main, server) {
   const specs = ["random", "heuristic", "pimc:8", "pimc", "expert"];
   const pick = (id, value) => el("select", { id }, specs.map((s) => el("option", { value: s, selected: s === value }, s)));
   const board = el("div", { id: "watch-board" });
@@ -164,7 +164,7 @@ export function watchScreen(main, engine) {
   async function start() {
     names = [document.getElementById("agent0").value, document.getElementById("agent1").value];
     try {
-      const r = await engine.request("new", { kind: "match", agents: names, rules: { target: Number(document.getElementById("watch-target").value) } });
+      const r = await server.request("new", { kind: "match", agents: names, rules: { target: Number(document.getElementById("watch-target").value) } });
       game = r.game;
       names = names.map((n, i) => `${n} (seat ${i})`);
       nextDeal();
@@ -174,7 +174,7 @@ export function watchScreen(main, engine) {
   async function nextDeal() {
     if (!game) return;
     try {
-      const r = await engine.request("advance", { game });
+      const r = await server.request("advance", { game });
       frames = r.frames; index = 0;
       info.replaceChildren(el("span", {}, `Deal ${r.deal_number}`), el("span", {}, `Score: ${names[0]} ${r.score[0]} – ${names[1]} ${r.score[1]} (to ${r.target})`),
         el("b", {}, r.over ? `${names[r.winner]} wins the match.` : ""));

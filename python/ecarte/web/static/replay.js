@@ -4,7 +4,7 @@ import { fail } from "./app.js";
 import { frameBoard } from "./duel.js";
 import { tableBoard } from "./bank.js";
 
-export function replayScreen(main, engine) {
+export function replayScreen(main, server) {
   const board = el("div", { id: "replay-board" });
   const position = el("span", { id: "replay-step", class: "count" });
   const slider = el("input", { type: "range", min: 0, value: 0, id: "replay-slider", class: "grow" });
@@ -29,7 +29,7 @@ export function replayScreen(main, engine) {
     const file = event.target.files[0];
     if (!file) return;
     try {
-      const r = await engine.request("replay", { record: await file.text() });
+      const r = await server.request("replay", { record: await file.text() });
       frames = r.frames; format = r.format;
       slider.max = frames.length - 1;
       go(0);

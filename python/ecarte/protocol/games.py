@@ -20,16 +20,16 @@ from ecarte.agents import make_agent
 from ecarte.bank import ACTIONS as TABLE_ACTIONS
 from ecarte.bank import Table
 from ecarte.duel import Action, Deal, Match
-from ecarte.engine.protocol import AccessError
-from ecarte.engine.views import (
+from ecarte.errors import IllegalActionError, TableError
+from ecarte.play import Game, explain_illegal
+from ecarte.protocol.views import (
     deal_frames,
     observation_view,
     outcome_view,
     public_view,
     punter_view,
 )
-from ecarte.errors import IllegalActionError, TableError
-from ecarte.play import Game, explain_illegal
+from ecarte.protocol.wire import AccessError
 from ecarte.seeding import agent_seed
 
 __all__ = ["BankTable", "Holder", "OpenDuel", "PlayDuel", "WatchDuel"]

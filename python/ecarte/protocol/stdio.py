@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 from typing import BinaryIO, TextIO
 
-from ecarte.engine.protocol import MAX_MESSAGE_BYTES, ProtocolError, error_response, to_line
-from ecarte.engine.session import Client, Session
+from ecarte.protocol.session import Client, Session
+from ecarte.protocol.wire import MAX_MESSAGE_BYTES, ProtocolError, error_response, to_line
 
 __all__ = ["serve_stdio"]
 

@@ -8,9 +8,9 @@ from typing import Any, Final
 
 from ecarte.bank import RECORD_FORMAT as BANK_FORMAT
 from ecarte.duel import Deal, Match
-from ecarte.engine.protocol import ProtocolError
-from ecarte.engine.views import deal_frames, match_frames, table_frames
 from ecarte.errors import InvalidRecordError
+from ecarte.protocol.views import deal_frames, match_frames, table_frames
+from ecarte.protocol.wire import ProtocolError
 
 __all__ = ["MAX_FRAMES", "replay"]
 

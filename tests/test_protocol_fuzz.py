@@ -11,8 +11,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ecarte.engine import COMMANDS, Client, Session
-from ecarte.engine.games import BankTable, OpenDuel, PlayDuel, WatchDuel
+from ecarte.protocol import COMMANDS, Client, Session
+from ecarte.protocol.games import BankTable, OpenDuel, PlayDuel, WatchDuel
 from ecarte.web.app import web_session
 from fuzz_api import HOSTILE, JSON_HOSTILE
 

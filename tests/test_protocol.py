@@ -1,4 +1,4 @@
-"""The engine protocol (docs/protocol.md) through :class:`ecarte.engine.Session` and the
+"""The engine protocol (docs/protocol.md) through :class:`ecarte.protocol.Session` and the
 ``ecarte engine`` process: every command, its errors, and what a seat may see."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from ecarte import bank, duel
-from ecarte.engine import COMMANDS, PROTOCOL_VERSION, Client, Session
+from ecarte.protocol import COMMANDS, PROTOCOL_VERSION, Client, Session
 from ecarte.web.app import web_session
 
 
@@ -252,7 +252,7 @@ def test_ecarte_engine_answers_line_by_line_and_survives_garbage() -> None:
 def test_an_over_long_line_is_refused_and_the_next_is_answered(size: int) -> None:
     from io import BytesIO, StringIO
 
-    from ecarte.engine.stdio import serve_stdio
+    from ecarte.protocol.stdio import serve_stdio
 
     out = StringIO()
     data = b'{"id": 1, "cmd": "hello", "pad": "' + b"x" * size + b'"}\n{"id": 2, "cmd": "hello"}\n'
@@ -264,7 +264,7 @@ def test_an_over_long_line_is_refused_and_the_next_is_answered(size: int) -> Non
 def test_docs_protocol_specifies_every_command_and_error() -> None:
     from pathlib import Path
 
-    from ecarte.engine.session import LEVELS
+    from ecarte.protocol.session import LEVELS
 
     text = (Path(__file__).parents[1] / "docs" / "protocol.md").read_text(encoding="utf-8")
     commands = text.split("## Commands", 1)[1].split("\n## ", 1)[0]

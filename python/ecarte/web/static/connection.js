@@ -1,6 +1,6 @@
 // The engine protocol over the page's WebSocket (docs/protocol.md): one request, one
 // response matched by id; events (a shared table's updates) go to the listeners.
-export class Engine {
+export class Connection {
   constructor(onStatus) {
     this.pending = new Map();
     this.listeners = new Set();

@@ -22,8 +22,11 @@ from ecarte._core import MAX_SAMPLES
 from ecarte.bank import Table
 from ecarte.bank import odds as bank_odds
 from ecarte.duel import AGENT_SPECS, Deal, Match, Rules, action_values, parse_agent, solve
-from ecarte.engine.games import BankTable, Holder, OpenDuel, PlayDuel, WatchDuel
-from ecarte.engine.protocol import (
+from ecarte.errors import EcarteError, IllegalActionError, InvalidRulesError, TableError
+from ecarte.protocol.games import BankTable, Holder, OpenDuel, PlayDuel, WatchDuel
+from ecarte.protocol.replay import replay
+from ecarte.protocol.thinking import think
+from ecarte.protocol.wire import (
     MAX_MESSAGE_BYTES,
     PROTOCOL,
     PROTOCOL_VERSION,
@@ -34,9 +37,6 @@ from ecarte.engine.protocol import (
     parse_message,
     to_line,
 )
-from ecarte.engine.replay import replay
-from ecarte.engine.thinking import think
-from ecarte.errors import EcarteError, IllegalActionError, InvalidRulesError, TableError
 from ecarte.seeding import agent_seed
 
 __all__ = ["ALL_SEATS", "Client", "Session"]
