@@ -10,7 +10,8 @@ import pexpect
 import pytest
 from ecarte import HeuristicAgent, RandomAgent
 from ecarte.duel import Action, Deal, Match, Rules
-from ecarte.play import Game, explain_illegal, parse_move, result_banner, table_text
+from ecarte.play import Game, explain_illegal, parse_move, result_banner
+from ecarte.terminal import game_screen, table_text
 
 
 def test_parse_move_forms() -> None:
@@ -337,4 +338,4 @@ def test_undo_takes_back_what_the_log_showed() -> None:
     assert match.deal.phase == "proposal"
     assert not any(card in line for line in game.log), game.log
     assert game.log == ["You take back your last move."]
-    assert card not in table_text(game.screen())
+    assert card not in table_text(game_screen(game))

@@ -14,6 +14,7 @@ pytest.importorskip("starlette")
 from ecarte import Card
 from ecarte.protocol import Session
 from ecarte.protocol.games import BankTable, PlayDuel
+from ecarte.web.app import STATIC
 from webserver import running_server
 from websockets.sync.client import ClientConnection, connect
 
@@ -232,7 +233,7 @@ def test_ecarte_serve_prints_its_url_and_answers_with_the_app() -> None:
             assert "default-src 'self'" in page.headers["content-security-policy"]
         assert '<script type="module" src="/static/app.js">' in html
         assert "http" not in html  # nothing loads from the network: it works offline
-        for asset in ("app.js", "connection.js", "cards.js", "duel.js", "bank.js", "replay.js"):
+        for asset in sorted(p.name for p in STATIC.glob("*.js")):
             with urllib.request.urlopen(f"{url}static/{asset}", timeout=10) as script:
                 imports = re.findall(r'from "([^"]+)"', script.read().decode())
                 assert all(i.startswith("./") for i in imports)  # only its own modules

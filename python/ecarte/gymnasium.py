@@ -139,7 +139,7 @@ def render_env(native: OpponentVecEnv, i: int, mode: str) -> Any:
         from ecarte.render import table_image
 
         return table_image(deal, seat, score=score, target=target)
-    from ecarte.play import table, table_text
+    from ecarte.terminal import table, table_text
 
     legal = deal.legal_actions() if deal.current_player == seat else None
     return table_text(table(deal, seat, score=score, target=target, legal=legal), 100)

@@ -222,7 +222,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        from ecarte.play import table, table_text
+        from ecarte.terminal import table, table_text
 
         deal = self.deal
         seat = deal.current_player

@@ -1,12 +1,16 @@
-"""Progress bars for long runs (rich, on stderr, drawn only when stderr is a terminal)."""
+"""Progress bars for long runs (rich, on stderr, drawn only when stderr is a terminal).
+
+rich loads when a bar is drawn, not with this module: the modules that can show a bar (the
+arena, the chunk runner) stay importable without it, by the protocol server among others."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 __all__ = ["Bar", "progress_bar"]
 
@@ -34,6 +38,9 @@ class Bar:
 def progress_bar(label: str, total: int, show: bool | None = None) -> Iterator[Bar]:
     """Yields the :class:`Bar` of ``total`` items, drawn on stderr while the block runs
     when stderr is a terminal (or as ``show`` says)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
     console = Console(stderr=True)
     visible = console.is_terminal if show is None else show
     progress = Progress(

@@ -1,5 +1,5 @@
-"""``ecarte play``: a match against a built-in agent in the terminal (the game itself is
-:mod:`ecarte.play`)."""
+"""``ecarte play``: a match against a built-in agent in the terminal (the game is
+:mod:`ecarte.play`, its screen :mod:`ecarte.terminal`)."""
 
 from __future__ import annotations
 
@@ -80,6 +80,7 @@ def play_command(
     """
 
     from ecarte.play import Game
+    from ecarte.terminal import game_screen
 
     if save_path is not None:
         check_output_path(save_path, "--save")
@@ -99,7 +100,7 @@ def play_command(
     redraw = True
     while True:
         if redraw:
-            screen.print(game.screen())
+            screen.print(game_screen(game))
         if match.is_over():
             break
         if game.pending_banner:

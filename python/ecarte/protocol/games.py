@@ -2,8 +2,8 @@
 
 - :class:`OpenDuel`: a deal or a match whose every seat the client holds (``ecarte
   engine``'s own games): any seat's observation, the record, the solver.
-- :class:`PlayDuel`: a match against a built-in agent, the client in one seat. It is the
-  terminal game :class:`ecarte.play.Game` (its log, its undo, its explanations).
+- :class:`PlayDuel`: a match against a built-in agent, the client in one seat: the game
+  of ``ecarte play``, :class:`ecarte.play.Game` (its log, its undo, its explanations).
 - :class:`WatchDuel`: a match between two built-in agents, played a deal at a time for a
   spectator, who sees both hands (never the talon).
 - :class:`BankTable`: a banking table, one seat per player; every seat sees the punters'

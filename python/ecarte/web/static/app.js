@@ -7,19 +7,6 @@ import { replayScreen } from "./replay.js";
 
 const statusEl = () => document.getElementById("status");
 const server = new Connection((text) => { statusEl().textContent = text; });
-let hideTimer = null;
-
-export function say(text, error = false) {
-  const box = document.getElementById("message");
-  box.textContent = text;
-  box.className = `message shown${error ? " error" : ""}`;
-  clearTimeout(hideTimer);
-  hideTimer = setTimeout(() => { box.className = "message"; }, error ? 6000 : 3500);
-}
-
-export function fail(error) {
-  say(`${error.type || "Error"}: ${error.message || error}`, true);
-}
 
 function home(main) {
   main.append(

@@ -1,7 +1,7 @@
 // The banking table: one seat per browser, joined by the table's link; every seat sees
 // the punters' view (the tableaux face down until the reveal).
 import { back, card, el } from "./cards.js";
-import { fail, say } from "./app.js";
+import { fail, say } from "./messages.js";
 
 const COLOURS = ["#f5c400", "#7fd1ff", "#ff8a80", "#b9f6ca", "#e1bee7", "#ffcc80", "#cfd8dc", "#f48fb1"];
 

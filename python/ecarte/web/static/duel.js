@@ -1,6 +1,6 @@
 // The duel: a match against a built-in agent, and a spectator's view of two agents.
 import { back, card, el, prettyText } from "./cards.js";
-import { fail, say } from "./app.js";
+import { fail, say } from "./messages.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert", "master"];
 const CALLS = ["propose", "decline", "accept", "refuse"];

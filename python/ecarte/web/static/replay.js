@@ -1,6 +1,6 @@
 // A saved record (deal, match or bank session), replayed by the server and stepped here.
 import { el } from "./cards.js";
-import { fail } from "./app.js";
+import { fail } from "./messages.js";
 import { frameBoard } from "./duel.js";
 import { tableBoard } from "./bank.js";
 
