@@ -307,6 +307,28 @@ def _solve_batch(
     return [solution for part in parts for solution in part]
 
 
+#: Positions per call into the solver in :func:`solve_in_chunks`: a progress step.
+SOLVE_CHUNK: Final = 64
+
+
+def solve_in_chunks(
+    deals: Sequence[Deal],
+    objective: str,
+    threads: int | None,
+    advance: Callable[[int], None] | None = None,
+) -> list[tuple[Solution, float]]:
+    """Every deal solved (in parallel within each chunk of ``SOLVE_CHUNK``), with its solve
+    time in seconds; ``advance(k)`` is called after each chunk of ``k``: batch solving with
+    progress (``ecarte solve --batch``, ``ecarte bench solver``)."""
+    out: list[tuple[Solution, float]] = []
+    for start in range(0, len(deals), SOLVE_CHUNK):
+        part = deals[start : start + SOLVE_CHUNK]
+        out += solve_many_timed(list(part), objective, threads)
+        if advance is not None:
+            advance(len(part))
+    return out
+
+
 def _solve_chunk(
     start: int, n: int, objective: str | None, timed: bool, deals: Sequence[Deal]
 ) -> list[Any]:

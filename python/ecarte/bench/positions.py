@@ -16,8 +16,8 @@ a SplitMix64 generator of its own; version 2 is the same set drawn from the engi
 generator.
 
 ``ecarte bench solver`` times the solver on it (:func:`run_bench`) and checks every value;
-``ecarte solve --batch`` solves a file of records in the same chunks (:func:`solve_in_chunks`)
-and writes the same result lines (:func:`solution_record`).
+``ecarte solve --batch`` reads its lines too, and solves in the same chunks
+(:func:`ecarte.duel.solve_in_chunks`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ecarte._core import Stream
-from ecarte.duel import Deal, Solution, solve_many_timed
+from ecarte.duel import Deal, Solution, solve_in_chunks, solve_many_timed
 from ecarte.errors import EcarteError
 
 __all__ = [
@@ -47,8 +47,6 @@ __all__ = [
     "parse_record",
     "position_record",
     "run_bench",
-    "solution_record",
-    "solve_in_chunks",
 ]
 
 FORMAT = "ecarte.solver.position"
@@ -57,8 +55,6 @@ POSITIONS_FILE = f"solver_positions_v{VERSION}.jsonl"
 SEED = 0x5EED_EC_A27E_0001
 PER_EXCHANGE = 100
 MAX_EXCHANGES = 11
-# Positions per call into the solver: the size of a progress step.
-CHUNK = 64
 
 
 @dataclass(frozen=True)
@@ -174,34 +170,6 @@ def load_positions(path: Path | None = None, limit: int | None = None) -> list[P
             )
         except (KeyError, TypeError, ValueError):
             raise EcarteError(f"{path}:{n}: not a solver position record") from None
-    return out
-
-
-def solve_in_chunks(
-    deals: Sequence[Deal],
-    objective: str,
-    threads: int | None,
-    advance: Callable[[int], None] | None = None,
-) -> list[tuple[Solution, float]]:
-    """Every deal solved (in parallel within each chunk), with its solve time in seconds."""
-    out: list[tuple[Solution, float]] = []
-    for start in range(0, len(deals), CHUNK):
-        part = deals[start : start + CHUNK]
-        out += solve_many_timed(list(part), objective, threads)
-        if advance is not None:
-            advance(len(part))
-    return out
-
-
-def solution_record(solution: Solution, meta: dict[str, Any], seconds: float) -> dict[str, Any]:
-    """The output line of ``ecarte solve --batch`` for one position."""
-    out: dict[str, Any] = {}
-    if "id" in meta:
-        out["id"] = meta["id"]
-    out["value"] = solution.value
-    out["best_actions"] = [str(a) for a in solution.best_actions]
-    out["nodes"] = solution.nodes
-    out["ms"] = round(seconds * 1e3, 4)
     return out
 
 

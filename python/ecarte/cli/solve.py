@@ -29,7 +29,7 @@ from ecarte.cli.common import (
     write_output,
 )
 from ecarte.display import action_str, card_str, cards_text, counted, suit_str
-from ecarte.duel import Deal
+from ecarte.duel import Deal, Solution
 from ecarte.errors import EcarteError
 
 
@@ -240,7 +240,7 @@ def solve_batch(
     import json
     import sys
 
-    from ecarte.bench.positions import solution_record, solve_in_chunks
+    from ecarte.duel import solve_in_chunks
     from ecarte.progress import progress_bar
 
     positions, problems = read_batch(path, strict)
@@ -269,6 +269,19 @@ def solve_batch(
     if problems:
         click.echo(f"{summary}; {counted(len(problems), 'bad line')} left out", err=True)
         sys.exit(1)
+
+
+def solution_record(solution: Solution, meta: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """The output line of ``ecarte solve --batch`` for one position (a benchmark
+    position's ``id`` kept)."""
+    out: dict[str, Any] = {}
+    if "id" in meta:
+        out["id"] = meta["id"]
+    out["value"] = solution.value
+    out["best_actions"] = [str(a) for a in solution.best_actions]
+    out["nodes"] = solution.nodes
+    out["ms"] = round(seconds * 1e3, 4)
+    return out
 
 
 #: What a line of ``solve --batch`` holds.
