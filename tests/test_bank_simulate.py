@@ -79,5 +79,5 @@ def test_bad_arguments() -> None:
         bank.simulate(2**63, seed=1)  # refused before any work or allocation
     with pytest.raises(EcarteError, match="threads"):
         bank.simulate(10, threads=0)
-    with pytest.raises(EcarteError, match="seed"):
+    with pytest.raises(TypeError, match="seed"):
         bank.simulate(10, seed=1.5)

@@ -2,7 +2,7 @@ import pickle
 
 import ecarte
 import pytest
-from ecarte import Card, EcarteError, InvalidCardError, Rank, Suit
+from ecarte import Card, EcarteError, InvalidCardError, InvalidSeedError, Rank, Suit
 
 
 @pytest.mark.parametrize("text", ["QH", "qh", "Q♥", "q♡", " QH ", "Qh"])
@@ -109,5 +109,7 @@ def test_seeds_are_checked(bad: object) -> None:
         lambda: ecarte.duel.simulate(1, seed=bad),  # type: ignore[arg-type]
         lambda: ecarte.duel.VecEnv(1, seed=bad),  # type: ignore[arg-type]
     ):
-        with pytest.raises(EcarteError, match="seed"):
+        # A whole number out of range is a bad value, anything else a wrong type.
+        wrong_type = isinstance(bad, (bool, float, str))
+        with pytest.raises(TypeError if wrong_type else InvalidSeedError, match="seed"):
             call()

@@ -11,17 +11,14 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import ecarte.errors
 from ecarte.protocol import COMMANDS, Client, Session
 from ecarte.protocol.games import BankTable, OpenDuel, PlayDuel, WatchDuel
 from ecarte.web.app import web_session
 from fuzz_api import HOSTILE, JSON_HOSTILE
 
 DEEP = bool(os.environ.get("ECARTE_SLOW"))
-ERROR_TYPES = {
-    "ProtocolError", "AccessError", "EcarteError", "IllegalActionError", "InvalidActionError",
-    "InvalidCardError", "InvalidRulesError", "InvalidDeckError", "InvalidRecordError",
-    "InvalidStakeError", "TableError", "InvalidShoeError",
-}  # fmt: skip
+ERROR_TYPES = {*ecarte.errors.__all__, "ProtocolError", "AccessError"}
 
 
 def snapshot(session: Session) -> dict[str, Any]:

@@ -7,6 +7,8 @@
 - :class:`InvalidRulesError`: rule options out of range.
 - :class:`InvalidDeckError`: a deck that is not a full pack, or a bad dealer.
 - :class:`InvalidRecordError`: a malformed or tampered JSON record.
+- :class:`InvalidSeedError`: a seed out of range (seeds are whole numbers from 0 to
+  2**64 - 1; a seed that is no whole number at all is a ``TypeError``).
 - :class:`InvalidStakeError`, :class:`TableError`, :class:`InvalidShoeError`: the bank's.
 
 They are defined once, natively, so that the engine and Python raise the same classes.
@@ -20,6 +22,7 @@ from ecarte._core import (
     InvalidDeckError,
     InvalidRecordError,
     InvalidRulesError,
+    InvalidSeedError,
     InvalidShoeError,
     InvalidStakeError,
     TableError,
@@ -33,6 +36,7 @@ __all__ = [
     "InvalidDeckError",
     "InvalidRecordError",
     "InvalidRulesError",
+    "InvalidSeedError",
     "InvalidShoeError",
     "InvalidStakeError",
     "TableError",

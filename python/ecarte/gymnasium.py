@@ -31,7 +31,8 @@ import numpy.typing as npt
 
 from ecarte._frameworks import missing, observation_high
 from ecarte.duel import NUM_ACTIONS, OBSERVATION_SIZE, OpponentVecEnv, Outcome, Rules, parse_agent
-from ecarte.errors import EcarteError
+from ecarte.errors import EcarteError, InvalidSeedError
+from ecarte.seeding import check_seed
 
 try:
     import gymnasium
@@ -190,7 +191,7 @@ class DuelEnv(gymnasium.Env[Obs, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Obs, dict[str, Any]]:
-        super().reset(seed=seed)
+        super().reset(seed=None if seed is None else check_seed(seed))
         if self._native is None or seed is not None:
             run_seed = seed if seed is not None else _seed_from(self.np_random)
             if self._native is None:
@@ -298,11 +299,13 @@ class DuelVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     ) -> tuple[Obs, dict[str, Any]]:
         if isinstance(seed, (list, tuple)):
             if len(seed) != self.num_envs:
-                raise EcarteError(f"reset takes {self.num_envs} seeds, one per env, got {seed!r}")
+                raise InvalidSeedError(
+                    f"reset takes {self.num_envs} seeds, one per env, got {seed!r}"
+                )
             seeds = [s if s is not None else _seed_from(self.np_random) for s in seed]
             obs, mask = self._native.reset(seeds)
         elif seed is not None:
-            self._np_random, self._np_random_seed = seeding.np_random(seed)
+            self._np_random, self._np_random_seed = seeding.np_random(check_seed(seed))
             obs, mask = self._native.reset(seed)
         elif self._fresh:
             obs, mask = self._native.reset()

@@ -2,7 +2,9 @@
 
 ``seed=None`` means the same everywhere in ecarte: a fresh random seed from the operating
 system, recorded on the object (``.seed``) or in the result, so any run can be repeated.
-Seeds are whole numbers from 0 to 2**64 - 1. Every derivation of one seed from another is
+Seeds are whole numbers from 0 to 2**64 - 1, checked everywhere by the one native
+:func:`check_seed` (a wrong type raises ``TypeError``, a number out of range
+:class:`~ecarte.errors.InvalidSeedError`). Every derivation of one seed from another is
 native and defined once (``rust/src/rng/mod.rs``; docs/api.md, "Seeds"):
 ``derive_seed(seed, i)`` gives independent child seeds, ``agent_seed(match_seed, seat)``
 the seed of a match's agent by seat, ``decision_seed(agent_seed, observation)`` the worlds
@@ -13,10 +15,10 @@ from __future__ import annotations
 
 import os
 
-from ecarte._core import EcarteError
+from ecarte._core import check_seed
 from ecarte._core.duel import agent_seed, decision_seed
 
-__all__ = ["agent_seed", "decision_seed", "fresh_seed", "resolve_seed"]
+__all__ = ["agent_seed", "check_seed", "decision_seed", "fresh_seed", "resolve_seed"]
 
 
 def fresh_seed() -> int:
@@ -25,9 +27,5 @@ def fresh_seed() -> int:
 
 
 def resolve_seed(seed: int | None) -> int:
-    """``seed`` checked (a whole number from 0 to 2**64 - 1), or a fresh one for ``None``."""
-    if seed is None:
-        return fresh_seed()
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise EcarteError(f"seed must be a whole number from 0 to 2**64 - 1, got {seed!r}")
-    return int(seed)
+    """``seed`` checked (:func:`check_seed`), or a fresh one for ``None``."""
+    return fresh_seed() if seed is None else check_seed(seed)

@@ -35,6 +35,9 @@ class InvalidDeckError(EcarteError):
 class InvalidRecordError(EcarteError):
     """A malformed or tampered JSON record."""
 
+class InvalidSeedError(EcarteError):
+    """A seed that is a whole number out of range: seeds are from 0 to 2**64 - 1."""
+
 class InvalidStakeError(EcarteError):
     """A stake that is zero, negative, fractional, over a limit, on T1 or beyond the player's chips."""
 
@@ -153,6 +156,11 @@ def full_pack() -> list[Card]:
 
 def shoe_pack() -> list[Card]:
     """The 104-card bank shoe: the 52-card pack twice."""
+
+def check_seed(seed: int) -> int:
+    """``seed`` checked as every seed is: a whole number from 0 to 2**64 - 1 (an ``int``,
+    or an integer type with ``__index__``, not a ``bool``). Another type raises
+    ``TypeError``, a whole number out of range ``InvalidSeedError``."""
 
 def shuffled(cards: Iterable[_CardLike], seed: int) -> list[Card]:
     """``cards`` shuffled with ``seed`` (``ChaCha8Rng``, see the docs); a new list."""

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Final, Literal
 
-from ecarte._core import Card
+from ecarte._core import Card, check_seed
 from ecarte._core.bank import Deal, Resolution
 from ecarte.errors import InvalidRecordError, InvalidRulesError
 from ecarte.records import dump_record, read_record
@@ -17,7 +17,6 @@ __all__ = [
     "PUNTER_TABLEAUX",
     "RECORD_FORMAT",
     "RECORD_VERSION",
-    "SEED_MASK",
     "Mode",
     "Phase",
     "PunterView",
@@ -40,8 +39,6 @@ SettlementResult = Literal["won", "lost", "en_carte", "returned"]
 RECORD_FORMAT: Final = "ecarte.bank.session"
 RECORD_VERSION: Final = 1
 PUNTER_TABLEAUX: Final = (2, 3, 4)
-#: Seeds are whole numbers from 0 to this.
-SEED_MASK: Final = (1 << 64) - 1
 
 
 @dataclass(frozen=True)
@@ -138,8 +135,7 @@ def table_config(
     for label, value in (("bank", bank), ("fixed_stake", fixed_stake)):
         if not whole_number(value) or value <= 0:
             raise InvalidRulesError(f"{label} must be a positive whole number, got {value!r}")
-    if not whole_number(seed) or not 0 <= seed <= SEED_MASK:
-        raise InvalidRulesError(f"seed must be a whole number 0 to 2**64-1, got {seed!r}")
+    check_seed(seed)
     if obliged is None:
         obliged = mode == "banking"
     if not isinstance(obliged, bool):

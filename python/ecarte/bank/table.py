@@ -26,11 +26,10 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from ecarte._core import Card, punter_shuffle_seed
+from ecarte._core import Card, check_seed, punter_shuffle_seed
 from ecarte._core.bank import Deal, Resolution, Shoe
 from ecarte.bank.ledger import (
     PUNTER_TABLEAUX,
-    SEED_MASK,
     Mode,
     Phase,
     PunterView,
@@ -398,8 +397,7 @@ class Table:
             raise TableError("shuffle_rest: the shoe was already shuffled since the last deal")
         if seed is None:
             seed = punter_shuffle_seed(self._seed, self._deals_played)
-        if not whole_number(seed) or not 0 <= seed <= SEED_MASK:
-            raise TableError(f"seed must be a whole number 0 to 2**64-1, got {seed!r}")
+        seed = check_seed(seed)
         self._shoe.shuffle_rest(seed)
         self._shuffled_since_deal = True
         self._actions.append(["shuffle_rest", player, seed])

@@ -3,7 +3,9 @@ its one-line errors (status 2), output files, saved records and the ``--ray`` op
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -13,8 +15,9 @@ from rich.console import Console
 from ecarte.agents import Agent, make_agent
 from ecarte.distributed import Backend, RayBackend
 from ecarte.duel import Deal, Match, parse_agent
-from ecarte.errors import EcarteError
+from ecarte.errors import EcarteError, InvalidSeedError
 from ecarte.records import no_constant
+from ecarte.seeding import check_seed
 
 
 class AgentSpecType(click.ParamType):  # type: ignore[type-arg]  # generic only in click >= 8.2
@@ -145,8 +148,25 @@ ASCII_OPTION = click.option(
     help="Show cards in ASCII (QH) instead of with suit symbols (Q♥).",
 )
 
-#: Every ``--seed``: a whole number from 0 to 2**64 - 1, checked before any work.
-SEED = Whole(0, 2**64 - 1)
+class Seed(Whole):
+    """Every ``--seed``: the text read as a whole number and checked, before any work, by
+    the one check of every seed (``ecarte.seeding.check_seed``); help shows its range."""
+
+    def __init__(self) -> None:
+        super().__init__(0, 2**64 - 1)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        number = value
+        if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", value):
+            with contextlib.suppress(ValueError):  # more digits than Python reads
+                number = int(value)
+        try:
+            return check_seed(number)
+        except (TypeError, InvalidSeedError) as exc:
+            self.fail(str(exc).removeprefix("seed "), param, ctx)
+
+
+SEED = Seed()
 
 #: What a bad input raises; the command reports it in one line and exits with status 2.
 USER_ERRORS = (EcarteError, ValueError, OSError, UnicodeError, OverflowError, RecursionError)

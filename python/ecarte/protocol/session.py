@@ -48,7 +48,6 @@ MAX_GO_SECONDS: Final = 60.0
 #: Players at one table.
 MAX_PLAYERS: Final = 8
 MAX_CHIPS: Final = 10**9
-SEED_MAX: Final = 2**64 - 1
 #: The ``level`` names of ``go`` and ``ecarte play --level``, with the agent each plays
 #: (docs/agents.md).
 LEVELS: Final = {
@@ -260,7 +259,7 @@ class Session:
     def _seed(self, request: Request) -> int | None:
         if request.has("seed") and not self.open_games:
             raise AccessError("this server deals with seeds of its own (a seed shows the cards)")
-        return request.optional_integer("seed", 0, SEED_MAX)
+        return request.seed() if request.has("seed") else None
 
     # ------------------------------------------------------------------ commands
     def _cmd_hello(self, client: Client, request: Request) -> dict[str, Any]:
@@ -483,11 +482,7 @@ class Session:
                 observation, legal = holder.game.observation(mover), holder.game.legal_actions()
             else:
                 raise ProtocolError(f"go: a {holder.kind} game has no move to think about")
-            seed = (
-                request.integer("seed", 0, SEED_MAX, default=default_seed)
-                if request.has("seed")
-                else default_seed
-            )
+            seed = request.seed() if request.has("seed") else default_seed
             thought = think(observation, legal, spec, seed, limit)
             result: dict[str, Any] = {
                 "action": str(thought.action),

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from ecarte.errors import EcarteError
+from ecarte.seeding import check_seed
 
 __all__ = [
     "MAX_ID_LENGTH",
@@ -82,6 +83,14 @@ class Request:
 
     def optional_integer(self, name: str, low: int, high: int) -> int | None:
         return self.integer(name, low, high) if self.has(name) else None
+
+    def seed(self, name: str = "seed") -> int:
+        """A seed, checked as every seed is (``check_seed``): one that is no whole number is
+        a ``ProtocolError``, one out of range an ``InvalidSeedError``."""
+        try:
+            return check_seed(self._get(name, None))
+        except TypeError as exc:
+            raise ProtocolError(f"{self.cmd}: {exc}") from None
 
     def number(self, name: str, low: float, high: float) -> float:
         value = self._get(name, None)

@@ -7,9 +7,10 @@ use pyo3::types::PyTuple;
 use super::action::PyAction;
 use super::deal::seed_or_fresh;
 use super::errors::int_in;
-use super::errors::{extract_u64, int_usize, EcarteError, IllegalActionError, MAX_SAMPLES};
+use super::errors::{int_usize, EcarteError, IllegalActionError, MAX_SAMPLES};
 use super::interrupt::decision;
 use super::observe::PyObservation;
+use super::rng::extract_seed;
 use crate::control::Control;
 use crate::duel::{Action, Observation};
 use crate::play::agent::Agent;
@@ -232,7 +233,7 @@ fn pimc_values(
 #[pyfunction]
 fn decision_seed(seed: &Bound<'_, PyAny>, observation: PyRef<'_, PyObservation>) -> PyResult<u64> {
     Ok(rng::decision_seed(
-        extract_u64(seed, "seed")?,
+        extract_seed(seed, "seed")?,
         observation.0.key(),
     ))
 }
@@ -243,7 +244,7 @@ fn decision_seed(seed: &Bound<'_, PyAny>, observation: PyRef<'_, PyObservation>)
 fn agent_seed(match_seed: &Bound<'_, PyAny>, seat: &Bound<'_, PyAny>) -> PyResult<u64> {
     let seat = int_in(seat, "seat", 0, i128::from(u64::MAX - rng::AGENT_STREAM))?;
     Ok(rng::agent_seed(
-        extract_u64(match_seed, "seed")?,
+        extract_seed(match_seed, "seed")?,
         seat as u64,
     ))
 }
@@ -258,7 +259,7 @@ pub fn sampled_values<E: std::fmt::Display + Send>(
     evaluate: impl FnOnce(&Observation, usize, u64, Control<'_>) -> Result<Vec<(Action, f64)>, E> + Send,
 ) -> PyResult<Vec<(PyAction, f64)>> {
     let samples = int_usize(samples, "samples", 1, MAX_SAMPLES)?;
-    let seed = extract_u64(seed, "seed")?;
+    let seed = extract_seed(seed, "seed")?;
     let obs = observation.0.clone();
     let values = decision(py, samples, |control| {
         evaluate(&obs, samples, seed, control)

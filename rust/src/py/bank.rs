@@ -387,7 +387,7 @@ fn bank_simulate<'py>(
     on_progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
     let n = super::errors::int_in(n, "n", 0, i128::from(MAX_BANK_DEALS))? as u64;
-    let seed = super::errors::extract_u64(seed, "seed")?;
+    let seed = super::rng::extract_seed(seed, "seed")?;
     let start = start.map_or(Ok(0), |s| super::errors::extract_u64(s, "start"))?;
     let threads = super::threads::threads_arg(threads)?;
     let cards = shoe.map(cards_of).transpose()?;
@@ -470,7 +470,7 @@ impl PyBankShoe {
             cards_of(&on_table)?,
             cards_of(&discards)?,
             run_outs as u32,
-            super::errors::extract_u64(&seed, "seed")?,
+            super::rng::extract_seed(&seed, "seed")?,
         )?;
         Ok(())
     }
@@ -487,8 +487,7 @@ impl PyBankShoe {
     }
     /// Shuffles the undealt rest with `seed`; the discard pile stays aside.
     fn shuffle_rest(&mut self, seed: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.0
-            .shuffle_rest(super::errors::extract_u64(seed, "seed")?);
+        self.0.shuffle_rest(super::rng::extract_seed(seed, "seed")?);
         Ok(())
     }
     /// Moves the cards on the table to the discard pile.

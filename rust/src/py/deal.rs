@@ -10,8 +10,9 @@ use super::action::{
 };
 use super::arrays::float32_out;
 use super::card::{extract_cards, to_py, PyCard};
-use super::errors::{extract_u64, int_in, int_u8, record_text, EcarteError, InvalidDeckError};
+use super::errors::{int_in, int_u8, record_text, EcarteError, InvalidDeckError};
 use super::observe::{score_pair, seat, PyObservation};
+use super::rng::extract_seed;
 use super::rules::{rules_or_default, PyRules};
 use crate::card::Suit;
 use crate::duel::{DealRecord, DealState, NUM_ACTIONS, OBSERVATION_SIZE};
@@ -59,7 +60,7 @@ pub fn entropy_seed() -> u64 {
 /// or a fresh one, which the object keeps.
 pub fn seed_or_fresh(seed: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
     match seed {
-        Some(s) if !s.is_none() => extract_u64(s, "seed"),
+        Some(s) if !s.is_none() => extract_seed(s, "seed"),
         _ => Ok(entropy_seed()),
     }
 }

@@ -52,6 +52,13 @@ create_exception!(
 
 create_exception!(
     ecarte,
+    InvalidSeedError,
+    EcarteError,
+    "A seed that is a whole number out of range: seeds are from 0 to 2**64 - 1."
+);
+
+create_exception!(
+    ecarte,
     InvalidStakeError,
     EcarteError,
     "A stake that is zero, negative, fractional, over a limit, on T1 or beyond the player's chips."
@@ -78,6 +85,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidRulesError", py.get_type::<InvalidRulesError>())?;
     m.add("InvalidDeckError", py.get_type::<InvalidDeckError>())?;
     m.add("InvalidRecordError", py.get_type::<InvalidRecordError>())?;
+    m.add("InvalidSeedError", py.get_type::<InvalidSeedError>())?;
     m.add("InvalidStakeError", py.get_type::<InvalidStakeError>())?;
     m.add("TableError", py.get_type::<TableError>())?;
     m.add("InvalidShoeError", py.get_type::<InvalidShoeError>())?;
@@ -98,8 +106,9 @@ impl From<DuelError> for PyErr {
     }
 }
 
-/// A whole number in `0..=u64::MAX` (a seed, a count), or an `EcarteError` naming `what`
-/// and the value: never an `OverflowError` or a silently truncated value.
+/// A whole number in `0..=u64::MAX` (a count or an index; a seed is
+/// [`super::rng::extract_seed`]'s), or an `EcarteError` naming `what` and the value: never an
+/// `OverflowError` or a silently truncated value.
 pub fn extract_u64(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
     if obj.is_instance_of::<pyo3::types::PyBool>() {
         return Err(EcarteError::new_err(format!(

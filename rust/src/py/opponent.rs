@@ -3,13 +3,16 @@
 //! and `ecarte.sb3`. Its arrays are new at every call: a caller may keep or change them.
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 use super::action::PyOutcome;
 use super::agents::policy;
 use super::deal::PyDeal;
-use super::errors::{describe, extract_u64, int_usize, EcarteError, MAX_ENVS};
+use super::errors::{describe, int_usize, EcarteError, InvalidSeedError, MAX_ENVS};
 use super::interrupt::interruptible;
+use super::rng::extract_seed;
 use super::rules::PyRules;
 use super::vecenv::{one_per_env, ActionIds, ResetResult};
 use crate::control::Control;
@@ -124,19 +127,24 @@ fn reset_seeds(seed: Option<&Bound<'_, PyAny>>, envs: usize) -> PyResult<Option<
         return Ok(None);
     };
     if seed.hasattr("__index__")? {
-        return extract_u64(seed, "seed").map(|s| Some(ResetSeeds::Batch(s)));
+        return extract_seed(seed, "seed").map(|s| Some(ResetSeeds::Batch(s)));
     }
-    let bad = || {
-        EcarteError::new_err(format!(
-            "seed must be a whole number or {envs} whole numbers, one per env, got {}",
+    let Some(items) = one_per_env(seed, envs) else {
+        let message = format!(
+            "seed must be a whole number from 0 to 2**64 - 1, or {envs} of them, one per env, got {}",
             describe(seed)
-        ))
+        );
+        let wrong_type = seed.is_instance_of::<PyString>() || seed.try_iter().is_err();
+        return Err(if wrong_type {
+            PyTypeError::new_err(message)
+        } else {
+            InvalidSeedError::new_err(message)
+        });
     };
-    let items = one_per_env(seed, envs).ok_or_else(bad)?;
     let seeds = items
         .iter()
         .enumerate()
-        .map(|(i, s)| extract_u64(s, &format!("seed of env {i}")))
+        .map(|(i, s)| extract_seed(s, &format!("seed of env {i}")))
         .collect::<PyResult<Vec<u64>>>()?;
     Ok(Some(ResetSeeds::Each(seeds)))
 }
@@ -160,7 +168,7 @@ impl PyOpponentVecEnv {
         autoreset: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyOpponentVecEnv> {
         let n = int_usize(n, "n (envs)", 1, MAX_ENVS)?;
-        let seed = extract_u64(seed, "seed")?;
+        let seed = extract_seed(seed, "seed")?;
         let opponent = policy(opponent)?;
         let seat = seat.map_or(Ok(0), |s| int_usize(s, "seat", 0, 1))? as u8;
         let rules = rules.map_or_else(Rules::default, |r| r.0);

@@ -1,16 +1,43 @@
 //! The engine's random streams for Python (`rust/src/rng`): derived seeds, shuffles and a
 //! generator, so that Python derives no seed and draws no number of its own.
 
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use pyo3::types::PyBool;
 
 use super::card::{extract_cards, to_py, PyCard};
-use super::errors::{extract_u64, int_in, EcarteError};
+use super::errors::{describe, extract_u64, int_in, EcarteError, InvalidSeedError};
 use crate::rng::{self, rng_from_seed, GameRng};
+
+/// The one check of a seed argument named `what` (`"seed"`, `"seed of env 3"`), wherever a
+/// seed comes from (a binding's argument, `ecarte.seeding.check_seed`, the protocol, the
+/// command line): a whole number from 0 to 2**64 - 1 (an `int`, or any integer type with
+/// `__index__` but `bool`). A value of another type raises `TypeError`, a whole number out
+/// of range `InvalidSeedError`; both messages say the range.
+pub fn extract_seed(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+    let message = || {
+        format!(
+            "{what} must be a whole number from 0 to 2**64 - 1, got {}",
+            describe(obj)
+        )
+    };
+    if obj.is_instance_of::<PyBool>() || !obj.hasattr("__index__")? {
+        return Err(PyTypeError::new_err(message()));
+    }
+    obj.extract::<u64>()
+        .map_err(|_| InvalidSeedError::new_err(message()))
+}
+
+/// `seed` checked as every seed is ([`extract_seed`]), as an `int`.
+#[pyfunction]
+fn check_seed(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
+    extract_seed(seed, "seed")
+}
 
 /// `cards` shuffled with `seed` (`ChaCha8Rng`, see the docs); a new list.
 #[pyfunction]
 fn shuffled(cards: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
-    let seed = extract_u64(seed, "seed")?;
+    let seed = extract_seed(seed, "seed")?;
     let mut cards = extract_cards(cards)?;
     rng::shuffle_with_seed(&mut cards, seed);
     Ok(to_py(cards))
@@ -21,7 +48,7 @@ fn shuffled(cards: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<Vec<P
 #[pyfunction]
 fn derive_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult<u64> {
     Ok(rng::derive_seed(
-        extract_u64(seed, "seed")?,
+        extract_seed(seed, "seed")?,
         extract_u64(index, "index")?,
     ))
 }
@@ -41,7 +68,7 @@ impl PyStream {
     #[new]
     #[pyo3(signature = (seed, drawn = None))]
     fn new(seed: &Bound<'_, PyAny>, drawn: Option<&Bound<'_, PyAny>>) -> PyResult<PyStream> {
-        let seed = extract_u64(seed, "seed")?;
+        let seed = extract_seed(seed, "seed")?;
         let mut rng = rng_from_seed(seed);
         if let Some(drawn) = drawn.filter(|d| !d.is_none()) {
             let words = int_in(drawn, "drawn (words)", 0, i128::from(u64::MAX))?;
@@ -88,13 +115,14 @@ impl PyStream {
 #[pyfunction]
 fn punter_shuffle_seed(table_seed: &Bound<'_, PyAny>, deals: &Bound<'_, PyAny>) -> PyResult<u64> {
     Ok(rng::punter_shuffle_seed(
-        extract_u64(table_seed, "seed")?,
+        extract_seed(table_seed, "seed")?,
         extract_u64(deals, "deals")?,
     ))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyStream>()?;
+    m.add_function(wrap_pyfunction!(check_seed, m)?)?;
     m.add_function(wrap_pyfunction!(shuffled, m)?)?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     m.add_function(wrap_pyfunction!(punter_shuffle_seed, m)?)?;

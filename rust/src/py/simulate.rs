@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use super::agents::policy;
 use super::errors::{extract_u64, int_usize, EcarteError, MAX_BATCH};
 use super::interrupt::interruptible;
+use super::rng::extract_seed;
 use super::rules::PyRules;
 use super::threads::{threads_arg, with_threads};
 use crate::duel::Rules;
@@ -32,7 +33,7 @@ fn duel_simulate<'py>(
     on_progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Columns<'py>> {
     let n = int_usize(n, "n", 0, MAX_BATCH)?;
-    let seed = extract_u64(seed, "seed")?;
+    let seed = extract_seed(seed, "seed")?;
     let start = start.map_or(Ok(0), |s| extract_u64(s, "start"))?;
     if start.checked_add(n as u64).is_none() {
         return Err(EcarteError::new_err(format!(

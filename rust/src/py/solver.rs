@@ -5,9 +5,10 @@ use pyo3::prelude::*;
 
 use super::action::PyAction;
 use super::deal::PyDeal;
-use super::errors::{extract_u64, int_usize, text, EcarteError, MAX_SAMPLES};
+use super::errors::{int_usize, text, EcarteError, MAX_SAMPLES};
 use super::interrupt::interruptible;
 use super::observe::PyObservation;
+use super::rng::extract_seed;
 use super::threads::with_threads;
 use crate::duel::DealState;
 use crate::solver::{self, sampler, Objective, Solution};
@@ -187,7 +188,7 @@ fn sample_worlds(
     seed: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<Py<PyDeal>>> {
     let n = int_usize(n, "n (worlds)", 0, MAX_SAMPLES)?;
-    let seed = extract_u64(seed, "seed")?;
+    let seed = extract_seed(seed, "seed")?;
     let obs = observation.0.clone();
     let worlds = py
         .detach(move || sampler::sample_worlds(&obs, n, seed))

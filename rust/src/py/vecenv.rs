@@ -7,7 +7,8 @@ use pyo3::prelude::*;
 
 use super::arrays::VecEnvOutputs;
 use super::deal::PyDeal;
-use super::errors::{describe, extract_u64, int_usize, EcarteError, MAX_ENVS};
+use super::errors::{describe, int_usize, EcarteError, MAX_ENVS};
+use super::rng::extract_seed;
 use super::rules::PyRules;
 use crate::duel::{
     compact_in_range, expand_compact, Compact, DealState, DuelError, Rules,
@@ -55,7 +56,7 @@ impl PyVecEnv {
         observation: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyVecEnv> {
         let n = int_usize(n, "n (envs)", 1, MAX_ENVS)?;
-        let seed = extract_u64(seed, "seed")?;
+        let seed = extract_seed(seed, "seed")?;
         let layout = observation
             .filter(|o| !o.is_none())
             .map(|o| super::errors::text(o, "observation"))
