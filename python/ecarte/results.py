@@ -1,5 +1,6 @@
-"""The result of a batch simulation, the same shape for both variants: NumPy columns (one
-row per deal or match) plus a summary of rates with 95% intervals, and its JSON record."""
+"""The result of a batch simulation, the same shape for every variant: NumPy columns (one
+row per deal or match, or a variant's count tables) plus a summary of rates with 95%
+intervals, and its JSON record, a format every variant shares (registered here)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import numpy.typing as npt
 
 from ecarte.errors import EcarteError, InvalidRecordError
 from ecarte.records import dump_record, read_record, whole
+from ecarte.registry import RecordFormat, run_summary
 
 __all__ = ["SimulationResult"]
 
@@ -77,7 +79,7 @@ class SimulationResult(Mapping[str, "npt.NDArray[Any]"]):
         if not whole(n, 0) or not whole(seed, 0, 2**64 - 1):
             raise InvalidRecordError(f"n and seed are whole numbers, got {n!r} and {seed!r}")
         columns = {name: _read_column(name, value) for name, value in data["columns"].items()}
-        summary = _summary_of(n, columns)
+        summary = run_summary(n, columns)
         if json.loads(json.dumps(summary)) != data["summary"]:
             raise InvalidRecordError("the recorded summary is not the columns' summary")
         return cls(n=n, seed=seed, columns=columns, summary=summary)
@@ -114,28 +116,7 @@ def _read_column(name: str, value: object) -> npt.NDArray[Any]:
     return np.array(data, dtype=dtype).reshape(shape)
 
 
-def _summary_of(n: int, columns: Mapping[str, npt.NDArray[Any]]) -> dict[str, Any]:
-    """The summary of a run of ``n`` with these columns, as the simulate functions make it:
-    a bank run's count tables, or a duel run's rows; ``InvalidRecordError`` for columns that
-    no run gives."""
-    if set(columns) == {"counts", "joint"}:
-        from ecarte.bank.native import summarize as bank_summary
-
-        counts, joint = columns["counts"], columns["joint"]
-        marginals = (joint.sum(axis=(1, 2)), joint.sum(axis=(0, 2)), joint.sum(axis=(0, 1)))
-        if not (
-            counts.shape == (3, 3)
-            and joint.shape == (3, 3, 3)
-            and all(counts.sum(axis=1) == n)
-            and all(np.array_equal(m, row) for m, row in zip(marginals, counts, strict=True))
-        ):
-            raise InvalidRecordError(
-                "a bank run's counts are 3 tableaux by 3 outcomes, n deals each, and its "
-                "joint counts (T2, T3, T4) agree with them"
-            )
-        return bank_summary(n, counts)
-    from ecarte.duel import summarize as duel_summary
-
-    if "winner" not in columns or any(c.shape[:1] != (n,) for c in columns.values()):
-        raise InvalidRecordError(f"a duel run's columns have a row for each of its {n} items")
-    return duel_summary(columns)
+#: The format of every variant's runs, for the registry (``ecarte.registry``).
+RECORD_FORMATS: Final = (
+    RecordFormat(RECORD_FORMAT, None, "a simulation's result", SimulationResult),
+)

@@ -2,7 +2,7 @@
 
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
-from typing import Final, Literal, final
+from typing import ClassVar, Final, Literal, final
 
 import numpy as np
 import numpy.typing as npt
@@ -51,6 +51,9 @@ class Resolution:
 @final
 class Deal:
     """One deal: four tableaux (T1 the banker's) and the turned-up trump card (``ecarte.bank.Deal``)."""
+
+    RECORD_FORMAT: ClassVar[str]
+    """The ``format`` of this class's records (``to_json``, ``from_json``)."""
 
     @property
     def tableaux(self) -> list[list[Card]]:

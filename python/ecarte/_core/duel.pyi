@@ -1,7 +1,7 @@
 """Type stubs for ``ecarte._core.duel``: the names of ``ecarte.duel``."""
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Final, Literal, final
+from typing import ClassVar, Final, Literal, final
 
 from typing_extensions import Self, disjoint_base
 
@@ -268,6 +268,9 @@ class Deal:
     JSON record. ``Deal(seed=...)`` shuffles; ``Deal.from_deck(cards)`` lays out an exact
     deck."""
 
+    RECORD_FORMAT: ClassVar[str]
+    """The ``format`` of this class's records (``to_json``, ``from_json``)."""
+
     def __new__(
         cls, seed: int | None = None, dealer: int | None = None, rules: Rules | None = None
     ) -> Deal:
@@ -465,6 +468,9 @@ class OpponentVecEnv:
     deep-copies at any point (through ``to_json``). See ``ecarte.gymnasium`` and
     ``ecarte.sb3``."""
 
+    RECORD_FORMAT: ClassVar[str]
+    """The ``format`` of this class's records (``to_json``, ``from_json``)."""
+
     def __new__(
         cls,
         n: int,
@@ -543,6 +549,9 @@ class OpponentVecEnv:
 class Solution:
     """The exact double-dummy result of a play-phase position, for the player to move."""
 
+    RECORD_FORMAT: ClassVar[str]
+    """The ``format`` of this class's records (``to_json``, ``from_json``)."""
+
     def __new__(cls, value: int, best_actions: Sequence[Action], nodes: int) -> Solution:
         """The solution with these parts, which some play-phase position must be able to
         have: a value of deal points (-2 to 2) or cards (0 to 32), and one to five cards
@@ -616,6 +625,9 @@ def master_values(
 class MatchResult:
     """The end of a match: the winner, the final score and every deal's outcome."""
 
+    RECORD_FORMAT: ClassVar[str]
+    """The ``format`` of this class's records (``to_json``, ``from_json``)."""
+
     def __new__(
         cls, winner: int, score: tuple[int, int], outcomes: Sequence[Outcome]
     ) -> MatchResult:
@@ -646,6 +658,9 @@ class Match:
     The dealer alternates every deal, starting with ``first_dealer``; deal ``i`` is
     shuffled with ``derive_seed(seed, i)``. Play it with ``play``, or step by step with
     ``apply``: the action that ends a deal scores it and deals the next at once."""
+
+    RECORD_FORMAT: ClassVar[str]
+    """The ``format`` of this class's records (``to_json``, ``from_json``)."""
 
     def __new__(
         cls,

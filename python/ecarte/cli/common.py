@@ -4,7 +4,6 @@ its one-line errors (status 2), output files, saved records and the ``--ray`` op
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 from pathlib import Path
 from typing import Any, NoReturn
@@ -14,9 +13,9 @@ from rich.console import Console
 
 from ecarte.agents import Agent, make_agent
 from ecarte.distributed import Backend, RayBackend
-from ecarte.duel import Deal, Match, parse_agent
-from ecarte.errors import EcarteError, InvalidSeedError
-from ecarte.records import no_constant
+from ecarte.duel import parse_agent
+from ecarte.errors import EcarteError, InvalidRecordError, InvalidSeedError
+from ecarte.registry import record_formats, sniff
 from ecarte.seeding import check_seed
 
 
@@ -148,6 +147,7 @@ ASCII_OPTION = click.option(
     help="Show cards in ASCII (QH) instead of with suit symbols (Q♥).",
 )
 
+
 class Seed(Whole):
     """Every ``--seed``: the text read as a whole number and checked, before any work, by
     the one check of every seed (``ecarte.seeding.check_seed``); help shows its range."""
@@ -179,14 +179,6 @@ MAX_WORKERS = 64
 MAX_SIMULATED = 10**9
 MAX_ARENA_MATCHES = 10**6
 MAX_BANK_DEALS = 10**6
-
-DEAL_FORMAT = "ecarte.duel.deal"
-MATCH_FORMAT = "ecarte.duel.match"
-RECORD_KINDS = {
-    DEAL_FORMAT: "a duel deal record",
-    MATCH_FORMAT: "a duel match record",
-    "ecarte.bank.session": "a banking session record",
-}
 
 
 class CommandInterrupted(Exception):
@@ -300,11 +292,16 @@ def write_output(path: Path, text: str, option: str) -> None:
         fail(f"{option} {path}: cannot write there ({exc.strerror or type(exc).__name__})")
 
 
-def read_record(file: Path, command: str, accepted: tuple[str, ...]) -> tuple[str, str]:
-    """The text of the ecarte record in ``file`` and its format, which must be one of
-    ``accepted``; anything else (unreadable, not UTF-8 text, not JSON, not a record, another
-    kind of record) is refused in one line that says what the file is."""
-    wanted = " or ".join(f"{RECORD_KINDS[k]} (format {k!r})" for k in accepted)
+def load_record(file: Path, command: str, readers: tuple[type, ...]) -> Any:
+    """The object the ecarte record in ``file`` holds, read by its format's reader
+    (``ecarte.registry``), which must be one of ``readers``; anything else (unreadable, not
+    UTF-8 text, not JSON, not a record, another kind of record, a record that does not
+    load) is refused in one line that says what the file is."""
+    wanted = " or ".join(
+        f"{f.description} (format {f.format!r})"
+        for f in record_formats().values()
+        if f.reader in readers
+    )
     try:
         data = file.read_bytes()
     except OSError as exc:
@@ -314,31 +311,14 @@ def read_record(file: Path, command: str, accepted: tuple[str, ...]) -> tuple[st
     except UnicodeDecodeError:
         fail(f"{file} is not a text file (not UTF-8); {command} reads {wanted}")
     try:
-        record = json.loads(text, parse_constant=no_constant)
-    except (ValueError, RecursionError):
-        fail(f"{file} is not a JSON record; {command} reads {wanted}")
-    kind = record.get("format") if isinstance(record, dict) else None
-    if not isinstance(kind, str):
-        fail(
-            f'{file} is JSON but not an ecarte record (no "format" field); {command} reads {wanted}'
-        )
-    if kind not in accepted:
-        what = RECORD_KINDS.get(kind, f"unknown record format {kind!r}")
-        fail(f"{file}: {what}; {command} reads {wanted}")
-    return text, kind
-
-
-def parse_deal(file: Path, text: str) -> Deal:
+        found = sniff(text)
+    except InvalidRecordError as exc:
+        fail(f"{file}: {exc}; {command} reads {wanted}")
+    if found.reader not in readers:
+        fail(f"{file}: {found.description}; {command} reads {wanted}")
     try:
-        return Deal.from_json(text)
+        return found.read(text)
     except ValueError as exc:  # "invalid deal record: what is wrong"
-        fail(f"{file}: {one_line(exc)}")
-
-
-def parse_match(file: Path, text: str) -> Match:
-    try:
-        return Match.from_json(text)
-    except ValueError as exc:  # "invalid match record: what is wrong"
         fail(f"{file}: {one_line(exc)}")
 
 

@@ -6,16 +6,9 @@ from pathlib import Path
 
 import click
 
-from ecarte.cli.common import (
-    ASCII_OPTION,
-    DEAL_FORMAT,
-    MATCH_FORMAT,
-    parse_deal,
-    parse_match,
-    read_record,
-)
+from ecarte.cli.common import ASCII_OPTION, load_record
 from ecarte.display import counted, deal_steps
-from ecarte.duel import Match
+from ecarte.duel import Deal, Match
 
 #: The names of the seats when the record has none.
 SEATS = ("Seat 0", "Seat 1")
@@ -29,11 +22,8 @@ SEATS = ("Seat 0", "Seat 1")
 @ASCII_OPTION
 def replay_command(file: Path, step: bool) -> None:
     """Show a saved duel deal or match record, all at once or step by step."""
-    text, kind = read_record(file, "replay", (DEAL_FORMAT, MATCH_FORMAT))
-    if kind == DEAL_FORMAT:
-        steps = deal_steps(parse_deal(file, text), SEATS)
-    else:
-        steps = match_steps(parse_match(file, text))
+    record = load_record(file, "replay", (Deal, Match))
+    steps = deal_steps(record, SEATS) if isinstance(record, Deal) else match_steps(record)
     for lines in steps:
         for line in lines:
             click.echo(line)

@@ -13,24 +13,20 @@ from rich.table import Table
 from ecarte import MAX_BATCH, MAX_THREADS
 from ecarte.cli.common import (
     ASCII_OPTION,
-    DEAL_FORMAT,
-    MATCH_FORMAT,
     OUTPUT,
-    RECORD_KINDS,
     SEED,
     Whole,
     backend_of,
     console,
     fail,
-    parse_deal,
-    parse_match,
+    load_record,
     ray_option,
-    read_record,
     write_output,
 )
 from ecarte.display import action_str, card_str, cards_text, counted, suit_str
-from ecarte.duel import Deal, Solution
+from ecarte.duel import Deal, Match, Solution
 from ecarte.errors import EcarteError
+from ecarte.registry import record_formats
 
 
 @click.command("solve")
@@ -136,9 +132,9 @@ def solve_command(
         return
     screen = console()
     if file is not None:
-        text, kind = read_record(file, "solve", (DEAL_FORMAT, MATCH_FORMAT))
-        if kind == MATCH_FORMAT:
-            deals = parse_match(file, text).deals
+        record = load_record(file, "solve", (Deal, Match))
+        if isinstance(record, Match):
+            deals = record.deals
             if deal_number is None or deal_number > len(deals):
                 problem = "" if deal_number is None else f", it has no deal {deal_number}"
                 fail(
@@ -149,7 +145,7 @@ def solve_command(
         else:
             if deal_number not in (None, 1):
                 fail(f"{file} is a deal record: --deal is for match records")
-            deal = parse_deal(file, text)
+            deal = record
         deal, note = position_of(deal)
         if note:
             screen.print(f"{note}.")
@@ -337,9 +333,10 @@ def batch_position(number: int, line: str) -> BatchPosition:
     if not isinstance(obj, dict):
         raise EcarteError(f"not a deal record (a JSON object), but {type(obj).__name__} JSON")
     record = obj.get("deal", obj)  # a position of the benchmark set holds its deal
-    kind = record.get("format") if isinstance(record, dict) else None
-    if kind != DEAL_FORMAT and kind in RECORD_KINDS:
-        raise EcarteError(f"{RECORD_KINDS[kind]}, not a deal record; solve --batch reads deals")
+    name = record.get("format") if isinstance(record, dict) else None
+    known = record_formats().get(name) if isinstance(name, str) else None
+    if known is not None and known.reader is not Deal:
+        raise EcarteError(f"{known.description}, not a deal record; solve --batch reads deals")
     try:
         deal = Deal.from_json(json.dumps(record))
     except EcarteError:

@@ -37,12 +37,15 @@ from ecarte.protocol.wire import (
     parse_message,
     to_line,
 )
+from ecarte.registry import game_kinds, record_formats
 from ecarte.seeding import agent_seed
 
 __all__ = ["ALL_SEATS", "Client", "Session"]
 
 #: A client's grant for a game whose every seat it holds.
 ALL_SEATS: Final = None
+#: The seats a client holds in a game: ``ALL_SEATS``, or some.
+Grant = set[int] | None
 #: The longest ``go`` limit, in seconds.
 MAX_GO_SECONDS: Final = 60.0
 #: Players at one table.
@@ -127,6 +130,11 @@ class Session:
         self._used: dict[str, float] = {}
         self._counter = itertools.count(1)
         self._lock = threading.RLock()
+        #: Each variant's games of ``new`` (its kinds: ``ecarte.registry``).
+        self._new_game: dict[str, Callable[[Request, str], tuple[Holder, Grant]]] = {
+            "duel": self._new_duel,
+            "bank": self._new_bank,
+        }
 
     # ------------------------------------------------------------------ entry points
     def handle_line(self, client: Client, line: str | bytes) -> str:
@@ -279,19 +287,21 @@ class Session:
                 "players": MAX_PLAYERS,
             },
             "open_games": self.open_games,
+            "kinds": {kind: variant.name for kind, variant in game_kinds().items()},
+            "records": {
+                name: {"variant": f.variant, "description": f.description, "replay": bool(f.replay)}
+                for name, f in record_formats().items()
+            },
         }
 
     def _cmd_new(self, client: Client, request: Request) -> dict[str, Any]:
         kind = request.text("kind", limit=8)
-        holder: Holder
-        grant: set[int] | None
-        if kind == "table":
-            # On a shared table the creator holds no seat: the players join by its id.
-            holder, grant = self._new_table(request), ALL_SEATS if self.open_games else set()
-        elif kind in ("deal", "match"):
-            holder, grant = self._new_duel(request, kind)
-        else:
-            raise ProtocolError(f"new: kind must be 'deal', 'match' or 'table', got {kind!r}")
+        kinds = game_kinds()
+        if kind not in kinds:
+            raise ProtocolError(
+                f"new: kind must be one of {', '.join(map(repr, kinds))}, got {kind!r}"
+            )
+        holder, grant = self._new_game[kinds[kind].name](request, kind)
         game = self._add(client, holder, grant)
         seat = min(grant) if grant else None
         result = {"game": game, "state": self._state(game, holder, seat)}
@@ -299,7 +309,7 @@ class Session:
             result["seat_token"] = self._tokens[game][seat]
         return result
 
-    def _new_duel(self, request: Request, kind: str) -> tuple[Holder, set[int] | None]:
+    def _new_duel(self, request: Request, kind: str) -> tuple[Holder, Grant]:
         rules = _rules(request.obj("rules")) if request.has("rules") else None
         seed = self._seed(request)
         agents = request.texts("agents", 2) if request.has("agents") else None
@@ -344,6 +354,10 @@ class Session:
         if worlds is not None and worlds > self.max_worlds:
             raise ProtocolError(f"{spec}: this server allows at most {self.max_worlds} worlds")
         return spec
+
+    def _new_bank(self, request: Request, kind: str) -> tuple[Holder, Grant]:
+        # On a shared table the creator holds no seat: the players join by its id.
+        return self._new_table(request), ALL_SEATS if self.open_games else set()
 
     def _new_table(self, request: Request) -> BankTable:
         if request.has("record"):

@@ -126,6 +126,10 @@ pub struct PyBankDeal(bank::Deal);
 
 #[pymethods]
 impl PyBankDeal {
+    /// The `format` of this class's records (`to_json`, `from_json`).
+    #[classattr]
+    const RECORD_FORMAT: &'static str = crate::bank::record::DEAL_FORMAT;
+
     /// The versioned record: the four tableaux and the trump card.
     fn to_json(&self) -> String {
         self.0.to_json()

@@ -67,6 +67,10 @@ pub fn seed_or_fresh(seed: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
 
 #[pymethods]
 impl PyDeal {
+    /// The `format` of this class's records (`to_json`, `from_json`).
+    #[classattr]
+    const RECORD_FORMAT: &'static str = crate::duel::record::RECORD_FORMAT;
+
     /// A deal from the 32-card pack shuffled with `seed` (a fresh random seed if `None`;
     /// read it back from `.seed`).
     #[new]

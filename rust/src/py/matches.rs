@@ -23,6 +23,10 @@ pub struct PyMatchResult(MatchResult);
 
 #[pymethods]
 impl PyMatchResult {
+    /// The `format` of this class's records (`to_json`, `from_json`).
+    #[classattr]
+    const RECORD_FORMAT: &'static str = crate::duel::result::RESULT_FORMAT;
+
     /// The result with these parts, which some match must be able to end with (see
     /// `duel::MatchResult::new`); `EcarteError` otherwise.
     #[new]
@@ -190,6 +194,10 @@ impl PyMatch {
 
 #[pymethods]
 impl PyMatch {
+    /// The `format` of this class's records (`to_json`, `from_json`).
+    #[classattr]
+    const RECORD_FORMAT: &'static str = crate::duel::record::MATCH_FORMAT;
+
     /// A new match; `seed=None` draws a fresh random seed (read it back from `.seed`).
     /// `target` overrides `rules.target`.
     #[new]

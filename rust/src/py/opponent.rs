@@ -156,6 +156,10 @@ enum ResetSeeds {
 
 #[pymethods]
 impl PyOpponentVecEnv {
+    /// The `format` of this class's records (`to_json`, `from_json`).
+    #[classattr]
+    const RECORD_FORMAT: &'static str = crate::play::opponent_record::ENV_FORMAT;
+
     #[new]
     #[pyo3(signature = (n, seed, opponent, seat = None, rules = None, autoreset = None))]
     fn new(

@@ -20,6 +20,10 @@ pub struct PySolution(Solution);
 
 #[pymethods]
 impl PySolution {
+    /// The `format` of this class's records (`to_json`, `from_json`).
+    #[classattr]
+    const RECORD_FORMAT: &'static str = crate::solver::record::SOLUTION_FORMAT;
+
     /// The solution with these parts, which some play-phase position must be able to have
     /// (see `solver::Solution::new`); `EcarteError` otherwise.
     #[new]

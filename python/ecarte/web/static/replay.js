@@ -1,4 +1,5 @@
-// A saved record (deal, match or bank session), replayed by the server and stepped here.
+// A saved record (deal, match or bank session), replayed by the server and stepped here;
+// the record formats and their variants come from the server (hello's "records").
 import { el } from "./cards.js";
 import { fail } from "./messages.js";
 import { frameBoard } from "./duel.js";
@@ -8,7 +9,7 @@ export function replayScreen(main, server) {
   const board = el("div", { id: "replay-board" });
   const position = el("span", { id: "replay-step", class: "count" });
   const slider = el("input", { type: "range", min: 0, value: 0, id: "replay-slider", class: "grow" });
-  let frames = [], format = null, index = 0;
+  let frames = [], variant = null, index = 0, records = null;
   main.append(el("div", { class: "panel" }, el("h2", {}, "Replay a record"),
     el("p", {}, "Open a record saved by ecarte (ecarte play --save, ecarte match --out, a bank session's to_json())."),
     el("div", { class: "row" },
@@ -30,7 +31,8 @@ export function replayScreen(main, server) {
     if (!file) return;
     try {
       const r = await server.request("replay", { record: await file.text() });
-      frames = r.frames; format = r.format;
+      records = records || (await server.request("hello")).records;
+      frames = r.frames; variant = records[r.format].variant;
       slider.max = frames.length - 1;
       go(0);
     } catch (error) { fail(error); }
@@ -42,7 +44,7 @@ export function replayScreen(main, server) {
     slider.value = index;
     const frame = frames[index];
     position.textContent = `step ${index} of ${frames.length - 1}`;
-    if (format === "ecarte.bank.session") {
+    if (variant === "bank") {
       const action = frame.action ? frame.action.join(" ") : "the table opens";
       board.replaceChildren(el("div", { class: "panel" }, el("b", {}, action)), tableBoard({ ...frame, legal: [] }));
     } else {

@@ -1,0 +1,61 @@
+"""The duel's registration: the two-player game, its records, its runs' summary and the
+protocol's ``deal`` and ``match`` games."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy.typing as npt
+
+from ecarte.arena import RECORD_FORMAT as ARENA_FORMAT
+from ecarte.arena import ArenaResult
+from ecarte.duel import Deal, Match, MatchResult, OpponentVecEnv, Solution, summarize
+from ecarte.errors import InvalidRecordError
+from ecarte.registry import RecordFormat, Variant
+
+__all__ = ["VARIANT"]
+
+NAME = "duel"
+
+
+def _replay_deal(text: str) -> dict[str, Any]:
+    from ecarte.protocol.views import deal_frames
+
+    return {"frames": deal_frames(Deal.from_json(text))}
+
+
+def _replay_match(text: str) -> dict[str, Any]:
+    from ecarte.protocol.views import match_frames
+
+    match = Match.from_json(text)
+    return {"frames": match_frames(match), "target": match.target}
+
+
+def _run_summary(n: int, columns: Mapping[str, npt.NDArray[Any]]) -> dict[str, Any]:
+    """A duel run's summary: its columns have a row for each of its ``n`` deals or matches."""
+    if any(column.shape[:1] != (n,) for column in columns.values()):
+        raise InvalidRecordError(f"a duel run's columns have a row for each of its {n} items")
+    return summarize(columns)
+
+
+def _record(reader: Any, description: str, **replay: Any) -> RecordFormat:
+    """The row of a native record class, which names its own format."""
+    return RecordFormat(reader.RECORD_FORMAT, NAME, description, reader, **replay)
+
+
+VARIANT = Variant(
+    name=NAME,
+    description="the two-player game",
+    records=(
+        _record(Deal, "a duel deal record", replay=_replay_deal),
+        _record(Match, "a duel match record", replay=_replay_match),
+        _record(MatchResult, "a duel match's result"),
+        _record(Solution, "a solver's solution"),
+        _record(OpponentVecEnv, "a vector env against an agent"),
+        RecordFormat(ARENA_FORMAT, NAME, "an arena's result", ArenaResult),
+    ),
+    run_columns=frozenset({"winner"}),
+    summary=_run_summary,
+    game_kinds=("deal", "match"),
+)
