@@ -3,6 +3,7 @@ close early, progress bars, and the text of match, replay, bank and bench."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -214,3 +215,37 @@ def test_bench_names_no_project_internals_and_explains_its_budgets() -> None:
     assert proc.returncode == 0
     assert not re.search(r"issue \d", proc.stdout, re.IGNORECASE)
     assert "of the budget" in proc.stdout and "should fit in 1 GiB" in proc.stdout
+
+
+def test_replay_shows_a_bank_session_step_by_step(tmp_path: Path) -> None:
+    from ecarte import bank
+
+    table = bank.Table(["ann", "bob", "cy"], bank=50, fixed_stake=10, chips=100, seed=7)
+    table.deal()
+    table.stake("bob", 2, 10)
+    table.stake("cy", 3, 10)
+    table.stake("cy", 4, 25)
+    table.reveal()
+    table.settle()
+    table.shuffle_rest("bob")
+    record = tmp_path / "session.json"
+    record.write_text(table.to_json())
+    proc = ecarte("replay", "--ascii", str(record))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "Banking session, seed 7, banking mode, fixed stake 10: ann, bob, cy"
+    assert "Deal 1: ann banks 50, trump card 5D" in lines
+    assert "  cy stakes 25 on T4" in lines and "  bob shuffles the rest of the shoe" in lines
+    assert "  T4 2C JH 9C 9C: banker 2-0" in lines
+    assert "  settled: ann 50, bob 90, cy 65; bank 95" in lines
+    assert lines[-1] == "After 1 deal: ann 50, bob 90, cy 65; bank 95."
+    # One step per action: the opening, then deal, three stakes, reveal, settle, shuffle; a
+    # prompt between two steps.
+    steps = ecarte("replay", "--step", str(record), stdin="\n" * 20)
+    assert steps.stdout.count("(Enter: next, q: quit)") == 7
+    tampered = json.loads(table.to_json())
+    tampered["deals"][0]["settlements"][0]["paid"] = 999
+    record.write_text(json.dumps(tampered))
+    proc = ecarte("replay", str(record))
+    assert proc.returncode == 2 and proc.stderr.startswith(f"error: {record}: ")
+    assert "differ" in proc.stderr

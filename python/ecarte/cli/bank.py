@@ -1,5 +1,6 @@
-"""The banking game on the command line: ``ecarte odds`` (exact odds of a tableau) and
-``ecarte bank`` (a simulated session and its ledger, or the Monte Carlo of many deals)."""
+"""The banking game on the command line: ``ecarte odds`` (exact odds of a tableau),
+``ecarte bank`` (a simulated session and its ledger, or the Monte Carlo of many deals) and
+the steps of a saved session for ``ecarte replay``."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from ecarte.cli.common import (
     ray_option,
     write_output,
 )
-from ecarte.display import card_str, counted, suit_str
+from ecarte.display import card_str, cards_text, counted, suit_str
 
 #: The chart formats ``--plot`` writes (by file name extension).
 PLOT_SUFFIXES = (
@@ -281,3 +282,64 @@ def simulated_outcomes(n: int, seed: int, address: str | None) -> str:
         )
         lines.append(f"T{tableau}: {cells}")
     return "\n".join(lines)
+
+
+def session_steps_text(text: str) -> list[list[str]]:
+    """A bank session record as steps of text, one per action, from the punters' view
+    after it (:func:`ecarte.bank.session_steps`: the record replayed once, and checked)."""
+    from ecarte.bank import session_steps
+
+    table, steps = session_steps(text)
+    mode = "banking mode" if table.mode == "banking" else "open mode"
+    lines = [
+        [
+            f"Banking session, seed {table.seed}, {mode}, fixed stake {table.fixed_stake}: "
+            f"{', '.join(table.players)}"
+        ]
+    ]
+    deals = 0
+    before = steps[0].view
+    for step in steps[1:]:
+        action, view = step.action or [""], step.view
+        name = action[0]
+        if name == "deal":
+            deals += 1
+            trump = "" if view.trump_card is None else card_str(view.trump_card)
+            lines.append(["", f"Deal {deals}: {view.banker} banks {view.bank}, trump card {trump}"])
+        elif name == "stake":
+            lines.append([f"  {action[1]} stakes {action[3]} on T{action[2]}"])
+        elif name == "reveal":
+            lines.append([f"  T1 {cards_text(view.tableaux[0])}" if view.tableaux else "  T1"])
+            for tableau, (cards, result) in enumerate(
+                zip((view.tableaux or ())[1:], view.results or (), strict=False), 2
+            ):
+                lines[-1].append(
+                    f"  T{tableau} {cards_text(cards)}: {outcome_text(result.outcome)} "
+                    f"{result.banker_tricks}-{result.punter_tricks}"
+                )
+        elif name == "settle":
+            chips = ", ".join(f"{p} {c}" for p, c in view.chips.items())
+            lines.append([f"  settled: {chips}; bank {view.bank}"])
+            if view.phase == "broken":
+                lines[-1].append("  the bank is broken")
+            elif view.banker != before.banker:
+                lines[-1].append(f"  the shoe ran out twice: the bank passes to {view.banker}")
+        elif name == "shuffle_rest":
+            lines.append([f"  {action[1]} shuffles the rest of the shoe"])
+        elif name == "restake_bank":
+            lines.append([f"  {view.banker} restakes a bank of {view.bank}"])
+        elif name == "declare_responsible":
+            lines.append([f"  {view.banker} declares the bank responsible"])
+        elif name == "pass_bank":
+            banker = (
+                f"the bank passes to {view.banker}" if view.phase != "over" else "nobody can bank"
+            )
+            lines.append([f"  {before.banker} gives up the bank: {banker}"])
+        before = view
+    ledger = table.ledger[-1]
+    chips = ", ".join(f"{p} {c}" for p, c in ledger["chips"].items())
+    lines[-1] += [
+        "",
+        f"After {counted(table.deals_played, 'deal')}: {chips}; bank {ledger['bank']}.",
+    ]
+    return lines

@@ -1,4 +1,5 @@
-"""``ecarte replay``: a saved deal or match record, all at once or step by step."""
+"""``ecarte replay``: a saved deal, match or bank session record, all at once or step by
+step."""
 
 from __future__ import annotations
 
@@ -6,16 +7,21 @@ from pathlib import Path
 
 import click
 
+from ecarte.bank import RECORD_FORMAT as SESSION_FORMAT
+from ecarte.cli.bank import session_steps_text
 from ecarte.cli.common import (
     ASCII_OPTION,
     DEAL_FORMAT,
     MATCH_FORMAT,
+    fail,
+    one_line,
     parse_deal,
     parse_match,
     read_record,
 )
 from ecarte.display import counted, deal_steps
 from ecarte.duel import Match
+from ecarte.errors import EcarteError
 
 #: The names of the seats when the record has none.
 SEATS = ("Seat 0", "Seat 1")
@@ -28,12 +34,18 @@ SEATS = ("Seat 0", "Seat 1")
 )
 @ASCII_OPTION
 def replay_command(file: Path, step: bool) -> None:
-    """Show a saved duel deal or match record, all at once or step by step."""
-    text, kind = read_record(file, "replay", (DEAL_FORMAT, MATCH_FORMAT))
+    """Show a saved duel deal, duel match or bank session record, all at once or step by
+    step."""
+    text, kind = read_record(file, "replay", (DEAL_FORMAT, MATCH_FORMAT, SESSION_FORMAT))
     if kind == DEAL_FORMAT:
         steps = deal_steps(parse_deal(file, text), SEATS)
-    else:
+    elif kind == MATCH_FORMAT:
         steps = match_steps(parse_match(file, text))
+    else:
+        try:
+            steps = session_steps_text(text)
+        except EcarteError as exc:  # "the record does not replay: what is wrong"
+            fail(f"{file}: {one_line(exc)}")
     for lines in steps:
         for line in lines:
             click.echo(line)
