@@ -13,6 +13,7 @@ The table's one history is its list of actions: its record, :meth:`Table.undo` a
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -140,6 +141,9 @@ class Table:
         self._deal: Deal | None = None
         self._revealed = False
         self._stakes: list[Stake] = []
+        # This deal's stakes summed by player (their committed chips) and by tableau.
+        self._committed: dict[str, int] = {}
+        self._on_tableau: dict[int, int] = {}
         self._settlements: list[Settlement] = []
         self._deals_played = 0
         self._shuffled_since_deal = False
@@ -306,6 +310,7 @@ class Table:
         deal = self._shoe.deal()
         self._deal = deal
         self._stakes = []
+        self._committed, self._on_tableau = {}, {}
         self._settlements = []
         self._shuffled_since_deal = False
         self._revealed = False
@@ -334,6 +339,8 @@ class Table:
             raise InvalidStakeError(refusal(amount))
         placed = Stake(player, tableau, amount)
         self._stakes.append(placed)
+        self._committed[player] = self._committed.get(player, 0) + amount
+        self._on_tableau[tableau] = self._on_tableau.get(tableau, 0) + amount
         self._actions.append(["stake", player, tableau, amount])
         return placed
 
@@ -462,11 +469,11 @@ class Table:
         """Takes one action in the record's form, e.g. ``["stake", "bob", 2, 10]``: a method
         name above and its arguments. ``TableError`` for one that names none."""
         name, arguments = _parts(action)
-        method: Callable[..., object] = getattr(self, name)
         try:
-            inspect.signature(method).bind(*arguments)
+            _signature(name).bind(self, *arguments)
         except TypeError as e:
-            raise TableError(f"{method.__name__}: {e}") from None
+            raise TableError(f"{name}: {e}") from None
+        method: Callable[..., object] = getattr(self, name)
         return method(*arguments)
 
     def player_of(self, action: object) -> str:
@@ -552,8 +559,8 @@ class Table:
             s.player == player and s.tableau == tableau for s in self._stakes
         )
         awaited = self._awaited_tableau() if tableau == 4 and self._obliged else None
-        on_t4 = sum(s.amount for s in self._stakes if s.tableau == 4)
         limited = tableau == 4 and self._mode == "banking" and not self._responsible
+        on_t4 = self._on_tableau.get(4, 0)
         by_bank = limited and bank - on_t4 < free  # the bank, not the chips, sets the most
 
         def refusal(amount: int) -> str:
@@ -634,10 +641,10 @@ class Table:
         return [p for p in self._players if p != self.banker]
 
     def _free(self, player: str) -> int:
-        return self._chips[player] - sum(s.amount for s in self._stakes if s.player == player)
+        return self._chips[player] - self._committed.get(player, 0)
 
     def _staked(self, tableau: int) -> bool:
-        return any(s.tableau == tableau for s in self._stakes)
+        return tableau in self._on_tableau
 
     def _awaited_tableau(self) -> int | None:
         """The obligation (docs/rules.md, "Stake limits"): the first of T2 and T3 that
@@ -717,6 +724,12 @@ def session_steps(text: str) -> tuple[Table, list[Step]]:
     steps: list[Step] = []
     table = _loaded(Table, text, lambda action, t: steps.append(Step(action, t.punter_view())))
     return table, steps
+
+
+@functools.cache
+def _signature(name: str) -> inspect.Signature:
+    """The signature of the table's action ``name``, which its arguments must fit."""
+    return inspect.signature(getattr(Table, name))
 
 
 def _parts(action: object) -> tuple[str, list[Any]]:
