@@ -187,7 +187,7 @@ def entry_points() -> list[tuple[str, Callable[[Any], Any]]]:
         ("bank.Table(chips)", lambda x: bank.Table(["a", "b"], chips=x, seed=1)),
         ("bank.Table(seed)", lambda x: bank.Table(["a", "b"], seed=x)),
         ("bank.Table(players)", lambda x: bank.Table(x, seed=1)),
-        ("bank.Table.replay", lambda x: bank.Table.replay(x)),
+        ("bank.Table.from_json", lambda x: bank.Table.from_json(x)),
     ]
 
 
@@ -253,7 +253,7 @@ def records() -> list[tuple[str, str, Callable[[str], Any]]]:
         ("match", match.to_json(), duel.Match.from_json),
         ("observation", deal.observation(0).to_json(), duel.Observation.from_json),
         ("rules", duel.Rules(target=5).to_json(), duel.Rules.from_json),
-        ("table", table.to_json(), bank.Table.replay),
+        ("table", table.to_json(), bank.Table.from_json),
     ]
 
 

@@ -128,7 +128,7 @@ def test_bank_command(tmp_path: Path) -> None:
     assert chart.read_bytes()[:4] == b"\x89PNG"
     from ecarte import bank
 
-    table = bank.Table.replay(record.read_text())
+    table = bank.Table.from_json(record.read_text())
     assert table.deals_played == 6
     assert ecarte("bank", "--players", "1").returncode == 2
 

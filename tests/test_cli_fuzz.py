@@ -80,6 +80,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         "format_number": '{"format": 5}',
         "chess": '{"format": "chess"}',
         "bank_record": table.to_json(),
+        "bank_bad_action": table.to_json().replace('"actions":[]', '"actions":[["fly"]]'),
         "huge_int": '{"format": "ecarte.duel.match", "seed": ' + "9" * 5000 + "}",
         "match_deals_5": json.dumps({**match_record, "deals": 5}),
         "match_deals_null": json.dumps({**match_record, "deals": None}),
@@ -156,7 +157,7 @@ def check(result: Result, args: Sequence[str], expect: int | None) -> None:
 # -- records -------------------------------------------------------------------------------
 
 
-REPLAY_GOOD = {"good_deal", "good_finished_deal", "good_match", "fresh_deal"}
+REPLAY_GOOD = {"good_deal", "good_finished_deal", "good_match", "fresh_deal", "bank_record"}
 
 #: Tampered records that ``Match.from_json`` still accepts (issue 10, "Records that accept
 #: tampering"): the CLI must not show a traceback for them; that they are refused with

@@ -3,6 +3,7 @@ close early, progress bars, and the text of match, replay, bank and bench."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -214,3 +215,100 @@ def test_bench_names_no_project_internals_and_explains_its_budgets() -> None:
     assert proc.returncode == 0
     assert not re.search(r"issue \d", proc.stdout, re.IGNORECASE)
     assert "of the budget" in proc.stdout and "should fit in 1 GiB" in proc.stdout
+
+
+def test_replay_shows_a_bank_session_step_by_step(tmp_path: Path) -> None:
+    from ecarte import bank
+
+    table = bank.Table(["ann", "bob", "cy"], bank=50, fixed_stake=10, chips=100, seed=7)
+    table.deal()
+    table.stake("bob", 2, 10)
+    table.stake("cy", 3, 10)
+    table.stake("cy", 4, 25)
+    table.reveal()
+    table.settle()
+    table.shuffle_rest("bob")
+    record = tmp_path / "session.json"
+    record.write_text(table.to_json())
+    proc = ecarte("replay", "--ascii", str(record))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "Banking session, seed 7, banking mode, fixed stake 10: ann, bob, cy"
+    assert "Deal 1: ann banks 50, trump card 5D" in lines
+    assert "  cy stakes 25 on T4" in lines and "  bob shuffles the rest of the shoe" in lines
+    assert "  T4 2C JH 9C 9C: banker 2-0" in lines
+    assert "  settled: ann 50, bob 90, cy 65; bank 95" in lines
+    assert lines[-1] == "After 1 deal: ann 50, bob 90, cy 65; bank 95."
+    # One step per action: the opening, then deal, three stakes, reveal, settle, shuffle; a
+    # prompt between two steps.
+    steps = ecarte("replay", "--step", str(record), stdin="\n" * 20)
+    assert steps.stdout.count("(Enter: next, q: quit)") == 7
+    tampered = json.loads(table.to_json())
+    tampered["deals"][0]["settlements"][0]["paid"] = 999
+    record.write_text(json.dumps(tampered))
+    proc = ecarte("replay", str(record))
+    assert proc.returncode == 2 and proc.stderr.startswith(f"error: {record}: ")
+    assert "differ" in proc.stderr
+
+
+def ledger_cells(text: str) -> dict[tuple[str, str], str]:
+    """The cells of the ledger tables in ``text``, by deal and column header."""
+    cells: dict[tuple[str, str], str] = {}
+    headers: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("┃"):
+            headers = [c.strip() for c in line.strip("┃").split("┃")]
+        elif line.startswith("│"):
+            row = dict(zip(headers, (c.strip() for c in line.strip("│").split("│")), strict=True))
+            for header, value in row.items():
+                cells[row["deal"].rstrip("*"), header] = value
+    return cells
+
+
+def bank_output(args: list[str], terminal: bool) -> str:
+    """What ``ecarte bank`` prints in an 80-column terminal, or into a pipe."""
+    import os
+
+    import pexpect
+
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    if not terminal:
+        proc = subprocess.run(
+            [*ECARTE, "bank", *args], capture_output=True, text=True, env=env, check=True
+        )
+        return proc.stdout
+    child = pexpect.spawn(
+        sys.executable,
+        [*ECARTE[1:], "bank", *args],
+        dimensions=(24, 80),
+        env={**env, "TERM": "xterm"},
+        encoding="utf-8",
+        timeout=120,
+    )
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    return re.sub(r"\x1b\[[0-9;]*m", "", child.before.replace("\r\n", "\n"))
+
+
+@pytest.mark.parametrize("players", [2, 4, 8, 20])
+@pytest.mark.parametrize("terminal", [True, False], ids=["pty", "pipe"])
+def test_the_bank_ledger_shows_every_figure_whole_in_80_columns(
+    players: int, terminal: bool
+) -> None:
+    from ecarte import bank
+    from ecarte.bank.session import play_session
+    from rich.cells import cell_len
+
+    out = bank_output(["--deals", "5", "--players", str(players)], terminal)
+    assert "…" not in out and "..." not in out
+    assert max(cell_len(line) for line in out.splitlines()) <= 80
+    names = [f"P{i + 1}" for i in range(players)]
+    history = play_session(bank.Table(names, seed=1), 5, 1)
+    cells = ledger_cells(out)
+    for entry in history:
+        deal = str(entry.deal)
+        assert cells[deal, "banker"] == entry.banker and cells[deal, "bank"] == str(entry.bank)
+        assert all(cells[deal, p] == str(entry.chips[p]) for p in names)
+    if players > 2:  # the outcomes in letters, and what they mean
+        assert "B the banker wins, E en carte, P the punter wins" in out

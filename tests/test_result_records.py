@@ -86,10 +86,6 @@ def test_the_table_records_with_the_same_verbs() -> None:
     table.stake("b", 2, 10)
     again = bank.Table.from_json(table.to_json())
     assert again.to_json() == table.to_json()
-    # The aliases: record() is the record as a dict, replay() takes either form.
-    assert table.record() == json.loads(table.to_json())
-    assert bank.Table.replay(table.record()).to_json() == table.to_json()
-    assert bank.Table.replay(table.to_json()).to_json() == table.to_json()
 
 
 # -- malformed records -------------------------------------------------------------------

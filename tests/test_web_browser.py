@@ -133,12 +133,23 @@ def test_two_browsers_play_a_bank_deal_through_staking_reveal_and_settlement(
         assert page.locator(".tableau .card.back").count() == 16
         assert page.locator(".tableau .card:not(.back)").count() == 0
     assert bob.locator("button[data-action=deal]").count() == 0  # only the banker deals
+    # The controls are the server's legal actions: T4 and the reveal wait for T2 and T3.
+    assert bob.locator("button[data-stake='4-amount']").count() == 0
+    assert ann.locator("button[data-action=reveal]").count() == 0
+    assert bob.inner_text("button[data-stake='2']") == "Stake 10 on T2"
     bob.click("button[data-stake='2']")
     bob.wait_for_selector("[data-tableau='2'] .count")
     bob.click("button[data-stake='3']")
     bob.wait_for_selector("[data-tableau='3'] .count")
+    t4 = bob.locator("button[data-stake='4-amount']")
+    assert t4.inner_text() == "Stake on T4 (1–100)"  # within the bank of 100
+    assert bob.get_attribute("#stake-amount", "max") == "100"
+    bob.fill("#stake-amount", "30")
+    t4.click()
+    bob.wait_for_selector("[data-tableau='4'] .count")
+    assert bob.inner_text("button[data-stake='4-amount']") == "Stake on T4 (1–70)"
     shot(bob, "web-bank-staking", tmp_path)
-    ann.wait_for_selector("[data-tableau='3'] .count")  # the banker sees bob's stakes
+    ann.wait_for_selector("[data-tableau='4'] .count")  # the banker sees bob's stakes
     ann.click("button[data-action=reveal]")
     for page in (ann, bob):
         page.wait_for_selector("#phase:text('revealed')")

@@ -14,11 +14,22 @@ of a search agent's decision. Python derives no seed of its own.
 from __future__ import annotations
 
 import os
+from typing import Final
 
 from ecarte._core import check_seed
 from ecarte._core.duel import agent_seed, decision_seed
 
-__all__ = ["agent_seed", "check_seed", "decision_seed", "fresh_seed", "resolve_seed"]
+__all__ = [
+    "MAX_SEED",
+    "agent_seed",
+    "check_seed",
+    "decision_seed",
+    "fresh_seed",
+    "resolve_seed",
+]
+
+#: The largest seed: seeds are whole numbers from 0 to ``2**64 - 1``.
+MAX_SEED: Final = 2**64 - 1
 
 
 def fresh_seed() -> int:

@@ -13,9 +13,9 @@ from ecarte._core import Card, Suit
 from ecarte.bank.ledger import PUNTER_TABLEAUX as PUNTER_TABLEAUX
 from ecarte.bank.ledger import RECORD_FORMAT as RECORD_FORMAT
 from ecarte.bank.ledger import RECORD_VERSION as RECORD_VERSION
+from ecarte.bank.ledger import Bounds, LegalAction, PunterView, Settlement, Stake
 from ecarte.bank.ledger import Mode as Mode
 from ecarte.bank.ledger import Phase as Phase
-from ecarte.bank.ledger import PunterView, Settlement, Stake
 from ecarte.bank.ledger import SettlementResult as SettlementResult
 from ecarte.bank.native import (
     CHUNK,
@@ -31,10 +31,13 @@ from ecarte.bank.native import (
     simulate,
 )
 
-# Public too, outside __all__: the table's types and record format, the chunk cost.
+# Public too, outside __all__: the table's types, phase machine and record format, the chunk
+# cost.
 from ecarte.bank.native import SIMULATED_DEAL_SECONDS as SIMULATED_DEAL_SECONDS
+from ecarte.bank.table import ACTION_RULES as ACTION_RULES
 from ecarte.bank.table import ACTIONS as ACTIONS
-from ecarte.bank.table import Table
+from ecarte.bank.table import ActionRule as ActionRule
+from ecarte.bank.table import Step, Table, session_steps
 from ecarte.errors import EcarteError, InvalidShoeError, InvalidStakeError, TableError
 from ecarte.results import SimulationResult
 
@@ -42,11 +45,13 @@ __all__ = [
     "CHUNK",
     "MAX_DEALS",
     "OUTCOMES",
+    "Bounds",
     "Card",
     "Deal",
     "EcarteError",
     "InvalidShoeError",
     "InvalidStakeError",
+    "LegalAction",
     "Odds",
     "PunterView",
     "Resolution",
@@ -54,11 +59,13 @@ __all__ = [
     "Shoe",
     "SimulationResult",
     "Stake",
+    "Step",
     "Suit",
     "Table",
     "TableError",
     "deal_from_shoe",
     "odds",
     "resolve",
+    "session_steps",
     "simulate",
 ]

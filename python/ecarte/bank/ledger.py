@@ -1,12 +1,13 @@
-"""What a banking table keeps and shows: stakes and settlements, the punters' view, and the
-session record (its checked configuration, its deals and its format)."""
+"""What a banking table keeps and shows: stakes and settlements, the punters' view, the
+actions a player may take, and the session record (its checked configuration, its deals and
+its format)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from ecarte._core import Card, check_seed
 from ecarte._core.bank import Deal, Resolution
@@ -17,6 +18,8 @@ __all__ = [
     "PUNTER_TABLEAUX",
     "RECORD_FORMAT",
     "RECORD_VERSION",
+    "Bounds",
+    "LegalAction",
     "Mode",
     "Phase",
     "PunterView",
@@ -25,9 +28,9 @@ __all__ = [
     "Stake",
     "check_replay",
     "deal_record",
+    "listed",
     "read_session",
     "session_record",
-    "session_text",
     "table_config",
     "whole_number",
 ]
@@ -87,24 +90,37 @@ class PunterView:
         """``player``'s chips not yet committed to a stake of this deal."""
         return self.chips[player] - sum(s.amount for s in self.stakes if s.player == player)
 
-    def missing_fixed_stake(self, players: Sequence[str]) -> tuple[int, list[str]] | None:
-        """The punters' obligation in banking mode (docs/rules.md, "Stake limits"): the
-        first of T2 and T3 that lacks its fixed stake while some punter can afford one now,
-        with those punters in the order of ``players``; ``None`` when neither does. A stake
-        on T4 and the reveal wait for it."""
-        for tableau in (2, 3):
-            if any(s.tableau == tableau for s in self.stakes):
-                continue
-            able = [
-                p
-                for p in players
-                if p != self.banker
-                and self.free_chips(p) >= self.fixed_stake
-                and not any(s.player == p and s.tableau == tableau for s in self.stakes)
-            ]
-            if able:
-                return tableau, able
-        return None
+
+class Bounds(NamedTuple):
+    """What the last argument of a legal action may be: ``argument`` names it (``amount``,
+    ``seed``), a whole number from ``min`` to ``max``. An ``optional`` one may be left out:
+    the table then takes ``default`` (a restake: the bank size) or its own seeded choice (a
+    shuffle's seed, which it does not show)."""
+
+    argument: str
+    min: int
+    max: int
+    optional: bool = False
+    default: int | None = None
+
+
+class LegalAction(NamedTuple):
+    """An action a player may take now (:meth:`Table.legal_actions`). ``action`` is its
+    record form without the last argument (``("stake", "bob", 4)``, ``("deal",)``);
+    ``bounds``, when there is one more, says what it may be. ``obliged`` marks a fixed stake
+    on T2 or T3 that the table waits for before it takes a stake on T4 or the reveal."""
+
+    name: str
+    player: str
+    action: tuple[str | int, ...]
+    tableau: int | None = None
+    bounds: Bounds | None = None
+    obliged: bool = False
+
+
+def listed(names: Sequence[str], last: str = "and") -> str:
+    """Names as a sentence writes them: ``ann``, ``ann and bob``, ``ann, bob and cy``."""
+    return f" {last} ".join(filter(None, (", ".join(names[:-1]), *names[-1:])))
 
 
 def whole_number(value: object) -> bool:
@@ -124,10 +140,13 @@ def table_config(
     """The configuration of a new table as its record holds it (``obliged`` decided, the
     chips per player), once every argument is checked; raises ``InvalidRulesError``."""
     names = list(players)
-    if len(names) < 2 or not all(isinstance(p, str) and p for p in names):
-        raise InvalidRulesError(f"players must be at least two non-empty names, got {names!r}")
-    if len(set(names)) != len(names):
-        raise InvalidRulesError(f"player names must be unique, got {names!r}")
+    if not all(isinstance(p, str) and p for p in names):
+        raise InvalidRulesError("a player's name is non-empty text")
+    if len(names) < 2:
+        raise InvalidRulesError(f"a table needs at least two players, got {len(names)}")
+    if twice := sorted({p for p in names if names.count(p) > 1}):
+        verb = "is" if len(twice) == 1 else "are"
+        raise InvalidRulesError(f"player names must be unique: {listed(twice)} {verb} taken twice")
     if mode not in ("banking", "open"):
         raise InvalidRulesError(f"mode must be 'banking' or 'open', got {mode!r}")
     if not whole_number(banker) or not 0 <= banker < len(names):
@@ -148,7 +167,7 @@ def table_config(
         start = {p: chips for p in names}
     for p, c in start.items():
         if not whole_number(c) or c < 0:  # type: ignore[operator]
-            raise InvalidRulesError(f"chips of {p!r} must be a whole number >= 0, got {c!r}")
+            raise InvalidRulesError(f"the chips of {p} must be a whole number >= 0, got {c!r}")
     return {
         "players": names,
         "banker": banker,
@@ -192,14 +211,6 @@ def session_record(config: Mapping[str, Any], actions: Sequence[Any], deals: Seq
     """The JSON text of a session record (``Table.to_json``)."""
     fields = {"config": config, "actions": actions, "deals": deals}
     return dump_record(RECORD_FORMAT, RECORD_VERSION, fields)
-
-
-def session_text(record: Mapping[str, Any]) -> str:
-    """A session record given as a mapping (``Table.record()``), as JSON text."""
-    try:
-        return json.dumps(dict(record))
-    except (TypeError, ValueError) as e:
-        raise InvalidRecordError(f"not a JSON record: {e}") from None
 
 
 def read_session(text: object) -> dict[str, Any]:

@@ -33,15 +33,16 @@ def play_session(
     seed: int | None = None,
     on_deal: Callable[[SessionDeal], None] | None = None,
 ) -> list[SessionDeal]:
-    """Plays ``deals`` deals. The punters decide from :meth:`Table.punter_view` only (the
-    trump card and the stakes; the tableaux are face down). When the table obliges fixed
-    stakes on T2 and T3, they come first: the first punter in seat order after the banker
-    who can afford a missing one places it. Then each punter, in seat order, stakes on one
-    tableau chosen at random (the engine's ``Stream(seed)``; ``seed=None``: a fresh seed):
-    the fixed stake on T2 or T3 (once each), or on T4 up to twice the fixed stake, within
-    the bank in banking mode and always within the punter's free chips. After a first
-    break the banker restakes the bank; after a second, the bank passes. Stops early when
-    nobody can hold the bank."""
+    """Plays ``deals`` deals. The punters decide from what they may know: the punters'
+    view (the trump card and the stakes; the tableaux are face down) and the table's
+    :meth:`~Table.legal_actions` with their bounds. When the table waits for fixed stakes
+    on T2 and T3, they come first: the first punter in seat order after the banker who may
+    place a missing one does. Then each punter with free chips, in seat order, picks one
+    tableau at random (the engine's ``Stream(seed)``; ``seed=None``: a fresh seed) and
+    stakes there, if the table takes a stake from them: the fixed stake on T2 or T3 (or the
+    most allowed if that is less), on T4 a random amount up to twice the fixed stake (or
+    the most allowed). After a first break the banker restakes the bank; after a second,
+    the bank passes. Stops early when nobody can hold the bank."""
     rng = Stream(resolve_seed(seed))
     history: list[SessionDeal] = []
     for _ in range(deals):
@@ -50,17 +51,20 @@ def play_session(
         view = table.deal()
         banker = view.banker
         punters = _punters_in_seat_order(table.players, banker)
-        if table.obliged:
-            view = _place_obliged_stakes(table, view, punters)
+        view = _place_obliged_stakes(table, view, punters)
         for player in punters:
             if view.free_chips(player) <= 0:
                 continue
             tableau = rng.choice((2, 3, 4))
-            amount = table_stake(view, player, tableau, rng)
-            again = any(s.player == player and s.tableau == tableau for s in view.stakes)
-            if amount > 0 and not (again and tableau in (2, 3)):
-                table.stake(player, tableau, amount)
-                view = table.punter_view()
+            wanted = view.fixed_stake
+            if tableau == 4:
+                wanted = 1 + rng.below(min(2 * wanted, 2**32 - 1))
+            for legal in table.legal_actions(player):
+                if legal.tableau == tableau and legal.bounds is not None:
+                    amount = min(wanted, legal.bounds.max)
+                    if amount >= legal.bounds.min:
+                        table.stake(player, tableau, amount)
+                        view = table.punter_view()
         outcomes = tuple(r.outcome for r in table.reveal())
         table.settle()
         events = []
@@ -87,27 +91,12 @@ def _punters_in_seat_order(players: list[str], banker: str) -> list[str]:
 
 
 def _place_obliged_stakes(table: Table, view: PunterView, punters: list[str]) -> PunterView:
-    """The seed obliges the first and second punters to stake on T2 and T3: the first in
-    seat order who can afford a missing fixed stake places it."""
-    while (missing := view.missing_fixed_stake(punters)) is not None:
-        tableau, able = missing
-        table.stake(able[0], tableau, view.fixed_stake)
+    """The seed obliges the first and second punters to stake on T2 and T3: while the table
+    waits for such a stake (the banker may not reveal yet), the first punter in seat order
+    who may place one places it, on T2 if T2 waits too (a punter who may stake the one may
+    stake the other)."""
+    while not any(a.name == "reveal" for a in table.legal_actions(table.banker)):
+        first = next(a for p in punters for a in table.legal_actions(p) if a.obliged)
+        table.apply([*first.action, table.fixed_stake])
         view = table.punter_view()
     return view
-
-
-def table_stake(view: PunterView, player: str, tableau: int, rng: Stream) -> int:
-    """The policy's stake from what a punter may see: the fixed stake on T2/T3 (in open
-    mode, any sum: the fixed stake or the free chips if fewer); on T4 up to twice the fixed
-    stake, within the bank (banking mode) and the player's free chips. 0: no stake."""
-    fixed = view.fixed_stake
-    free = view.free_chips(player)
-    if tableau in (2, 3):
-        if view.mode == "open":
-            return max(0, min(fixed, free))
-        return fixed if free >= fixed else 0
-    amount = 1 + rng.below(min(2 * fixed, 2**32 - 1))
-    if view.mode == "banking" and not view.responsible:
-        already = sum(s.amount for s in view.stakes if s.tableau == 4)
-        amount = min(amount, view.bank - already)
-    return max(0, min(amount, free))

@@ -1,35 +1,32 @@
 """The banking table (:class:`Table`): the game flow, the chips and the records in Python,
 over the native shoe and resolution.
 
-Phase machine of a :class:`Table`::
-
-    "ready" --deal()--> "staking" --reveal()--> "revealed" --settle()--> "ready"
-                                                                 \\--> "broken" (bank broken)
-    "broken" --restake_bank()--> "ready"        (first break of this banker only)
-    "broken" --declare_responsible()--> "ready" (second break only)
-    "broken" --pass_bank()--> "ready"
-    "over": no player can hold the bank; nothing more is legal.
-
-Between deals ("ready") a punter may ``shuffle_rest`` once, also after a restake
-(docs/rules.md, "The shoe across deals": the restake only spares the banker a reshuffle).
-
-During staking the tableaux are face down: punters see :meth:`Table.punter_view` (the trump
-card and the stakes), which :meth:`Table.deal` returns.
+:data:`ACTION_RULES` is the phase machine: which phase takes each action and who takes it.
+Each action checks its own conditions besides (the stake limits, the obligation, the bank
+number), and :meth:`Table.legal_actions` lists exactly what those checks accept, with the
+bounds of each amount. During staking the tableaux are face down: punters see
+:meth:`Table.punter_view` (the trump card and the stakes), which :meth:`Table.deal` returns.
+The table's one history is its list of actions: its record, :meth:`Table.undo` and
+:func:`session_steps` replay it.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final, Literal, NamedTuple
 
 from ecarte._core import Card, check_seed, punter_shuffle_seed
 from ecarte._core.bank import Deal, Resolution, Shoe
 from ecarte.bank.ledger import (
     PUNTER_TABLEAUX,
+    Bounds,
+    LegalAction,
     Mode,
     Phase,
     PunterView,
@@ -38,22 +35,58 @@ from ecarte.bank.ledger import (
     Stake,
     check_replay,
     deal_record,
+    listed,
     read_session,
     session_record,
-    session_text,
     table_config,
     whole_number,
 )
-from ecarte.errors import InvalidRecordError, InvalidRulesError, InvalidStakeError, TableError
-from ecarte.seeding import fresh_seed
+from ecarte.errors import (
+    EcarteError,
+    InvalidRecordError,
+    InvalidRulesError,
+    InvalidStakeError,
+    TableError,
+)
+from ecarte.seeding import MAX_SEED, fresh_seed
 
-__all__ = ["ACTIONS", "Table"]
+__all__ = ["ACTIONS", "ACTION_RULES", "ActionRule", "Step", "Table", "session_steps"]
 
-#: The table's actions, as a record names them (:meth:`Table.apply`).
-ACTIONS = (
-    "deal", "stake", "reveal", "settle", "shuffle_rest", "restake_bank",
-    "declare_responsible", "pass_bank",
-)  # fmt: skip
+
+class ActionRule(NamedTuple):
+    """When an action is taken: in ``phase``, by the banker or by the punter it names."""
+
+    phase: Phase
+    by: Literal["banker", "punter"]
+
+
+#: The phase machine: for each action, as a record names it (:meth:`Table.apply`), the phase
+#: that takes it and who takes it. A deal opens staking, the reveal ends it; a settlement
+#: goes back to "ready", or to "broken" when the bank broke; a restake, a responsible bank
+#: or a pass (which may leave no banker: "over") ends a break (docs/bank.md).
+ACTION_RULES: Final[Mapping[str, ActionRule]] = MappingProxyType(
+    {
+        "deal": ActionRule("ready", "banker"),
+        "stake": ActionRule("staking", "punter"),
+        "reveal": ActionRule("staking", "banker"),
+        "settle": ActionRule("revealed", "banker"),
+        "shuffle_rest": ActionRule("ready", "punter"),
+        "restake_bank": ActionRule("broken", "banker"),
+        "declare_responsible": ActionRule("broken", "banker"),
+        "pass_bank": ActionRule("broken", "banker"),
+    }
+)
+#: The table's actions, as a record names them.
+ACTIONS: Final = tuple(ACTION_RULES)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a session: the ``action`` taken (``None``: the table as it opened) and the
+    punters' ``view`` after it."""
+
+    action: list[Any] | None
+    view: PunterView
 
 
 class Table:
@@ -107,6 +140,9 @@ class Table:
         self._deal: Deal | None = None
         self._revealed = False
         self._stakes: list[Stake] = []
+        # This deal's stakes summed by player (their committed chips) and by tableau.
+        self._committed: dict[str, int] = {}
+        self._on_tableau: dict[int, int] = {}
         self._settlements: list[Settlement] = []
         self._deals_played = 0
         self._shuffled_since_deal = False
@@ -251,13 +287,29 @@ class Table:
         return copy.deepcopy(self._ledger)
 
     # -------------------------------------------------------------- actions
+    def legal_actions(self, player: str | None = None) -> list[LegalAction]:
+        """Every action ``player`` may take now (``None``: every player's, in seat order),
+        each with the bounds of its last argument: a stake names its tableau and the
+        amounts from the least to the most the table takes there; a restake, the bank
+        from 1 to the banker's chips. The action methods accept exactly these."""
+        if player is not None:
+            self._check_player(player)
+        banker, found = self.banker, []
+        for name, rule in ACTION_RULES.items():
+            if rule.phase == self._phase:
+                for who in self._players if player is None else [player]:
+                    if (who == banker) == (rule.by == "banker"):
+                        found += self._legal(name, who)
+        return found
+
     def deal(self) -> PunterView:
         """Deals the next hand face down and turns up the trump card; staking opens.
         Returns the punters' view (the tableaux stay hidden until :meth:`reveal`)."""
-        self._require("ready", "deal")
+        self._require("deal")
         deal = self._shoe.deal()
         self._deal = deal
         self._stakes = []
+        self._committed, self._on_tableau = {}, {}
         self._settlements = []
         self._shuffled_since_deal = False
         self._revealed = False
@@ -266,13 +318,13 @@ class Table:
         return self.punter_view()
 
     def stake(self, player: str, tableau: int, amount: int) -> Stake:
-        """Places ``amount`` chips of ``player`` on tableau 2, 3 or 4. With ``obliged``, T4
-        takes stakes only once T2 and T3 each carry a fixed stake, or no punter can afford
-        one now."""
-        self._require("staking", "stake")
+        """Places ``amount`` chips of ``player`` on tableau 2, 3 or 4, within the bounds
+        that :meth:`legal_actions` shows. With ``obliged``, T4 takes stakes only once T2
+        and T3 each carry a fixed stake, or no punter can afford one now."""
+        self._require("stake")
         self._check_player(player)
         if player == self.banker:
-            raise TableError(f"{player!r} holds the bank and cannot stake")
+            raise TableError(f"{player} holds the bank and cannot stake")
         if not whole_number(tableau) or tableau not in (1, *PUNTER_TABLEAUX):
             raise InvalidStakeError(f"tableau must be 2, 3 or 4, got {tableau!r}")
         if tableau == 1:
@@ -281,31 +333,13 @@ class Table:
             raise InvalidStakeError(f"a stake is a whole number of chips, got {amount!r}")
         if amount <= 0:
             raise InvalidStakeError(f"a stake must be positive, got {amount}")
-        if self._mode == "banking" and tableau in (2, 3) and amount != self._fixed_stake:
-            raise InvalidStakeError(
-                f"banking mode: the stake on T{tableau} is the fixed stake "
-                f"{self._fixed_stake}, got {amount}"
-            )
-        again = any(s.player == player and s.tableau == tableau for s in self._stakes)
-        if self._mode == "banking" and tableau in (2, 3) and again:
-            raise InvalidStakeError(
-                f"banking mode: {player!r} has placed the fixed stake on T{tableau} already "
-                "(one per punter)"
-            )
-        if tableau == 4 and self._obliged and (waiting := self._unmet_obligation()):
-            raise InvalidStakeError(f"banking mode: T4 takes stakes once {waiting}")
-        if self._mode == "banking" and tableau == 4 and not self._responsible:
-            on_t4 = sum(s.amount for s in self._stakes if s.tableau == 4)
-            if on_t4 + amount > self._bank:
-                raise InvalidStakeError(
-                    f"banking mode: stakes on T4 may total at most the bank ({self._bank}); "
-                    f"{on_t4} already staked, got {amount}"
-                )
-        free = self._free(player)
-        if amount > free:
-            raise InvalidStakeError(f"{player!r} has {free} free chips, cannot stake {amount}")
+        low, high, refusal = self._stake_limits(player, tableau)
+        if not low <= amount <= high:
+            raise InvalidStakeError(refusal(amount))
         placed = Stake(player, tableau, amount)
         self._stakes.append(placed)
+        self._committed[player] = self._committed.get(player, 0) + amount
+        self._on_tableau[tableau] = self._on_tableau.get(tableau, 0) + amount
         self._actions.append(["stake", player, tableau, amount])
         return placed
 
@@ -313,9 +347,7 @@ class Table:
         """Ends staking and turns the tableaux up: T2, T3, T4 each against T1. With
         ``obliged`` (banking mode's default), refused while T2 or T3 lacks its fixed stake
         and some punter could still place it (as a stake on T4 is)."""
-        self._require("staking", "reveal")
-        if self._obliged and (waiting := self._unmet_obligation()):
-            raise TableError(f"reveal: only once {waiting}")
+        self._check_reveal()
         self._phase = "revealed"
         self._revealed = True
         self._actions.append(["reveal"])
@@ -323,7 +355,7 @@ class Table:
 
     def settle(self) -> list[Settlement]:
         """Settles every stake: T2, then T3, then T4, each tableau in placing order."""
-        self._require("revealed", "settle")
+        self._require("settle")
         deal = self._current_deal()
         results = deal.results()
         limited = self._mode == "banking" and not self._responsible
@@ -387,14 +419,7 @@ class Table:
         pile stays aside). Returns the seed used: with ``None``, the table's own punter-shuffle
         stream (``punter_shuffle_seed(table seed, deals played)``), so a session replays
         from the table's seed."""
-        self._require("ready", "shuffle_rest")
-        self._check_player(player)
-        if player == self.banker:
-            raise TableError(f"{player!r} holds the bank: only a punter may shuffle")
-        if self._deals_played == 0:
-            raise TableError("shuffle_rest: the shoe may be shuffled only after a deal")
-        if self._shuffled_since_deal:
-            raise TableError("shuffle_rest: the shoe was already shuffled since the last deal")
+        self._check_shuffle(player)
         if seed is None:
             seed = punter_shuffle_seed(self._seed, self._deals_played)
         seed = check_seed(seed)
@@ -407,20 +432,15 @@ class Table:
         """After the first break, the banker stakes a second bank (default: the original
         bank size) without gathering and reshuffling the cards; a punter may still shuffle
         the rest before the next deal. Returns the new bank."""
-        self._require("broken", "restake_bank")
-        if self._bank_number != 1:
-            raise TableError(
-                "restake_bank: the second bank is broken too; declare_responsible() or pass_bank()"
-            )
+        high = self._restake_limit()
         amount = self._bank_size if amount is None else amount
-        banker = self.banker
         if not whole_number(amount) or amount <= 0:
             raise InvalidStakeError(f"a bank is a positive whole number of chips, got {amount!r}")
-        if amount > self._chips[banker]:
+        if amount > high:
             raise InvalidStakeError(
-                f"{banker!r} has {self._chips[banker]} chips, cannot stake a bank of {amount}"
+                f"{self.banker} has {high} chips, cannot stake a bank of {amount}"
             )
-        self._fund_bank(banker, amount, strict=True)
+        self._fund_bank(self.banker, amount, strict=True)
         self._bank_number = 2
         self._phase = "ready"
         self._actions.append(["restake_bank", amount])
@@ -430,11 +450,7 @@ class Table:
         """After the second break, the banker keeps the bank with unlimited liability: wins
         are paid from the banker's own chips (which may go negative); T2/T3 keep the fixed
         stake and T4 has no limit."""
-        self._require("broken", "declare_responsible")
-        if self._bank_number != 2:
-            raise TableError(
-                "declare_responsible: only after the second bank is broken; restake_bank() first"
-            )
+        self._check_responsible()
         self._responsible = True
         self._phase = "ready"
         self._actions.append(["declare_responsible"])
@@ -442,10 +458,40 @@ class Table:
     def pass_bank(self) -> str:
         """After a break, the banker gives up the bank to the next player in seat order.
         Returns the new banker."""
-        self._require("broken", "pass_bank")
+        self._require("pass_bank")
         self._pass_bank()
         self._actions.append(["pass_bank"])
         return self.banker
+
+    def apply(self, action: object) -> object:
+        """Takes one action in the record's form, e.g. ``["stake", "bob", 2, 10]``: a method
+        name above and its arguments. ``TableError`` for one that names none."""
+        name, arguments = _parts(action)
+        try:
+            _signature(name).bind(self, *arguments)
+        except TypeError as e:
+            raise TableError(f"{name}: {e}") from None
+        method: Callable[..., object] = getattr(self, name)
+        return method(*arguments)
+
+    def player_of(self, action: object) -> str:
+        """Who takes ``action`` (the record's form): the banker for the banker's actions,
+        the punter it names for a stake or a shuffle. ``TableError`` for no action."""
+        name, arguments = _parts(action)
+        if ACTION_RULES[name].by == "banker":
+            return self.banker
+        who = arguments[0] if arguments else None
+        self._check_player(who)
+        return str(who)
+
+    def undo(self) -> list[Any]:
+        """Takes back the last action: the table becomes its history replayed without it.
+        Returns that action in the record's form; ``TableError`` when there is none."""
+        if not self._actions:
+            raise TableError("nothing to undo: no action taken yet")
+        last = self._actions[-1]
+        self.__dict__.update(vars(_replayed(type(self), self._config, self._actions[:-1])))
+        return copy.deepcopy(last)
 
     # ------------------------------------------------------------- records
     def to_json(self) -> str:
@@ -458,79 +504,167 @@ class Table:
         """Rebuilds a session from :meth:`to_json`, replaying every action and checking
         every deal. The record must be exactly what ``to_json`` writes: anything else
         (bad JSON, other types, unknown or altered fields) raises ``InvalidRecordError``."""
-        record = read_session(text)
-        try:
-            table = cls(**record["config"])
-            for action in record["actions"]:
-                table.apply(action)
-        except InvalidRecordError:
-            raise
-        except Exception as e:  # any failure to replay is a bad record
-            raise InvalidRecordError(f"the record does not replay: {e}") from None
-        check_replay(record, json.loads(table.to_json()))
-        return table
-
-    def record(self) -> dict[str, Any]:
-        """The record of :meth:`to_json` as a dict (an alias kept for earlier code)."""
-        record: dict[str, Any] = json.loads(self.to_json())
-        return record
-
-    @classmethod
-    def replay(cls, record: str | Mapping[str, Any]) -> Table:
-        """:meth:`from_json` (an alias kept for earlier code), also taking the record as a
-        mapping (:meth:`record`)."""
-        return cls.from_json(record if isinstance(record, str) else session_text(record))
+        return _loaded(cls, text, None)
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return (Table.from_json, (self.to_json(),))
 
-    def apply(self, action: object) -> object:
-        """Takes one action in the record's form, e.g. ``["stake", "bob", 2, 10]``: a method
-        name above and its arguments. ``TableError`` for one that names none."""
-        if not isinstance(action, list) or not action or action[0] not in ACTIONS:
-            raise TableError(f"an action is [name, *arguments], name one of {ACTIONS}: {action!r}")
-        method: Callable[..., object] = getattr(self, action[0])
-        try:
-            inspect.signature(method).bind(*action[1:])
-        except TypeError as e:
-            raise TableError(f"{action[0]}: {e}") from None
-        return method(*action[1:])
-
     # ------------------------------------------------------------ internals
-    def _require(self, phase: Phase, action: str) -> None:
-        if self._phase == phase:
+    def _legal(self, name: str, player: str) -> list[LegalAction]:
+        """``name`` as ``player`` may take it now (phase and seat checked): none, one, or a
+        stake per open tableau."""
+        try:
+            if name == "stake":
+                return [s for t in PUNTER_TABLEAUX if (s := self._legal_stake(player, t))]
+            if name == "shuffle_rest":
+                self._check_shuffle(player)
+                seed = Bounds("seed", 0, MAX_SEED, optional=True)
+                return [LegalAction(name, player, (name, player), bounds=seed)]
+            if name == "restake_bank":
+                high = self._restake_limit()
+                fits = self._bank_size <= high
+                amount = Bounds("amount", 1, high, fits, self._bank_size if fits else None)
+                return [LegalAction(name, player, (name,), bounds=amount)]
+            if name == "reveal":
+                self._check_reveal()
+            elif name == "declare_responsible":
+                self._check_responsible()
+        except EcarteError:
+            return []
+        return [LegalAction(name, player, (name,))]
+
+    def _legal_stake(self, player: str, tableau: int) -> LegalAction | None:
+        """A stake on ``tableau`` as punter ``player`` may place it now, if any."""
+        low, high, _ = self._stake_limits(player, tableau)
+        if low > high:
+            return None
+        return LegalAction(
+            "stake",
+            player,
+            ("stake", player, tableau),
+            tableau=tableau,
+            bounds=Bounds("amount", low, high),
+            obliged=self._obliged and tableau in (2, 3) and not self._staked(tableau),
+        )
+
+    def _stake_limits(self, player: str, tableau: int) -> tuple[int, int, Callable[[int], str]]:
+        """The stake limits, defined once: the least and the most punter ``player`` may
+        stake on tableau 2, 3 or 4 now (the least above the most: no stake there), and why
+        an amount outside them is refused (written only when a refusal is raised)."""
+        free, fixed, bank = self._free(player), self._fixed_stake, self._bank
+        fixed_only = self._mode == "banking" and tableau != 4
+        again = fixed_only and any(
+            s.player == player and s.tableau == tableau for s in self._stakes
+        )
+        awaited = self._awaited_tableau() if tableau == 4 and self._obliged else None
+        limited = tableau == 4 and self._mode == "banking" and not self._responsible
+        on_t4 = self._on_tableau.get(4, 0)
+        by_bank = limited and bank - on_t4 < free  # the bank, not the chips, sets the most
+
+        def refusal(amount: int) -> str:
+            if again:
+                return (
+                    f"banking mode: {player} has placed the fixed stake on T{tableau} already "
+                    "(one per punter)"
+                )
+            if fixed_only and free >= fixed:
+                return (
+                    f"banking mode: the stake on T{tableau} is the fixed stake {fixed}, "
+                    f"got {amount}"
+                )
+            if awaited:
+                return f"banking mode: T4 takes stakes once {self._awaiting(awaited)}"
+            if by_bank:
+                return (
+                    f"banking mode: stakes on T4 may total at most the bank ({bank}); "
+                    f"{on_t4} already staked, got {amount}"
+                )
+            return f"{player} has {free} free chips, cannot stake {amount}"
+
+        if again or awaited or (fixed_only and free < fixed):
+            return 1, 0, refusal
+        if fixed_only:
+            return fixed, fixed, refusal
+        return 1, bank - on_t4 if by_bank else free, refusal
+
+    def _check_reveal(self) -> None:
+        self._require("reveal")
+        if self._obliged and (awaited := self._awaited_tableau()):
+            raise TableError(f"reveal: only once {self._awaiting(awaited)}")
+
+    def _check_shuffle(self, player: str) -> None:
+        self._require("shuffle_rest")
+        self._check_player(player)
+        if player == self.banker:
+            raise TableError(f"{player} holds the bank: only a punter may shuffle")
+        if self._deals_played == 0:
+            raise TableError("shuffle_rest: the shoe may be shuffled only after a deal")
+        if self._shuffled_since_deal:
+            raise TableError("shuffle_rest: the shoe was already shuffled since the last deal")
+
+    def _restake_limit(self) -> int:
+        """The largest bank the banker may restake (the smallest is 1)."""
+        self._require("restake_bank")
+        if self._bank_number != 1:
+            raise TableError(
+                "restake_bank: the second bank is broken too; declare_responsible() or pass_bank()"
+            )
+        chips = self._chips[self.banker]
+        if chips < 1:
+            raise InvalidStakeError(f"{self.banker} has {chips} chips, cannot stake a bank")
+        return chips
+
+    def _check_responsible(self) -> None:
+        self._require("declare_responsible")
+        if self._bank_number != 2:
+            raise TableError(
+                "declare_responsible: only after the second bank is broken; restake_bank() first"
+            )
+
+    def _require(self, action: str) -> None:
+        """Refuses ``action`` outside its phase, naming what the table takes now."""
+        if ACTION_RULES[action].phase == self._phase:
             return
-        hints = {
-            "ready": "deal() next",
-            "staking": "stake() or reveal() next",
-            "revealed": "settle() next",
-            "broken": (
-                "the bank is broken: restake_bank(), declare_responsible() or pass_bank() next"
-            ),
-            "over": "no player can hold the bank; the session is over",
-        }
-        raise TableError(f"{action}: not allowed in phase {self._phase!r} ({hints[self._phase]})")
+        names = list(dict.fromkeys(a.name for a in self.legal_actions()))
+        hint = f"{listed(names, 'or')} next" if names else "no player can hold the bank"
+        raise TableError(f"{action}: not allowed in phase {self._phase} ({hint})")
 
     def _check_player(self, player: object) -> None:
         if not isinstance(player, str) or player not in self._players:
-            raise TableError(f"unknown player {player!r}; players are {self._players!r}")
+            raise TableError(
+                f"unknown player {_shown(player)}; the players are {listed(self._players)}"
+            )
+
+    def _punters(self) -> list[str]:
+        return [p for p in self._players if p != self.banker]
 
     def _free(self, player: str) -> int:
-        return self._chips[player] - sum(s.amount for s in self._stakes if s.player == player)
+        return self._chips[player] - self._committed.get(player, 0)
 
-    def _has_fixed_stake(self, player: str, tableau: int) -> bool:
-        return any(s.player == player and s.tableau == tableau for s in self._stakes)
+    def _staked(self, tableau: int) -> bool:
+        return tableau in self._on_tableau
 
-    def _unmet_obligation(self) -> str:
-        """Why staking must go on ("" if it need not): :meth:`PunterView.missing_fixed_stake`."""
-        missing = self.punter_view().missing_fixed_stake(self._players)
-        if missing is None:
-            return ""
-        tableau, able = missing
+    def _awaited_tableau(self) -> int | None:
+        """The obligation (docs/rules.md, "Stake limits"): the first of T2 and T3 that
+        lacks its fixed stake while some punter may place one; T4 and the reveal wait."""
+        for tableau in (2, 3):
+            if not self._staked(tableau) and any(self._able(tableau)):
+                return tableau
+        return None
+
+    def _awaiting(self, tableau: int) -> str:
+        able = listed(list(self._able(tableau)), "or")
         return (
             f"T2 and T3 carry their fixed stake: T{tableau} needs its fixed stake of "
-            f"{self._fixed_stake} first ({', '.join(map(repr, able))} can place it)"
+            f"{self._fixed_stake} first ({able} can place it)"
         )
+
+    def _able(self, tableau: int) -> Iterator[str]:
+        """The punters who may stake on ``tableau`` now."""
+        for punter in self._punters():
+            low, high, _ = self._stake_limits(punter, tableau)
+            if low <= high:
+                yield punter
 
     def _current_deal(self) -> Deal:
         if self._deal is None:  # unreachable through the phase machine
@@ -541,7 +675,7 @@ class Table:
         if amount > self._chips[banker]:
             if strict:
                 raise InvalidRulesError(
-                    f"{banker!r} has {self._chips[banker]} chips, cannot fund a bank of {amount}"
+                    f"{banker} has {self._chips[banker]} chips, cannot fund a bank of {amount}"
                 )
             amount = self._chips[banker]
         self._chips[banker] -= amount
@@ -579,3 +713,70 @@ class Table:
             f"Table(players={self._players!r}, banker={self.banker!r}, mode={self._mode!r}, "
             f"bank={self._bank}, phase={self._phase!r}, deals_played={self._deals_played})"
         )
+
+
+def session_steps(text: str) -> tuple[Table, list[Step]]:
+    """A session record replayed once, as :meth:`Table.from_json` replays and checks it:
+    the table it ends at, and every step (the table as it opened, then each action) as
+    the punters saw it, the tableaux shown once revealed."""
+    steps: list[Step] = []
+    table = _loaded(Table, text, lambda action, t: steps.append(Step(action, t.punter_view())))
+    return table, steps
+
+
+@functools.cache
+def _signature(name: str) -> inspect.Signature:
+    """The signature of the table's action ``name``, which its arguments must fit."""
+    return inspect.signature(getattr(Table, name))
+
+
+def _parts(action: object) -> tuple[str, list[Any]]:
+    """The name and the arguments of an action in the record's form."""
+    if not isinstance(action, list) or not action or action[0] not in ACTION_RULES:
+        raise TableError(
+            f"an action is [name, *arguments], its name one of {', '.join(ACTIONS)}; "
+            f"got {_shown(action)}"
+        )
+    return str(action[0]), action[1:]
+
+
+def _replayed(
+    cls: type[Table],
+    config: Mapping[str, Any],
+    actions: Sequence[Any],
+    each: Callable[[list[Any] | None, Table], None] | None = None,
+) -> Table:
+    """The one replay of a history: a table of ``config`` after ``actions``, ``each``
+    called with the table as it opened and after every action."""
+    table = cls(**config)
+    if each is not None:
+        each(None, table)
+    for action in actions:
+        table.apply(action)
+        if each is not None:
+            each(action, table)
+    return table
+
+
+def _loaded(
+    cls: type[Table], text: str, each: Callable[[list[Any] | None, Table], None] | None
+) -> Table:
+    """The table a session record holds, replayed and checked against the record."""
+    record = read_session(text)
+    try:
+        table = _replayed(cls, record["config"], record["actions"], each)
+    except InvalidRecordError:
+        raise
+    except Exception as e:  # any failure to replay is a bad record
+        raise InvalidRecordError(f"the record does not replay: {e}") from None
+    check_replay(record, json.loads(table.to_json()))
+    return table
+
+
+def _shown(value: object) -> str:
+    """A value from the caller in a refusal: as JSON writes it, cut short."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,12 +1,17 @@
-"""The banking game on the command line: ``ecarte odds`` (exact odds of a tableau) and
-``ecarte bank`` (a simulated session and its ledger, or the Monte Carlo of many deals)."""
+"""The banking game on the command line: ``ecarte odds`` (exact odds of a tableau),
+``ecarte bank`` (a simulated session and its ledger, or the Monte Carlo of many deals) and
+the steps of a saved session for ``ecarte replay``."""
 
 from __future__ import annotations
 
+import textwrap
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
+from rich.cells import cell_len
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from ecarte._core import Card, Suit
@@ -24,7 +29,10 @@ from ecarte.cli.common import (
     ray_option,
     write_output,
 )
-from ecarte.display import card_str, counted, suit_str
+from ecarte.display import card_str, cards_text, counted, suit_str
+
+if TYPE_CHECKING:
+    from ecarte.bank.session import SessionDeal
 
 #: The chart formats ``--plot`` writes (by file name extension).
 PLOT_SUFFIXES = (
@@ -197,26 +205,12 @@ def bank_command(
     names = [f"P{i + 1}" for i in range(players)]
     table = bank.Table(names, bank=bank_size, fixed_stake=stake, chips=chips, mode=mode, seed=seed)  # type: ignore[arg-type]
     history = play_session(table, deals, seed)
-    ledger = Table(title=f"Banking session, seed {seed}: chips after each deal")
-    ledger.add_column("deal", justify="right")
-    ledger.add_column("banker")
-    for tableau in ("T2", "T3", "T4"):
-        ledger.add_column(tableau, no_wrap=True)
-    ledger.add_column("bank", justify="right")
-    for name in names:
-        ledger.add_column(name, justify="right")
-    for entry in history:
-        ledger.add_row(
-            f"{entry.deal}{'*' if entry.event else ''}",
-            entry.banker,
-            *(outcome_text(o) for o in entry.outcomes),
-            str(entry.bank),
-            *(str(entry.chips[p]) for p in names),
-        )
-    console().print(ledger)
+    screen = console()
+    for line in ledger_lines(history, names, seed, screen):
+        screen.print(line) if isinstance(line, Table) else click.echo(line)
     for entry in history:  # below the table, which they would make too wide
         if entry.event:
-            click.echo(f"* deal {entry.deal}: {entry.event}")
+            click.echo(wrapped(f"* deal {entry.deal}: {entry.event}", screen.width))
     click.echo(f"Chips + bank: {table.total_chips} (start {players * chips})")
     if out is not None:
         write_output(out, table.to_json(), "--out")
@@ -224,6 +218,77 @@ def bank_command(
     if plot is not None:
         plot_bankrolls(history, names, plot)
         click.echo(f"Chart saved to {plot}")
+
+
+#: The outcome of a tableau in one letter, when the ledger is too wide for the words.
+OUTCOME_LETTERS = {"banker": "B", "en_carte": "E", "punter": "P"}
+
+
+#: What the letters of the outcome columns mean.
+OUTCOME_KEY = "T2-T4 against T1: B the banker wins, E en carte, P the punter wins"
+
+#: A column of the ledger: its header, its alignment and its cells.
+Column = tuple[str, JustifyMethod, list[str]]
+
+
+def ledger_lines(
+    history: Sequence[SessionDeal], names: list[str], seed: int, screen: Console
+) -> list[str | Table]:
+    """The session's ledger as it fits the screen's width, every figure whole: one table
+    with the outcomes in words, else in letters (with a key), else with the players' chips
+    split over several tables, else (on a very narrow screen) a line per deal."""
+    width = screen.width
+    title = wrapped(f"Banking session, seed {seed}: chips after each deal", width)
+    deal: Column = ("deal", "right", [f"{e.deal}{'*' if e.event else ''}" for e in history])
+    banker: Column = ("banker", "left", [e.banker for e in history])
+    bank: Column = ("bank", "right", [str(e.bank) for e in history])
+    chips: list[Column] = [(p, "right", [str(e.chips[p]) for e in history]) for p in names]
+    for spell in (outcome_text, OUTCOME_LETTERS.__getitem__):
+        outcomes: list[Column] = [
+            (f"T{t}", "left", [spell(e.outcomes[t - 2]) for e in history]) for t in (2, 3, 4)
+        ]
+        first = [deal, banker, *outcomes, bank]
+        key = [] if spell is outcome_text else [wrapped(OUTCOME_KEY, width)]
+        if _table_width([*first, *chips]) <= width:
+            return [title, _ledger_table([*first, *chips]), *key]
+    if all(_table_width([*first, player]) <= width for player in chips):
+        tables: list[str | Table] = [title]
+        columns = first
+        for player in chips:
+            if _table_width([*columns, player]) > width:
+                tables.append(_ledger_table(columns))
+                columns = [deal]
+            columns = [*columns, player]
+        return [*tables, _ledger_table(columns), *key]
+    lines: list[str | Table] = [title]
+    for k, entry in enumerate(history):
+        words = [f"T{t} {outcome_text(o)}" for t, o in zip((2, 3, 4), entry.outcomes, strict=True)]
+        figures = [f"{name} {cells[k]}" for name, _, cells in (banker, bank, *chips)]
+        lines.append(wrapped(f"deal {deal[2][k]}: " + ", ".join([*words, *figures]), width))
+    return lines
+
+
+def _table_width(columns: list[Column]) -> int:
+    """The width of :func:`_ledger_table` of ``columns``: each column its widest cell,
+    padded by a space each side, between borders."""
+    widths = (max(map(cell_len, [header, *cells])) for header, _, cells in columns)
+    return sum(w + 3 for w in widths) + 1
+
+
+def _ledger_table(columns: list[Column]) -> Table:
+    table = Table()
+    for header, justify, _ in columns:
+        table.add_column(header, justify=justify, no_wrap=True)
+    for row in zip(*(cells for _, _, cells in columns), strict=True):
+        table.add_row(*row)
+    return table
+
+
+def wrapped(text: str, width: int) -> str:
+    """``text`` broken between words to ``width`` columns (a long word stays whole)."""
+    return textwrap.fill(
+        text, max(width, 20), subsequent_indent="  ", break_long_words=False, break_on_hyphens=False
+    )
 
 
 def outcome_text(outcome: str) -> str:
@@ -281,3 +346,64 @@ def simulated_outcomes(n: int, seed: int, address: str | None) -> str:
         )
         lines.append(f"T{tableau}: {cells}")
     return "\n".join(lines)
+
+
+def session_steps_text(text: str) -> list[list[str]]:
+    """A bank session record as steps of text, one per action, from the punters' view
+    after it (:func:`ecarte.bank.session_steps`: the record replayed once, and checked)."""
+    from ecarte.bank import session_steps
+
+    table, steps = session_steps(text)
+    mode = "banking mode" if table.mode == "banking" else "open mode"
+    lines = [
+        [
+            f"Banking session, seed {table.seed}, {mode}, fixed stake {table.fixed_stake}: "
+            f"{', '.join(table.players)}"
+        ]
+    ]
+    deals = 0
+    before = steps[0].view
+    for step in steps[1:]:
+        action, view = step.action or [""], step.view
+        name = action[0]
+        if name == "deal":
+            deals += 1
+            trump = "" if view.trump_card is None else card_str(view.trump_card)
+            lines.append(["", f"Deal {deals}: {view.banker} banks {view.bank}, trump card {trump}"])
+        elif name == "stake":
+            lines.append([f"  {action[1]} stakes {action[3]} on T{action[2]}"])
+        elif name == "reveal":
+            lines.append([f"  T1 {cards_text(view.tableaux[0])}" if view.tableaux else "  T1"])
+            for tableau, (cards, result) in enumerate(
+                zip((view.tableaux or ())[1:], view.results or (), strict=False), 2
+            ):
+                lines[-1].append(
+                    f"  T{tableau} {cards_text(cards)}: {outcome_text(result.outcome)} "
+                    f"{result.banker_tricks}-{result.punter_tricks}"
+                )
+        elif name == "settle":
+            chips = ", ".join(f"{p} {c}" for p, c in view.chips.items())
+            lines.append([f"  settled: {chips}; bank {view.bank}"])
+            if view.phase == "broken":
+                lines[-1].append("  the bank is broken")
+            elif view.banker != before.banker:
+                lines[-1].append(f"  the shoe ran out twice: the bank passes to {view.banker}")
+        elif name == "shuffle_rest":
+            lines.append([f"  {action[1]} shuffles the rest of the shoe"])
+        elif name == "restake_bank":
+            lines.append([f"  {view.banker} restakes a bank of {view.bank}"])
+        elif name == "declare_responsible":
+            lines.append([f"  {view.banker} declares the bank responsible"])
+        elif name == "pass_bank":
+            banker = (
+                f"the bank passes to {view.banker}" if view.phase != "over" else "nobody can bank"
+            )
+            lines.append([f"  {before.banker} gives up the bank: {banker}"])
+        before = view
+    ledger = table.ledger[-1]
+    chips = ", ".join(f"{p} {c}" for p, c in ledger["chips"].items())
+    lines[-1] += [
+        "",
+        f"After {counted(table.deals_played, 'deal')}: {chips}; bank {ledger['bank']}.",
+    ]
+    return lines

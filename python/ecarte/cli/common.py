@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
@@ -15,8 +16,10 @@ from ecarte.agents import Agent, make_agent
 from ecarte.distributed import Backend, RayBackend
 from ecarte.duel import parse_agent
 from ecarte.errors import EcarteError, InvalidRecordError, InvalidSeedError
-from ecarte.registry import record_formats, sniff
+from ecarte.registry import RecordFormat, record_formats, sniff
 from ecarte.seeding import check_seed
+
+T = TypeVar("T")
 
 
 class AgentSpecType(click.ParamType):  # type: ignore[type-arg]  # generic only in click >= 8.2
@@ -297,6 +300,13 @@ def load_record(file: Path, command: str, readers: tuple[type, ...]) -> Any:
     (``ecarte.registry``), which must be one of ``readers``; anything else (unreadable, not
     UTF-8 text, not JSON, not a record, another kind of record, a record that does not
     load) is refused in one line that says what the file is."""
+    found, text = record_text(file, command, readers)
+    return checked(file, lambda: found.read(text))
+
+
+def record_text(file: Path, command: str, readers: tuple[type, ...]) -> tuple[RecordFormat, str]:
+    """The format and the text of the ecarte record in ``file``, a format that one of
+    ``readers`` reads; anything else is refused in one line, as :func:`load_record` says."""
     wanted = " or ".join(
         f"{f.description} (format {f.format!r})"
         for f in record_formats().values()
@@ -316,9 +326,15 @@ def load_record(file: Path, command: str, readers: tuple[type, ...]) -> Any:
         fail(f"{file}: {exc}; {command} reads {wanted}")
     if found.reader not in readers:
         fail(f"{file}: {found.description}; {command} reads {wanted}")
+    return found, text
+
+
+def checked(file: Path, read: Callable[[], T]) -> T:
+    """What ``read()`` gives from the record in ``file``; a record that does not load is
+    refused in one line ("FILE: invalid deal record: what is wrong")."""
     try:
-        return found.read(text)
-    except ValueError as exc:  # "invalid deal record: what is wrong"
+        return read()
+    except ValueError as exc:
         fail(f"{file}: {one_line(exc)}")
 
 

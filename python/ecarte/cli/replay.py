@@ -1,4 +1,5 @@
-"""``ecarte replay``: a saved deal or match record, all at once or step by step."""
+"""``ecarte replay``: a saved deal, match or bank session record, all at once or step by
+step."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ from pathlib import Path
 
 import click
 
-from ecarte.cli.common import ASCII_OPTION, load_record
+from ecarte.bank import Table
+from ecarte.cli.bank import session_steps_text
+from ecarte.cli.common import ASCII_OPTION, checked, record_text
 from ecarte.display import counted, deal_steps
 from ecarte.duel import Deal, Match
 
@@ -21,9 +24,14 @@ SEATS = ("Seat 0", "Seat 1")
 )
 @ASCII_OPTION
 def replay_command(file: Path, step: bool) -> None:
-    """Show a saved duel deal or match record, all at once or step by step."""
-    record = load_record(file, "replay", (Deal, Match))
-    steps = deal_steps(record, SEATS) if isinstance(record, Deal) else match_steps(record)
+    """Show a saved duel deal, duel match or bank session record, all at once or step by
+    step."""
+    found, text = record_text(file, "replay", (Deal, Match, Table))
+    if found.reader is Table:
+        steps = checked(file, lambda: session_steps_text(text))
+    else:
+        record = checked(file, lambda: found.read(text))
+        steps = deal_steps(record, SEATS) if isinstance(record, Deal) else match_steps(record)
     for lines in steps:
         for line in lines:
             click.echo(line)

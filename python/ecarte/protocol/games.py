@@ -17,13 +17,13 @@ import threading
 from typing import Any, ClassVar
 
 from ecarte.agents import make_agent
-from ecarte.bank import ACTIONS as TABLE_ACTIONS
-from ecarte.bank import Table
+from ecarte.bank import ACTION_RULES, Table
 from ecarte.duel import Action, Deal, Match
-from ecarte.errors import IllegalActionError, TableError
+from ecarte.errors import IllegalActionError
 from ecarte.play import Game, explain_illegal
 from ecarte.protocol.views import (
     deal_frames,
+    legal_action_view,
     observation_view,
     outcome_view,
     public_view,
@@ -243,20 +243,6 @@ class WatchDuel(Holder):
         return record
 
 
-#: Who may take each table action: the banker, or the punter it names.
-BANKER_ACTIONS = frozenset(
-    {"deal", "reveal", "settle", "restake_bank", "declare_responsible", "pass_bank"}
-)
-#: The actions a seat may try in each phase (the table itself decides what is legal).
-PHASE_ACTIONS = {
-    "ready": ("deal", "shuffle_rest"),
-    "staking": ("reveal", "stake"),
-    "revealed": ("settle",),
-    "broken": ("restake_bank", "declare_responsible", "pass_bank"),
-    "over": (),
-}
-
-
 class BankTable(Holder):
     """A banking table; seat ``i`` is player ``i``; every seat sees the punters' view."""
 
@@ -266,9 +252,6 @@ class BankTable(Holder):
         super().__init__()
         self.table = table
         self.seats = len(table.players)
-
-    def seat_names(self) -> list[str]:
-        return self.table.players
 
     def view(self, seat: int | None) -> dict[str, Any]:
         table = self.table
@@ -281,44 +264,40 @@ class BankTable(Holder):
             "remaining": table.remaining,
             "ledger": table.ledger,
             "legal": self.legal(seat),
+            "legal_actions": self.legal_actions(seat),
             **punter_view(table.punter_view()),
         }
 
     def legal(self, seat: int | None) -> list[Any]:
+        """The actions the seat may try in this phase, by name (the phase machine's)."""
         table = self.table
-        names = PHASE_ACTIONS[table.phase]
+        names = [name for name, rule in ACTION_RULES.items() if rule.phase == table.phase]
         if seat is None:
-            return list(names)
-        banker = table.players[seat] == table.banker
-        return [n for n in names if (n in BANKER_ACTIONS) == banker]
+            return names
+        role = "banker" if table.players[seat] == table.banker else "punter"
+        return [name for name in names if ACTION_RULES[name].by == role]
+
+    def legal_actions(self, seat: int | None) -> list[dict[str, Any]]:
+        """The actions the seat may take now, with their bounds (every seat's for ``None``)."""
+        player = None if seat is None else self.table.players[seat]
+        return [legal_action_view(a) for a in self.table.legal_actions(player)]
 
     def apply(self, seat: int | None, action: object) -> None:
-        if seat is not None:
-            self._check_seat(seat, action)
-        self.table.apply(action)
-
-    def _check_seat(self, seat: int, action: object) -> None:
         table = self.table
-        if not isinstance(action, list) or not action or action[0] not in TABLE_ACTIONS:
-            raise TableError(f"an action is [name, *arguments], name one of {TABLE_ACTIONS}")
-        me = table.players[seat]
-        if action[0] in BANKER_ACTIONS:
-            if me != table.banker:
-                raise AccessError(f"{action[0]}: only the banker ({table.banker}) may do that")
-        elif len(action) < 2 or action[1] != me:
-            raise AccessError(f"{action[0]}: you hold the seat of {me!r} and act only for it")
+        if seat is not None and (actor := table.player_of(action)) != table.players[seat]:
+            name = action[0] if isinstance(action, list) else action
+            if actor == table.banker:
+                raise AccessError(f"{name}: only the banker ({actor}) may do that")
+            raise AccessError(
+                f"{name}: you hold the seat of {table.players[seat]} and act only for it"
+            )
+        table.apply(action)
 
     def undo(self, seat: int | None) -> str:
         if seat is not None:
             raise AccessError("undo at a shared table is not allowed")
-        record = self.table.record()
-        if not record["actions"]:
-            raise TableError("nothing to undo")
-        last = record["actions"].pop()
-        settled = sum(1 for a in record["actions"] if a[0] == "settle")
-        record["deals"] = record["deals"][:settled]
-        self.table = Table.replay(record)
-        return json.dumps(last)
+        return json.dumps(self.table.undo())
 
     def record(self) -> dict[str, Any]:
-        return self.table.record()
+        record: dict[str, Any] = json.loads(self.table.to_json())
+        return record

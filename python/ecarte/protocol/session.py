@@ -363,7 +363,7 @@ class Session:
         if request.has("record"):
             if not self.open_games:
                 raise AccessError("this server replays records with the 'replay' command")
-            return BankTable(Table.replay(request.record()))
+            return BankTable(Table.from_json(request.record()))
         players = request.texts("players", MAX_PLAYERS)
         if any(len(p) > 24 for p in players):
             raise InvalidRulesError("player names are at most 24 characters")
@@ -451,7 +451,10 @@ class Session:
         _, holder, seat = self._holder(client, request)
         with holder.lock:
             legal = holder.legal(seat)
-        return {"legal": [a if isinstance(a, str) else str(a) for a in legal]}
+            result: dict[str, Any] = {"legal": [a if isinstance(a, str) else str(a) for a in legal]}
+            if isinstance(holder, BankTable):
+                result["legal_actions"] = holder.legal_actions(seat)
+        return result
 
     def _cmd_apply(self, client: Client, request: Request) -> dict[str, Any]:
         game, holder, seat = self._holder(client, request)

@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ecarte.bank import PunterView, Table
+from ecarte.bank import LegalAction, PunterView, session_steps
 from ecarte.display import outcome_reason
 from ecarte.duel import Action, Deal, Match, Observation, Outcome
 
 __all__ = [
     "deal_frames",
+    "legal_action_view",
     "match_frames",
     "observation_view",
     "outcome_view",
@@ -130,15 +131,21 @@ def match_frames(match: Match) -> list[dict[str, Any]]:
     return frames
 
 
+def legal_action_view(legal: LegalAction) -> dict[str, Any]:
+    """An action a table player may take now: its record form so far (``action``), and the
+    bounds of the value still to append (``bounds``: ``null`` when the action is whole)."""
+    bounds = legal.bounds
+    return {
+        **legal._asdict(),
+        "action": list(legal.action),
+        "bounds": None if bounds is None else bounds._asdict(),
+    }
+
+
 def table_frames(record: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Every step of a bank session record (checked by ``Table.replay`` first): the
-    punters' view after each action, the tableaux shown once revealed, as the players saw
-    the table; and the session's ledger."""
-    final = Table.replay(record)
-    data = json.loads(record)
-    table = Table(**data["config"])
-    frames = [{"action": None, **punter_view(table.punter_view())}]
-    for action in data["actions"]:
-        table.apply(action)
-        frames.append({"action": action, **punter_view(table.punter_view())})
-    return frames, final.ledger
+    """Every step of a bank session record, replayed once and checked
+    (:func:`~ecarte.bank.session_steps`): the punters' view after each action, the tableaux
+    shown once revealed, as the players saw the table; and the session's ledger."""
+    table, steps = session_steps(record)
+    frames = [{"action": step.action, **punter_view(step.view)} for step in steps]
+    return frames, table.ledger

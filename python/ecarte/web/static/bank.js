@@ -58,9 +58,44 @@ function chart(ledger, players) {
   return svg;
 }
 
-export function tableBoard(state, { onStake, onAct } = {}) {
+const LABELS = { deal: "Deal", reveal: "Reveal", settle: "Settle", restake_bank: "Restake the bank", declare_responsible: "Declare the bank responsible", pass_bank: "Pass the bank", shuffle_rest: "Shuffle the rest" };
+
+function actionControls(legal, fixedStake, onAct) {
+  // One control per action the server says the seat may take now, with the bounds it gives:
+  // an action that is whole is a button; one that takes an amount gets a number field.
+  const controls = [];
+  const stakes = legal.filter((a) => a.name === "stake");
+  const ranged = stakes.filter((a) => a.bounds.min < a.bounds.max);
+  let amount = null;
+  if (ranged.length) {
+    const low = Math.min(...ranged.map((a) => a.bounds.min)), high = Math.max(...ranged.map((a) => a.bounds.max));
+    amount = el("input", { id: "stake-amount", type: "number", min: low, max: high, value: Math.min(high, Math.max(low, fixedStake)), size: 6 });
+  }
+  for (const a of stakes) {
+    const hint = a.obliged ? { title: "T4 and the reveal wait for a fixed stake here" } : {};
+    if (a.bounds.min === a.bounds.max) {
+      controls.push(el("button", { class: a.obliged ? "primary obliged" : "primary", "data-stake": a.tableau, ...hint, onclick: () => onAct([...a.action, a.bounds.min]) }, `Stake ${a.bounds.min} on T${a.tableau}`));
+    }
+  }
+  if (amount) controls.push(el("label", {}, "Amount", amount));
+  for (const a of ranged) {
+    controls.push(el("button", { "data-stake": `${a.tableau}-amount`, onclick: () => onAct([...a.action, Number(amount.value)]) }, `Stake on T${a.tableau} (${a.bounds.min}–${a.bounds.max})`));
+  }
+  for (const a of legal) {
+    if (a.name === "stake") continue;
+    const label = LABELS[a.name] || a.name;
+    if (a.bounds && a.bounds.argument === "amount") {
+      const field = el("input", { id: `${a.name}-amount`, type: "number", min: a.bounds.min, max: a.bounds.max, value: a.bounds.default ?? a.bounds.max, size: 6 });
+      controls.push(el("label", {}, "Bank", field), el("button", { class: "primary", "data-action": a.name, onclick: () => onAct([...a.action, Number(field.value)]) }, `${label} (${a.bounds.min}–${a.bounds.max})`));
+    } else {
+      controls.push(el("button", { class: "primary", "data-action": a.name, onclick: () => onAct([...a.action]) }, label));
+    }
+  }
+  return controls;
+}
+
+export function tableBoard(state, { onAct } = {}) {
   // The table as every seat sees it; controls only for the seat's own legal actions.
-  const legal = new Set(state.legal || []);
   const resultOf = (t) => (state.results ? state.results.find((r) => r.tableau === t) : null);
   const tableaux = [1, 2, 3, 4].map((t) => {
     const result = resultOf(t);
@@ -73,19 +108,7 @@ export function tableBoard(state, { onStake, onAct } = {}) {
       stakes.map((s) => el("div", { class: "count" }, `${s.player}: ${s.amount}`)));
   });
   const you = state.you;
-  const controls = [];
-  if (legal.has("stake") && onStake) {
-    const amount = el("input", { id: "stake-amount", type: "number", min: 1, value: state.fixed_stake, size: 6 });
-    const tableaux = state.mode === "banking" ? [2, 3] : [];
-    controls.push(...tableaux.map((t) => el("button", { class: "primary", "data-stake": t, onclick: () => onStake(t, state.fixed_stake) }, `Stake ${state.fixed_stake} on T${t}`)));
-    controls.push(el("label", {}, "Amount", amount));
-    controls.push(...(state.mode === "banking" ? [4] : [2, 3, 4]).map((t) => el("button", { "data-stake": `${t}-amount`, onclick: () => onStake(t, Number(amount.value)) }, `Stake on T${t}`)));
-  }
-  const labels = { deal: "Deal", reveal: "Reveal", settle: "Settle", restake_bank: "Restake the bank", declare_responsible: "Declare the bank responsible", pass_bank: "Pass the bank", shuffle_rest: "Shuffle the rest" };
-  for (const name of state.legal || []) {
-    if (name === "stake" || !onAct) continue;
-    controls.push(el("button", { class: "primary", "data-action": name, onclick: () => onAct(name) }, labels[name] || name));
-  }
+  const controls = onAct ? actionControls(state.legal_actions || [], state.fixed_stake, onAct) : [];
   return el("div", {},
     el("div", { class: "panel scores", id: "table-status" },
       el("span", {}, "Banker: ", el("b", {}, state.banker)), el("span", {}, "Bank: ", el("b", { id: "bank-amount" }, state.bank)),
@@ -114,8 +137,6 @@ export function tableScreen(main, server, game) {
   async function act(action) {
     try { show(await server.request("apply", { game, action })); } catch (error) { fail(error); }
   }
-  const onStake = (t, amount) => act(["stake", seat.player, t, amount]);
-  const onAct = (name) => act(name === "shuffle_rest" ? [name, seat.player] : [name]);
 
   async function odds() {
     try {
@@ -125,7 +146,7 @@ export function tableScreen(main, server, game) {
   }
 
   function show(state) {
-    const view = tableBoard(state, { onStake, onAct });
+    const view = tableBoard(state, { onAct: act });
     if (state.trump_card) view.querySelector("#table-actions").append(el("button", { id: "odds", onclick: odds }, "Odds"));
     board.replaceChildren(view);
     board.dataset.version = String(Number(board.dataset.version || 0) + 1);
