@@ -14,8 +14,8 @@ pytest.importorskip("starlette")
 from ecarte import Card
 from ecarte.protocol import Session
 from ecarte.protocol.games import BankTable, PlayDuel
-from webserver import running_server
-from websockets.sync.client import ClientConnection, connect
+from webserver import Seat, running_server
+from websockets.sync.client import connect
 
 #: Fields that hold ids and tokens (random text), not game text.
 OPAQUE = {"game", "seat_token"}
@@ -25,35 +25,6 @@ OPAQUE = {"game", "seat_token"}
 def server() -> Iterator[tuple[str, Session]]:
     with running_server() as (url, session):
         yield url.replace("http", "ws") + "/ws", session
-
-
-class Seat:
-    """A connection that keeps every message the server sent it."""
-
-    def __init__(self, url: str) -> None:
-        self.ws: ClientConnection = connect(url, max_size=None).__enter__()
-        self.received: list[dict[str, Any]] = []
-        self.count = 0
-
-    def __call__(self, cmd: str, **fields: Any) -> dict[str, Any]:
-        self.count += 1
-        self.ws.send(json.dumps({"id": self.count, "cmd": cmd, **fields}))
-        while True:
-            message = json.loads(self.ws.recv(timeout=30))
-            self.received.append(message)
-            if message.get("id") == self.count:
-                return message
-
-    def drain(self) -> list[dict[str, Any]]:
-        """The events that arrived since the last request."""
-        events = []
-        while True:
-            try:
-                events.append(json.loads(self.ws.recv(timeout=0.3)))
-            except TimeoutError:
-                break
-        self.received += events
-        return events
 
 
 def strings(value: Any, key: str = "") -> Iterator[str]:
@@ -225,7 +196,7 @@ def test_ecarte_serve_prints_its_url_and_answers_with_the_app() -> None:
 
     from webserver import serve_process
 
-    with serve_process() as url:
+    with serve_process() as (url, _):
         assert url.startswith("http://127.0.0.1:")  # loopback unless told otherwise
         with urllib.request.urlopen(url, timeout=10) as page:
             html = page.read().decode()
