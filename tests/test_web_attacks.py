@@ -7,8 +7,15 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -125,12 +132,12 @@ def test_a_live_table_outlasts_a_flood_of_games_from_another_address() -> None:
                 answer = flood("new", kind="match", agents=["random", "random"])
                 created += answer["ok"]
             flood.close()
-        assert created == 560  # each address replaces its own abandoned games
-        assert len(session.games) <= 1 + 64
         for token in tokens:
             back = Seat(ws_url(url))("join", game=game, seat_token=token["result"]["seat_token"])
             assert back["ok"], back
             assert back["result"]["state"]["stakes"][0]["player"] == "bob"
+        assert created == 560  # each address replaces its own abandoned games
+        assert len(session.games) <= 1 + 64
 
 
 def test_many_connections_from_one_address_leave_room_for_another() -> None:
@@ -141,16 +148,16 @@ def test_many_connections_from_one_address_leave_room_for_another() -> None:
             for _ in range(8):
                 answer = seat("new", kind="match", opponent="random")
                 refused += not answer["ok"]
+        other = Seat(ws_url(url))
+        table = other("new", kind="table", players=["ann", "bob"])
+        assert table["ok"], table
+        assert other("join", game=table["result"]["game"], player="ann")["ok"]
         assert refused == 64 * 8 - 64  # one address holds 64 live games
         assert "your address holds 64 live games" in answer["error"]["message"]
         with pytest.raises(ConnectionClosed) as closed:  # a 65th connection
             extra = ws_connect(ws_url(url), source=ATTACKER)
             extra.recv(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
-        other = Seat(ws_url(url))
-        table = other("new", kind="table", players=["ann", "bob"])
-        assert table["ok"], table
-        assert other("join", game=table["result"]["game"], player="ann")["ok"]
         for seat in hostile:
             seat.close()
 
@@ -188,6 +195,85 @@ def test_a_client_that_never_reads_is_closed_and_others_are_served() -> None:
         answers, code = hostile.read_all()
         assert code == 1008
         assert answers < sent  # cut off before all its answers were computed
+
+
+def test_an_honest_move_keeps_its_latency_while_eight_connections_replay() -> None:
+    match = duel.Match(rules=duel.Rules(target=40))
+    match.play(duel.BuiltinAgent("heuristic", 1), duel.BuiltinAgent("heuristic", 2))
+    request = json.dumps({"id": 1, "cmd": "replay", "record": match.to_json()})
+    answered: list[bool] = []
+    with running_server() as (url, _):
+        replayers = [ws_connect(ws_url(url), source=ATTACKER) for _ in range(8)]
+
+        def replay_over_and_over(ws: Any) -> None:
+            try:
+                while True:
+                    ws.send(request)
+                    answered.append(json.loads(ws.recv(timeout=120))["ok"])
+            except (ConnectionClosed, OSError, TimeoutError):
+                pass
+
+        threads = [threading.Thread(target=replay_over_and_over, args=(ws,)) for ws in replayers]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 120
+        while len(answered) < 4:  # the replays under way
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        player = Seat(ws_url(url))
+        started = player("new", kind="match", opponent="heuristic", rules={"target": 100})
+        game, state = started["result"]["game"], started["result"]["state"]
+        latencies, before = [], len(answered)
+        for _ in range(12):
+            time.sleep(0.1)
+            began = time.perf_counter()
+            state = player("apply", game=game, action=state["legal"][0])["result"]
+            latencies.append(time.perf_counter() - began)
+        while len(answered) == before:  # replays went on meanwhile
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        for ws in replayers:
+            ws.close()
+        for thread in threads:
+            thread.join(30)
+        assert all(answered)
+        assert statistics.median(latencies) < 0.25, latencies
+
+
+def stat_fields(process: Path) -> list[str]:
+    """A process's ``/proc/PID/stat`` after its name: state, parent, ... (none if gone)."""
+    try:
+        return (process / "stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return []
+
+
+def children_of(pid: int) -> list[Path]:
+    """The ``/proc`` directories of a process's children (Linux)."""
+    return [p for p in Path("/proc").glob("[0-9]*") if stat_fields(p)[1:2] == [str(pid)]]
+
+
+def running(process: Path) -> bool:
+    return stat_fields(process)[:1] not in ([], ["Z"])  # a zombie has ended
+
+
+def test_the_replay_worker_ends_with_the_server_however_it_ends() -> None:
+    from webserver import serve_process
+
+    record = duel.Match(rules=duel.Rules(target=2)).to_json()
+    for how in (signal.SIGTERM, signal.SIGKILL):
+        with serve_process() as (url, server):
+            with ws_connect(url.replace("http", "ws") + "ws") as ws:
+                ws.send(json.dumps({"id": 1, "cmd": "replay", "record": record}))
+                assert json.loads(ws.recv(timeout=60))["ok"]
+            children = children_of(server.pid)
+            assert children  # the worker (and multiprocessing's resource tracker)
+            server.send_signal(how)
+            server.wait(30)
+            deadline = time.monotonic() + 10
+            while any(running(child) for child in children):
+                assert time.monotonic() < deadline, f"a worker outlived the server ({how.name})"
+                time.sleep(0.1)
 
 
 def test_departures_and_a_seat_taken_by_another_tab_are_told() -> None:
@@ -239,3 +325,38 @@ def test_a_table_creator_holds_no_seat_and_the_table_counts_in_its_budget() -> N
     game = session.handle(host, {"id": 1, "cmd": "new", "kind": "table", "players": ["a", "b"]})
     holder = session.games[game["result"]["game"]]
     assert isinstance(holder, BankTable) and host.peer.games == {game["result"]["game"]}
+
+
+LOAD = pytest.mark.skipif(
+    not os.environ.get("ECARTE_WEB_LOAD"), reason="a long run: ECARTE_WEB_LOAD=1 (docs/testing.md)"
+)
+BENCHES = Path(__file__).parents[1] / "benches"
+
+
+def bench(*args: str) -> dict[str, Any]:
+    """The JSON line a bench script prints (the server in a process of its own)."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHES / args[0]), *args[1:]],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=True,
+    )
+    result: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    return result
+
+
+@LOAD
+def test_the_server_s_memory_stays_flat_while_clients_never_read() -> None:
+    result = bench("web_attack.py", "unread", "--rounds", "3", "--seconds", "15")
+    rounds = result["rounds"]
+    assert all(r["close_code"] == 1008 for r in rounds), rounds
+    assert all(r["rss_peak_mib"] < result["rss_before_mib"] + 64 for r in rounds), result
+    assert rounds[-1]["rss_peak_mib"] < rounds[0]["rss_peak_mib"] + 16, result
+
+
+@LOAD
+def test_200_games_at_a_person_s_pace_answer_within_50_ms() -> None:
+    result = bench("load_web.py", "--games", "200", "--pace", "0.5", "--deals", "7")
+    assert result["failures"] == 0 and result["moves"] > 10_000, result
+    assert result["p99_ms"] <= 50, result

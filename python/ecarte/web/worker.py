@@ -4,7 +4,8 @@
 frames, seconds of Python and megabytes of JSON, and the encoding alone holds the
 interpreter for a tenth of a second or more. So the server answers it in a separate
 process, at a lower priority (nice 10), which hands back the answer already encoded: while
-any number of clients replay, the server's own interpreter stays free for the moves.
+any number of clients replay, the server's own interpreter stays free for the moves. The
+worker ends within a second of the server's process, however that ended.
 """
 
 from __future__ import annotations
@@ -23,11 +24,20 @@ from ecarte.protocol.wire import to_line
 __all__ = ["ReplayWorker"]
 
 
-def _lower_priority() -> None:
+def _start_worker(server: int) -> None:
+    """In the worker: a lower priority, and an end as soon as the server's process is gone,
+    however it ended (killed, a signal), so that no worker outlives it."""
     try:
         os.nice(10)
     except OSError:  # not allowed here: the worker runs at the server's priority
         pass
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="ecarte-replay-watch", daemon=True).start()
 
 
 def _replay_encoded(text: str) -> tuple[str, float]:
@@ -39,27 +49,42 @@ def _replay_encoded(text: str) -> tuple[str, float]:
 
 class ReplayWorker:
     """Answers ``replay`` in one worker process, started at the first request and again
-    if it dies. Calls from many threads queue for it in turn."""
+    if it dies. Calls from many threads queue for it in turn. Where no worker process can
+    start at all (a program read from standard input cannot be re-imported by one), the
+    calling thread answers."""
 
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
+        self._started = False  # a worker has answered: one can start here
+        self._unavailable = False
         self._lock = threading.Lock()
 
     def __call__(self, text: str) -> tuple[str, float]:
         """The encoded result and its CPU seconds; the record's own error if it does not
         load."""
         with self._lock:
-            if self._pool is None:
-                self._pool = ProcessPoolExecutor(
+            if self._unavailable:
+                pool = None
+            elif self._pool is None:
+                pool = self._pool = ProcessPoolExecutor(
                     max_workers=1,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_lower_priority,
+                    initializer=_start_worker,
+                    initargs=(os.getpid(),),
                 )
-            pool = self._pool
+            else:
+                pool = self._pool
+        if pool is None:
+            return _replay_encoded(text)
         try:
-            return pool.submit(_replay_encoded, text).result()
+            answer = pool.submit(_replay_encoded, text).result()
         except BrokenProcessPool:
             with self._lock:
                 if self._pool is pool:
                     self._pool = None
+                    self._unavailable = not self._started
+            if self._unavailable:
+                return _replay_encoded(text)
             raise EcarteError("the replay worker stopped: try again") from None
+        self._started = True
+        return answer
