@@ -13,7 +13,8 @@ each move (0.5: a person's pace; 0: as fast as the server answers, its saturatio
 run stops after ``--seconds``, or each client after ``--max-moves`` moves: the loops are
 bounded in count and time. Prints one JSON line: games, moves, p50/p90/p99/max latency in
 milliseconds, moves per second, the wall time, and the CPU time per move of the server
-and of this client (from ``/proc``).
+and of this client (from ``/proc``). ``--server-path DIR`` runs the server from another
+source tree (``PYTHONPATH=DIR``), to compare builds.
 """
 
 from __future__ import annotations
@@ -129,8 +130,9 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=0.0, help="seconds before each move")
     parser.add_argument("--max-moves", type=int, default=10_000)
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--server-path", help="PYTHONPATH of the server (another build)")
     args = parser.parse_args()
-    with serve_process() as (url, server):
+    with serve_process(python_path=args.server_path) as (url, server):
         socket = url.replace("http", "ws") + "ws"
         server_cpu, client_cpu = cpu_seconds(server.pid), time.process_time()
         result = asyncio.run(

@@ -226,6 +226,19 @@ def test_the_games_held_are_bounded() -> None:
     assert Engine(web).error("new", kind="match", opponent="random") == "ProtocolError"
 
 
+def ecarte_engine(lines: list[str]) -> list[dict[str, Any]]:
+    """The answers of an ``ecarte engine`` process to ``lines``."""
+    proc = subprocess.run(
+        [sys.executable, "-c", "from ecarte.cli import run; run()", "engine"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
 def test_ecarte_engine_answers_line_by_line_and_survives_garbage() -> None:
     lines = [
         '{"id": 1, "cmd": "new", "kind": "deal", "seed": 4}',
@@ -236,15 +249,7 @@ def test_ecarte_engine_answers_line_by_line_and_survives_garbage() -> None:
         '{"id": 4, "cmd": "quit"}',
         '{"id": 5, "cmd": "hello"}',
     ]
-    proc = subprocess.run(
-        [sys.executable, "-c", "from ecarte.cli import run; run()", "engine"],
-        input="\n".join(lines) + "\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    answers = ecarte_engine(lines)
     assert [a["id"] for a in answers] == [1, None, 2, 3, 4]  # nothing after quit
     assert [a["ok"] for a in answers] == [True, False, False, True, True]
     assert answers[2]["error"]["type"] == "IllegalActionError"
@@ -256,15 +261,7 @@ def test_ecarte_engine_counts_live_games_not_every_game_made() -> None:
         lines.append(json.dumps({"id": 2 * i, "cmd": "new", "kind": "deal"}))
         lines.append(json.dumps({"id": 2 * i + 1, "cmd": "close", "game": f"g{i}"}))
     lines.append('{"id": "last", "cmd": "new", "kind": "deal"}')
-    proc = subprocess.run(
-        [sys.executable, "-c", "from ecarte.cli import run; run()", "engine"],
-        input="\n".join(lines) + "\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    answers = ecarte_engine(lines)
     assert len(answers) == 2011 and all(a["ok"] for a in answers), answers[-1]
     assert answers[-1]["result"]["game"] == "g1006"
 

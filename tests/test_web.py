@@ -106,14 +106,21 @@ def test_no_hidden_card_reaches_a_duel_client(server: tuple[str, Session], seed_
         assert not leaks(message, final - {Card(named)}), message
 
 
-def test_no_hidden_card_reaches_a_bank_client(server: tuple[str, Session]) -> None:
-    url, session = server
+def seated_table(url: str, session: Session) -> tuple[Seat, Seat, Seat, str, BankTable]:
+    """A table for ann and bob, opened by a host who holds no seat: the three connections,
+    its id and the server's own table."""
     host, ann, bob = Seat(url), Seat(url), Seat(url)
     game = host("new", kind="table", players=["ann", "bob"], chips=200, bank=50)["result"]["game"]
     holder = session.games[game]
     assert isinstance(holder, BankTable)
     ann("join", game=game, player="ann")
     bob("join", game=game, player="bob")
+    return host, ann, bob, game, holder
+
+
+def test_no_hidden_card_reaches_a_bank_client(server: tuple[str, Session]) -> None:
+    url, session = server
+    host, ann, bob, game, holder = seated_table(url, session)
     for _ in range(6):
         ann("apply", game=game, action=["deal"])
         table = holder.table
@@ -236,12 +243,7 @@ def test_no_secret_reaches_any_client_in_whole_games_of_every_kind(
     audit(spectator("replay", record=record), seeds, [])
 
     # A table: every message of every seat over several deals, and a refused record.
-    host, ann, bob = Seat(url), Seat(url), Seat(url)
-    game = host("new", kind="table", players=["ann", "bob"], chips=200, bank=50)["result"]["game"]
-    table = session.games[game]
-    assert isinstance(table, BankTable)
-    ann("join", game=game, player="ann")
-    bob("join", game=game, player="bob")
+    host, ann, bob, game, table = seated_table(url, session)
     for _ in range(4):
         ann("apply", game=game, action=["deal"])
         bob("apply", game=game, action=["stake", "bob", 2, 10])
