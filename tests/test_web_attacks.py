@@ -90,6 +90,18 @@ def test_the_loopback_names_and_the_allowed_hosts_are_served(server: tuple[str, 
     assert get(url, "/", host="cards.lan:1").status == 403
 
 
+def test_a_malformed_allowed_host_is_refused_at_start() -> None:
+    hosts = ["--allowed-host", "cards.lan", "--allowed-host", "evil/path"]
+    done = subprocess.run(
+        [sys.executable, "-c", "from ecarte.cli import run; run()", "serve", "--port", "0", *hosts],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and not done.stdout
+    assert done.stderr == "error: --allowed-host: not a host name: 'evil/path'\n"
+
+
 def test_every_response_carries_the_security_headers(server: tuple[str, Session]) -> None:
     url, _ = server
     port = url.rsplit(":", 1)[1]

@@ -156,7 +156,7 @@ class Registry:
 
     def _make_room(self, client: Client) -> None:
         """Makes room for one more game of ``client`` within its budgets and the server's
-        (see the class), or refuses."""
+        (see the module), or refuses."""
         if len(client.games) >= self.games_per_client:
             raise ProtocolError(
                 f"a connection holds at most {self.games_per_client} live games: close one"

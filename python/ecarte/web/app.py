@@ -13,7 +13,7 @@ from ecarte.errors import EcarteError
 from ecarte.protocol.session import Session
 from ecarte.protocol.wire import MAX_MESSAGE_BYTES
 from ecarte.web.conversation import Scheduler, converse
-from ecarte.web.guard import HostGuard
+from ecarte.web.guard import AllowedHosts, HostGuard
 from ecarte.web.worker import ReplayWorker
 
 if TYPE_CHECKING:
@@ -68,7 +68,8 @@ def web_session() -> Session:
 
 def create_app(session: Session | None = None, *, allowed_hosts: Iterable[str] = ()) -> Starlette:
     """The app: the page at ``/``, its files at ``/static``, the protocol at ``/ws``; only
-    for requests naming a loopback host or one of ``allowed_hosts`` (:mod:`ecarte.web.guard`)."""
+    for requests naming a loopback host or one of ``allowed_hosts``
+    (:mod:`ecarte.web.guard`; a malformed one raises ``ValueError``)."""
     _need_web()
     from starlette.applications import Starlette
     from starlette.middleware import Middleware
@@ -76,6 +77,7 @@ def create_app(session: Session | None = None, *, allowed_hosts: Iterable[str] =
     from starlette.routing import Mount, Route, WebSocketRoute
     from starlette.staticfiles import StaticFiles
 
+    allowed = AllowedHosts(allowed_hosts)
     held = session if session is not None else web_session()
     if held.replayer is None:
         held.replayer = REPLAY_WORKER
@@ -102,7 +104,7 @@ def create_app(session: Session | None = None, *, allowed_hosts: Iterable[str] =
             WebSocketRoute("/ws", endpoint),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
-        middleware=[Middleware(HostGuard, allowed_hosts=list(allowed_hosts))],
+        middleware=[Middleware(HostGuard, allowed=allowed)],
     )
     app.state.session = held
     return app

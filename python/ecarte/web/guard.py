@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any, Final
 
-__all__ = ["LOOPBACK_NAMES", "SECURITY_HEADERS", "HostGuard", "split_host"]
+__all__ = ["LOOPBACK_NAMES", "SECURITY_HEADERS", "AllowedHosts", "HostGuard", "split_host"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -62,20 +62,17 @@ def split_host(text: str) -> tuple[str, int | None] | None:
     return name, int(port)
 
 
-class HostGuard:
-    """ASGI middleware: refuses (403) a request whose ``Host`` or ``Origin`` is not
-    allowed, and adds the security headers to every HTTP response.
+class AllowedHosts:
+    """The hosts a request may name: the loopback names with the server's port, and
+    ``extra`` names, each ``name`` (with the server's port) or ``name:port`` (that port
+    only, e.g. behind a reverse proxy). A ``Host`` without a port (a default port, which
+    only a proxy or a server on port 80 sees) is allowed for every allowed name. A
+    malformed name raises ``ValueError``."""
 
-    ``allowed_hosts``: names allowed besides the loopback ones, each ``name`` (with the
-    server's port) or ``name:port`` (that port only, e.g. behind a reverse proxy). A
-    ``Host`` without a port (a default port, which only a proxy or a server on port 80
-    sees) is allowed for every allowed name."""
-
-    def __init__(self, app: App, allowed_hosts: Iterable[str] = ()) -> None:
-        self.app = app
+    def __init__(self, extra: Iterable[str] = ()) -> None:
         self.names: set[str] = set(LOOPBACK_NAMES)
         self.exact: set[tuple[str, int]] = set()
-        for text in allowed_hosts:
+        for text in extra:
             parsed = split_host(text)
             if parsed is None:
                 raise ValueError(f"not a host name: {text!r}")
@@ -103,6 +100,15 @@ class HostGuard:
         scheme, sep, authority = origin.partition("://")
         return bool(sep) and scheme in ("http", "https") and authority.lower() == host.lower()
 
+
+class HostGuard:
+    """ASGI middleware: refuses (403) a request whose ``Host`` or ``Origin`` is not
+    ``allowed``, and adds the security headers to every HTTP response."""
+
+    def __init__(self, app: App, allowed: AllowedHosts) -> None:
+        self.app = app
+        self.allowed = allowed
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
@@ -110,7 +116,7 @@ class HostGuard:
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         server = scope.get("server")
         port = server[1] if server else None
-        allowed = self.allows(headers.get("host", ""), headers.get("origin"), port)
+        allowed = self.allowed.allows(headers.get("host", ""), headers.get("origin"), port)
         if scope["type"] == "websocket":
             if allowed:
                 await self.app(scope, receive, send)
