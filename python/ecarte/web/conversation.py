@@ -6,16 +6,18 @@ other seats sent as they come, within bounds that no client can escape.
   1008 and nothing more is computed or queued for it.
 - **A peer's share.** All the connections from one address (one peer) may hold
   :data:`CONNECTIONS_PER_ADDRESS` connections and run :data:`RUNNING_PER_ADDRESS`
-  requests at once; while the peer's CPU budget is overdrawn, its next request waits. So
-  one address, however many connections it opens, takes at most that share of the
-  workers and of the CPU, and an honest player elsewhere keeps their latency.
+  requests at once in the worker threads; while the peer's CPU budget is overdrawn, its
+  next request waits. So one address, however many connections it opens, takes at most
+  that share of the workers and of the CPU, and an honest player elsewhere keeps their
+  latency.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from ecarte.protocol.session import Session
 from ecarte.protocol.wire import MAX_MESSAGE_BYTES, ProtocolError, error_response, to_line
@@ -40,8 +42,11 @@ MAX_QUEUED_BYTES: Final = 16 * MAX_MESSAGE_BYTES
 CONNECTIONS_PER_ADDRESS: Final = 64
 #: Requests of one address that run at once (the others wait their turn).
 RUNNING_PER_ADDRESS: Final = 2
-#: Worker threads of an app (requests run there, off the event loop).
+#: Worker threads of an app (every request runs there, off the event loop: while one
+#: waits on a socket or in native code, another runs).
 WORKERS: Final = 64
+
+T = TypeVar("T")
 
 
 class Gate:
@@ -72,14 +77,18 @@ class Scheduler:
             del self._gates[key]
 
     async def answer(self, gate: Gate, session: Session, client: Client, text: str) -> str:
-        """The answer line to one request, run in a worker thread in the peer's turn."""
+        """The answer line to one request, run in a worker thread in the peer's turn,
+        once its CPU budget allows."""
         async with gate.running:
             cpu = client.peer.cpu
             wait = 0.0 if cpu is None else cpu.wait()
             if wait:
                 await asyncio.sleep(wait)
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._workers, session.handle_line, client, text)
+            return await self.run(session.handle_line, client, text)
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in a worker thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._workers, work, *args)
 
 
 async def converse(websocket: WebSocket, session: Session, scheduler: Scheduler) -> None:
@@ -145,10 +154,12 @@ async def converse(websocket: WebSocket, session: Session, scheduler: Scheduler)
         if overflow.is_set():
             # The seats are freed at once; the connection's slot only once it is gone
             # (the close frame waits behind what the client has not read).
-            session.disconnect(client)
+            await scheduler.run(session.disconnect, client)
             await websocket.close(1008, "too many unread messages: read what you are sent")
     except (OSError, RuntimeError, WebSocketDisconnect):
         pass  # the client went away: nothing to tell it
     finally:
-        session.disconnect(client)
-        scheduler.leave(client.peer.key)
+        try:  # in a worker: telling the others at its tables waits for each game's lock
+            await scheduler.run(session.disconnect, client)
+        finally:
+            scheduler.leave(client.peer.key)
