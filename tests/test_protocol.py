@@ -213,15 +213,30 @@ def test_a_shared_table_lets_each_seat_act_only_for_itself() -> None:
 def test_the_games_held_are_bounded() -> None:
     session = Session(max_games=3, games_per_client=5)
     engine = Engine(session)
-    ids = [engine("new", kind="deal")["game"] for _ in range(5)]
-    assert len(session.games) == 3 and ids[-1] in session.games  # the oldest idle dropped
-    assert engine.error("new", kind="deal") == "ProtocolError"  # five per client
+    ids = [engine("new", kind="deal")["game"] for _ in range(3)]
+    assert engine.error("new", kind="deal") == "ProtocolError"  # full, and each game held
+    assert sorted(session.games) == sorted(ids)
+    engine("close", game=ids[0])
+    assert engine("new", kind="deal")["game"] not in ids  # live games count, not games made
     web = web_session()
     seated = [Engine(web) for _ in range(2)]
     web.max_games = 2
     for player in seated:
         player("new", kind="match", opponent="random")
     assert Engine(web).error("new", kind="match", opponent="random") == "ProtocolError"
+
+
+def ecarte_engine(lines: list[str]) -> list[dict[str, Any]]:
+    """The answers of an ``ecarte engine`` process to ``lines``."""
+    proc = subprocess.run(
+        [sys.executable, "-c", "from ecarte.cli import run; run()", "engine"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return [json.loads(line) for line in proc.stdout.splitlines()]
 
 
 def test_ecarte_engine_answers_line_by_line_and_survives_garbage() -> None:
@@ -234,18 +249,21 @@ def test_ecarte_engine_answers_line_by_line_and_survives_garbage() -> None:
         '{"id": 4, "cmd": "quit"}',
         '{"id": 5, "cmd": "hello"}',
     ]
-    proc = subprocess.run(
-        [sys.executable, "-c", "from ecarte.cli import run; run()", "engine"],
-        input="\n".join(lines) + "\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    answers = ecarte_engine(lines)
     assert [a["id"] for a in answers] == [1, None, 2, 3, 4]  # nothing after quit
     assert [a["ok"] for a in answers] == [True, False, False, True, True]
     assert answers[2]["error"]["type"] == "IllegalActionError"
+
+
+def test_ecarte_engine_counts_live_games_not_every_game_made() -> None:
+    lines = []
+    for i in range(1, 1006):  # more games than the cap, each closed in turn
+        lines.append(json.dumps({"id": 2 * i, "cmd": "new", "kind": "deal"}))
+        lines.append(json.dumps({"id": 2 * i + 1, "cmd": "close", "game": f"g{i}"}))
+    lines.append('{"id": "last", "cmd": "new", "kind": "deal"}')
+    answers = ecarte_engine(lines)
+    assert len(answers) == 2011 and all(a["ok"] for a in answers), answers[-1]
+    assert answers[-1]["result"]["game"] == "g1006"
 
 
 @pytest.mark.parametrize("size", [(1 << 20) + 10])

@@ -1,5 +1,6 @@
-"""``ecarte serve`` over a real WebSocket: no hidden card reaches a client (every message
-of whole games inspected), hostile messages change nothing, a seat can be rejoined."""
+"""``ecarte serve`` over a real WebSocket: no hidden card and no secret reaches a client
+(every message of whole games of every kind inspected, ``record`` and ``replay``
+included), hostile messages change nothing, a seat can be rejoined."""
 
 from __future__ import annotations
 
@@ -11,12 +12,12 @@ from typing import Any
 import pytest
 
 pytest.importorskip("starlette")
-from ecarte import Card
+from ecarte import Card, duel
 from ecarte.protocol import Session
-from ecarte.protocol.games import BankTable, PlayDuel
+from ecarte.protocol.games import BankTable, PlayDuel, WatchDuel
 from ecarte.web.app import STATIC
-from webserver import running_server
-from websockets.sync.client import ClientConnection, connect
+from webserver import Seat, running_server
+from websockets.sync.client import connect
 
 #: Fields that hold ids and tokens (random text), not game text.
 OPAQUE = {"game", "seat_token"}
@@ -26,35 +27,6 @@ OPAQUE = {"game", "seat_token"}
 def server() -> Iterator[tuple[str, Session]]:
     with running_server() as (url, session):
         yield url.replace("http", "ws") + "/ws", session
-
-
-class Seat:
-    """A connection that keeps every message the server sent it."""
-
-    def __init__(self, url: str) -> None:
-        self.ws: ClientConnection = connect(url, max_size=None).__enter__()
-        self.received: list[dict[str, Any]] = []
-        self.count = 0
-
-    def __call__(self, cmd: str, **fields: Any) -> dict[str, Any]:
-        self.count += 1
-        self.ws.send(json.dumps({"id": self.count, "cmd": cmd, **fields}))
-        while True:
-            message = json.loads(self.ws.recv(timeout=30))
-            self.received.append(message)
-            if message.get("id") == self.count:
-                return message
-
-    def drain(self) -> list[dict[str, Any]]:
-        """The events that arrived since the last request."""
-        events = []
-        while True:
-            try:
-                events.append(json.loads(self.ws.recv(timeout=0.3)))
-            except TimeoutError:
-                break
-        self.received += events
-        return events
 
 
 def strings(value: Any, key: str = "") -> Iterator[str]:
@@ -119,7 +91,7 @@ def test_no_hidden_card_reaches_a_duel_client(server: tuple[str, Session], seed_
         legal = state["legal"]
         choice = legal[step % len(legal)]
         if step == 5:  # a refused move and an undo are answered from the same view
-            named = "7C" if "7C" not in legal else "AS"
+            named = next(c for c in ("7C", "AS", "KD") if c not in legal)  # not legal now
             message = player("apply", game=game, action=named)  # echoed in the refusal
             assert message["error"]["type"] == "IllegalActionError"
             assert not leaks(message, duel_hidden(holder, seen | {Card(named)}))
@@ -135,14 +107,21 @@ def test_no_hidden_card_reaches_a_duel_client(server: tuple[str, Session], seed_
         assert not leaks(message, final - {Card(named)}), message
 
 
-def test_no_hidden_card_reaches_a_bank_client(server: tuple[str, Session]) -> None:
-    url, session = server
+def seated_table(url: str, session: Session) -> tuple[Seat, Seat, Seat, str, BankTable]:
+    """A table for ann and bob, opened by a host who holds no seat: the three connections,
+    its id and the server's own table."""
     host, ann, bob = Seat(url), Seat(url), Seat(url)
     game = host("new", kind="table", players=["ann", "bob"], chips=200, bank=50)["result"]["game"]
     holder = session.games[game]
     assert isinstance(holder, BankTable)
     ann("join", game=game, player="ann")
     bob("join", game=game, player="bob")
+    return host, ann, bob, game, holder
+
+
+def test_no_hidden_card_reaches_a_bank_client(server: tuple[str, Session]) -> None:
+    url, session = server
+    host, ann, bob, game, holder = seated_table(url, session)
     for _ in range(6):
         ann("apply", game=game, action=["deal"])
         table = holder.table
@@ -165,6 +144,120 @@ def test_no_hidden_card_reaches_a_bank_client(server: tuple[str, Session]) -> No
             ann("apply", game=game, action=["pass_bank"])
             break
     assert table.deals_played >= 1
+
+
+#: Fields that would carry what deals the cards to come.
+SECRET_FIELDS = {"seed", "deck", "shoe", "talon"}
+#: Cards in a row that show a secret order (a hand is five).
+RUN = 6
+
+
+def secrets_shown(message: Any, seeds: set[int], orders: list[list[str]]) -> list[str]:
+    """What a message shows of the server's secrets: a seed (as a number or in text), a
+    field that would carry one, or :data:`RUN` cards in a row of a secret order (a talon,
+    a deck still to be played)."""
+    runs = {tuple(order[i : i + RUN]) for order in orders for i in range(len(order) - RUN + 1)}
+    found: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            found.extend(f"field {k}" for k in value if k in SECRET_FIELDS)
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            texts = [v if isinstance(v, str) else None for v in value]
+            found.extend(
+                f"cards {texts[i : i + RUN]}"
+                for i in range(len(texts) - RUN + 1)
+                if tuple(texts[i : i + RUN]) in runs
+            )
+            for v in value:
+                walk(v)
+        elif isinstance(value, int) and not isinstance(value, bool) and value in seeds:
+            found.append(f"seed {value}")
+        elif isinstance(value, str):
+            found.extend(f"seed in {value[:40]!r}" for s in seeds if str(s) in value)
+
+    walk(message)
+    return found
+
+
+def deal_secrets(deal: duel.Deal) -> tuple[set[int], list[list[str]]]:
+    """A deal's seed, and its orders still hidden: the talon, and the whole deck until
+    the first action (after it, the hands and the turn-up are the players')."""
+    orders = [[str(c) for c in deal.talon]]
+    if not deal.history:
+        orders.append([str(c) for c in deal.deck])
+    return {deal.seed} - {None}, orders
+
+
+def test_no_secret_reaches_any_client_in_whole_games_of_every_kind(
+    server: tuple[str, Session],
+) -> None:
+    url, session = server
+    checked = 0
+
+    def audit(message: dict[str, Any], seeds: set[int], orders: list[list[str]]) -> None:
+        nonlocal checked
+        assert not secrets_shown(message, seeds, orders), message
+        checked += 1
+
+    # A match against an agent, to 5 points: every answer, a hint and a refused record.
+    player = Seat(url)
+    started = player("new", kind="match", opponent="heuristic", rules={"target": 5})
+    game = started["result"]["game"]
+    holder = session.games[game]
+    assert isinstance(holder, PlayDuel)
+    message, state = started, started["result"]["state"]
+    for step in range(2000):
+        seeds, orders = deal_secrets(holder.match.deal)
+        seeds.add(holder.match.seed)
+        audit(message, seeds, orders)
+        if state["over"]:
+            break
+        if step % 7 == 3:
+            audit(player("go", game=game, level="easy"), seeds, orders)
+            assert player("record", game=game)["error"]["type"] == "AccessError"
+        message = player("apply", game=game, action=state["legal"][step % len(state["legal"])])
+        state = message["result"]
+    assert state["over"] and len(holder.match.deals) >= 2
+
+    # A spectated match: the record only once it is over; then it and its replay.
+    spectator = Seat(url)
+    started = spectator("new", kind="match", agents=["heuristic", "random"], rules={"target": 3})
+    game = started["result"]["game"]
+    watched = session.games[game]
+    assert isinstance(watched, WatchDuel)
+    message = started
+    while True:
+        match = watched.match
+        seeds = {match.seed} | {d.seed for d in match.deals if d.seed is not None}
+        seeds, orders = (seeds, []) if match.is_over() else (seeds, deal_secrets(match.deal)[1])
+        audit(message, seeds, orders)
+        refused = spectator("record", game=game)
+        if match.is_over():
+            break
+        audit(refused, seeds, orders)
+        assert refused["error"]["type"] == "AccessError"
+        message = spectator("advance", game=game)
+    record = refused["result"]["record"]  # the match is over: nothing is left to deal
+    audit(spectator("replay", record=record), seeds, [])
+
+    # A table: every message of every seat over several deals, and a refused record.
+    host, ann, bob, game, table = seated_table(url, session)
+    for _ in range(4):
+        ann("apply", game=game, action=["deal"])
+        bob("apply", game=game, action=["stake", "bob", 2, 10])
+        assert bob("record", game=game)["error"]["type"] == "AccessError"
+        ann("apply", game=game, action=["reveal"])
+        ann("apply", game=game, action=["settle"])
+        if table.table.phase != "ready":
+            break
+    for seat in (host, ann, bob):
+        seat.drain()
+        for received in seat.received:
+            audit(received, {table.table.seed}, [])
+    assert checked > 50
 
 
 def test_hostile_messages_get_an_error_and_change_nothing(server: tuple[str, Session]) -> None:
@@ -226,7 +319,7 @@ def test_ecarte_serve_prints_its_url_and_answers_with_the_app() -> None:
 
     from webserver import serve_process
 
-    with serve_process() as url:
+    with serve_process() as (url, _):
         assert url.startswith("http://127.0.0.1:")  # loopback unless told otherwise
         with urllib.request.urlopen(url, timeout=10) as page:
             html = page.read().decode()

@@ -212,3 +212,68 @@ def test_watch_a_match_and_step_through_saved_records(app: tuple[str, Any], tmp_
         else:
             assert page.locator(".tableau .badge").count() == 3
         shot(page, f"web-replay-{name}", tmp_path)
+
+
+def test_a_seat_taken_back_in_a_second_tab_is_told_to_the_first(app: tuple[str, Any]) -> None:
+    url, browser = app
+    context = browser.new_context()  # one browser: the tabs share the saved seat tokens
+    first = context.new_page()
+    first.goto(url + "/#/bank")
+    first.fill("#players", "ann, bob")
+    first.click("#create-table")
+    first.click("button[data-join=ann]")
+    first.wait_for_selector("#you")
+    second = context.new_page()
+    second.goto(first.inner_text("#table-link"))
+    second.wait_for_selector("#you:text('ann')")  # the saved token took the seat
+    first.wait_for_selector("#seat-moved")
+    assert "another tab" in first.inner_text("#seat-moved")
+    first.click("#take-back")
+    first.wait_for_selector("#you:text('ann')")
+    second.wait_for_selector("#seat-moved")
+    context.close()
+
+
+def test_a_departure_is_shown_and_a_refused_connection_keeps_the_seat(
+    app: tuple[str, Any],
+) -> None:
+    from webserver import Seat
+    from websockets.exceptions import ConnectionClosed
+
+    _, browser = app
+    with running_server() as (url, _):
+        ann_ctx, bob_ctx = browser.new_context(), browser.new_context()
+        ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
+        ann.goto(url + "/#/bank")
+        ann.fill("#players", "ann, bob")
+        ann.click("#create-table")
+        ann.click("button[data-join=ann]")
+        ann.wait_for_selector("#you")
+        link = ann.inner_text("#table-link")
+        bob.goto(link)
+        bob.click("button[data-join=bob]")
+        bob.wait_for_selector("#you")
+        ann.wait_for_selector("#presence:text('ann, bob')")
+        bob.close()
+        ann.wait_for_selector("#presence:text('bob (away)')")
+        assert "bob left the table" in ann.inner_text("#message")
+        # Every connection this address may open taken: bob's page is refused at once
+        # (a transient failure), keeps its seat token, and takes the seat when it can.
+        fillers = []
+        while True:
+            filler = Seat(url.replace("http", "ws") + "/ws")
+            try:
+                filler("hello")
+            except ConnectionClosed:
+                break
+            fillers.append(filler)
+        bob = bob_ctx.new_page()
+        bob.goto(link)
+        bob.wait_for_selector("#status:text('too many connections')")
+        assert bob.locator("button[data-join=bob]").count() == 0
+        for filler in fillers:
+            filler.close()
+        bob.wait_for_selector("#you:text('bob')", timeout=30_000)
+        ann.wait_for_selector("#presence:text('ann, bob')")
+        ann_ctx.close()
+        bob_ctx.close()

@@ -48,6 +48,7 @@ class Holder:
         self.lock = threading.Lock()
 
     def seat_names(self) -> list[str]:
+        """Each seat's name, as the ``left`` event names a player who went."""
         return [f"seat {s}" for s in range(self.seats)]
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -252,6 +253,9 @@ class BankTable(Holder):
         super().__init__()
         self.table = table
         self.seats = len(table.players)
+
+    def seat_names(self) -> list[str]:
+        return list(self.table.players)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         table = self.table

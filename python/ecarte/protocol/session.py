@@ -9,10 +9,7 @@ changes nothing.
 
 from __future__ import annotations
 
-import itertools
 import json
-import secrets
-import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -23,6 +20,8 @@ from ecarte.bank import Table
 from ecarte.bank import odds as bank_odds
 from ecarte.duel import AGENT_SPECS, Deal, Match, Rules, action_values, parse_agent, solve
 from ecarte.errors import EcarteError, IllegalActionError, InvalidRulesError, TableError
+from ecarte.protocol.bookkeeping import Bookkeeping, Departure
+from ecarte.protocol.clients import ALL_SEATS, Client
 from ecarte.protocol.games import BankTable, Holder, OpenDuel, PlayDuel, WatchDuel
 from ecarte.protocol.replay import replay
 from ecarte.protocol.thinking import think
@@ -42,8 +41,6 @@ from ecarte.seeding import agent_seed
 
 __all__ = ["ALL_SEATS", "Client", "Session"]
 
-#: A client's grant for a game whose every seat it holds.
-ALL_SEATS: Final = None
 #: The seats a client holds in a game: ``ALL_SEATS``, or some.
 Grant = set[int] | None
 #: The longest ``go`` limit, in seconds.
@@ -61,16 +58,13 @@ LEVELS: Final = {
     "master": "master",
 }
 RULE_FIELDS: Final = frozenset({"order", "allow_trump_discard", "max_exchanges", "target"})
+#: Answers ``replay`` elsewhere: the record's text in; the result as JSON and the CPU
+#: seconds it took out.
+Replayer = Callable[[str], tuple[str, float]]
 
 
-class Client:
-    """One connection: the seats it holds by game (``ALL_SEATS`` for every seat) and the
-    callable that takes its events (``None``: it takes none)."""
-
-    def __init__(self, notify: Callable[[dict[str, Any]], None] | None = None) -> None:
-        self.grants: dict[str, set[int] | None] = {}
-        self.created = 0
-        self.notify = notify
+class Encoded(str):
+    """A result already encoded as JSON (by a :data:`Replayer`)."""
 
 
 def _fields(*names: str) -> frozenset[str]:
@@ -100,15 +94,19 @@ COMMANDS: Final = {
 }  # fmt: skip
 
 
-class Session:
+class Session(Bookkeeping):
     """The games of one engine process or one web server, and the protocol's commands.
 
     ``open_games``: clients may create games whose every seat they hold (deals and matches
     without agents, from any seed, deck or record); a web server allows only games against
-    agents, spectated matches and tables, with fresh seeds it never sends. ``max_games``
-    bounds the games held (when full, the least recently used game that no connected
-    client holds is dropped, else the request is refused), ``games_per_client`` the games
-    one client creates, ``max_worlds`` the worlds of any agent."""
+    agents, spectated matches and tables, with fresh seeds it never sends.
+
+    Its games and clients are kept by :class:`~ecarte.protocol.bookkeeping.Bookkeeping`, within
+    budgets: ``games_per_client`` live games per connection, ``games_per_address`` per
+    peer (every connection from one address; by default ``max_games``) and ``max_games``
+    in all. ``cpu_budget`` (seconds, seconds per second): each peer's CPU time, charged
+    after each request (:class:`~ecarte.protocol.clients.CpuBudget`; a transport makes an
+    overdrawn peer wait). ``max_worlds`` bounds the worlds of any agent."""
 
     def __init__(
         self,
@@ -116,33 +114,61 @@ class Session:
         open_games: bool = True,
         max_games: int = 1000,
         games_per_client: int = 1000,
+        games_per_address: int | None = None,
         max_worlds: int = MAX_SAMPLES,
         secret_ids: bool = False,
+        cpu_budget: tuple[float, float] | None = None,
     ) -> None:
+        super().__init__(
+            max_games=max_games,
+            games_per_client=games_per_client,
+            games_per_address=max_games if games_per_address is None else games_per_address,
+            secret_ids=secret_ids,
+            cpu_budget=cpu_budget,
+        )
         self.open_games = open_games
-        self.max_games = max_games
-        self.games_per_client = games_per_client
         self.max_worlds = max_worlds
-        self.secret_ids = secret_ids
-        self.games: dict[str, Holder] = {}
-        self._tokens: dict[str, dict[int, str]] = {}
-        self._seated: dict[str, dict[int, Client]] = {}
-        self._used: dict[str, float] = {}
-        self._counter = itertools.count(1)
-        self._lock = threading.RLock()
         #: Each variant's games of ``new`` (its kinds: ``ecarte.registry``).
         self._new_game: dict[str, Callable[[Request, str], tuple[Holder, Grant]]] = {
             "duel": self._new_duel,
             "bank": self._new_bank,
         }
+        #: Where ``replay`` is answered (``None``: here, in the calling thread).
+        self.replayer: Replayer | None = None
 
     # ------------------------------------------------------------------ entry points
     def handle_line(self, client: Client, line: str | bytes) -> str:
         """One request line in, one response line out."""
-        return to_line(self.handle(client, line))
+        return self._respond(client, line)[1]
 
     def handle(self, client: Client, message: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
         """Answers one request (a JSON line, or the decoded object); never raises."""
+        response = self._respond(client, message)[0]
+        if isinstance(response.get("result"), Encoded):
+            response["result"] = json.loads(response["result"])
+        return response
+
+    def _respond(
+        self, client: Client, message: str | bytes | Mapping[str, Any]
+    ) -> tuple[dict[str, Any], str]:
+        """The response and its line; the CPU time it took is charged to the peer."""
+        began = time.thread_time()
+        response = self._answer(client, message)
+        result = response.get("result")
+        if isinstance(result, Encoded):
+            line = f'{{"id":{json.dumps(response["id"])},"ok":true,"result":{result}}}'
+        else:
+            line = to_line(response)
+        if response["ok"] and len(line) > 8 * MAX_MESSAGE_BYTES:
+            response = error_response(
+                ProtocolError("the answer would be longer than 8 MiB"), response["id"]
+            )
+            line = to_line(response)
+        if client.peer.cpu is not None:
+            client.peer.cpu.charge(time.thread_time() - began)
+        return response, line
+
+    def _answer(self, client: Client, message: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
         ident: object = None
         try:
             if isinstance(message, Mapping):
@@ -157,10 +183,7 @@ class Session:
                 )
             request.check_fields(allowed)
             result = getattr(self, f"_cmd_{request.cmd}")(client, request)
-            response = {"id": ident, "ok": True, "result": result}
-            if len(to_line(response)) > 8 * MAX_MESSAGE_BYTES:
-                raise ProtocolError("the answer would be longer than 8 MiB")
-            return response
+            return {"id": ident, "ok": True, "result": result}
         except EcarteError as exc:
             return error_response(exc, ident)
         except (TypeError, ValueError, OverflowError, KeyError, RecursionError) as exc:
@@ -169,14 +192,9 @@ class Session:
             return error_response(EcarteError(f"internal error: {type(exc).__name__}"), ident)
 
     def disconnect(self, client: Client) -> None:
-        """Forgets a closed connection; its seats stay for a rejoin with their tokens."""
-        with self._lock:
-            for game in client.grants:
-                seated = self._seated.get(game, {})
-                for seat, holder in list(seated.items()):
-                    if holder is client:
-                        del seated[seat]
-            client.grants.clear()
+        """Forgets a closed connection: its seats stay for a rejoin with their tokens, and
+        the other seats at its tables are told it left."""
+        self._announce(self._release(client))
 
     # ------------------------------------------------------------------ helpers
     def _holder(self, client: Client, request: Request) -> tuple[str, Holder, int | None]:
@@ -184,11 +202,11 @@ class Session:
         a seat the request may name)."""
         game = request.text("game", limit=64)
         with self._lock:
-            holder = self.games.get(game)
-            if holder is None or game not in client.grants:
+            entry = self._entries.get(game)
+            if entry is None or game not in client.grants:
                 raise ProtocolError(f"no game {game!r} here (or not joined)")
-            self._used[game] = time.monotonic()
-            grant = client.grants[game]
+            entry.used = time.time()
+            holder, grant = entry.holder, client.grants[game]
         if request.cmd in ("observe", "legal", "apply") and request.has("seat"):
             seat = request.integer("seat", 0, holder.seats - 1)
             if grant is not ALL_SEATS and seat not in grant:
@@ -202,64 +220,41 @@ class Session:
         if client.grants.get(game, set()) is not ALL_SEATS:
             raise AccessError(f"{what} shows hidden cards: only a client holding every seat")
 
-    def _add(self, client: Client, holder: Holder, grant: set[int] | None) -> str:
-        with self._lock:
-            if client.created >= self.games_per_client:
-                raise ProtocolError(f"a client may create at most {self.games_per_client} games")
-            if len(self.games) >= self.max_games:
-                self._evict()
-            game = secrets.token_urlsafe(16) if self.secret_ids else f"g{next(self._counter)}"
-            self.games[game] = holder
-            self._used[game] = time.monotonic()
-            client.created += 1
-            if grant is ALL_SEATS:
-                client.grants[game] = ALL_SEATS
-            elif grant:
-                self._seat(client, game, holder, min(grant))
-            return game
-
-    def _evict(self) -> None:
-        held = {g for g, seats in self._seated.items() if seats}
-        idle = [g for g in self.games if g not in held]
-        if not idle:
-            raise ProtocolError(f"the server holds {self.max_games} games, its limit: try later")
-        self._drop(min(idle, key=self._used.__getitem__))
-
-    def _drop(self, game: str) -> None:
-        self.games.pop(game, None)
-        self._used.pop(game, None)
-        self._tokens.pop(game, None)
-        for other in self._seated.pop(game, {}).values():
-            other.grants.pop(game, None)
-
-    def _seat(self, client: Client, game: str, holder: Holder, seat: int) -> str:
-        """Seats ``client`` (and only it) at ``seat``; the seat's rejoin token."""
-        seated = self._seated.setdefault(game, {})
-        previous = seated.get(seat)
-        if previous is not None and previous is not client:
-            previous.grants.pop(game, None)
-        seated[seat] = client
-        client.grants[game] = {seat}
-        return self._tokens.setdefault(game, {}).setdefault(seat, secrets.token_urlsafe(24))
+    def _announce(self, departures: list[Departure]) -> None:
+        """Tells the other seats of each game that a seat's player left."""
+        for game, entry, seat in departures:
+            with entry.holder.lock:
+                names = entry.holder.seat_names()
+                self._broadcast(game, entry.holder, None, "left", seat=seat, player=names[seat])
 
     def _state(self, game: str, holder: Holder, seat: int | None) -> dict[str, Any]:
         view = holder.view(seat)
         view["game"] = game
         if isinstance(holder, BankTable):
-            view["seated"] = sorted(self._tokens.get(game, {}))
-            view["connected"] = sorted(self._seated.get(game, {}))
+            with self._lock:
+                entry = self._entries.get(game)
+                view["seated"] = sorted(entry.tokens) if entry else []
+                view["connected"] = sorted(entry.seated) if entry else []
         return view
 
-    def _broadcast(self, game: str, holder: Holder, source: Client) -> None:
-        """Tells every other seated client of a shared table its new view (under the
-        game's lock, so that the views are of one state)."""
+    def _broadcast(
+        self,
+        game: str,
+        holder: Holder,
+        source: Client | None,
+        event: str = "update",
+        **fields: Any,
+    ) -> None:
+        """Tells every other seated client of a game its new view (called under the game's
+        lock, so that the views are of one state)."""
         with self._lock:
-            others = [(s, c) for s, c in self._seated.get(game, {}).items() if c is not source]
+            entry = self._entries.get(game)
+            seated = entry.seated.items() if entry is not None else ()
+            others = [(s, c) for s, c in seated if c is not source]
         for seat, other in others:
             if other.notify is not None:
-                other.notify(
-                    {"event": "update", "game": game, "state": self._state(game, holder, seat)}
-                )
+                state = self._state(game, holder, seat)
+                other.notify({"event": event, "game": game, **fields, "state": state})
 
     def _spec(self, request: Request, name: str, default: str) -> str:
         return self._check_spec(request.text(name, default, limit=32))
@@ -282,6 +277,7 @@ class Session:
                 "message_bytes": MAX_MESSAGE_BYTES,
                 "games": self.max_games,
                 "games_per_client": self.games_per_client,
+                "games_per_address": self.games_per_address,
                 "worlds": self.max_worlds,
                 "go_seconds": MAX_GO_SECONDS,
                 "players": MAX_PLAYERS,
@@ -302,11 +298,11 @@ class Session:
                 f"new: kind must be one of {', '.join(map(repr, kinds))}, got {kind!r}"
             )
         holder, grant = self._new_game[kinds[kind].name](request, kind)
-        game = self._add(client, holder, grant)
+        game, token = self._add(client, holder, grant)
         seat = min(grant) if grant else None
         result = {"game": game, "state": self._state(game, holder, seat)}
-        if seat is not None:
-            result["seat_token"] = self._tokens[game][seat]
+        if token is not None:
+            result["seat_token"] = token
         return result
 
     def _new_duel(self, request: Request, kind: str) -> tuple[Holder, Grant]:
@@ -404,16 +400,17 @@ class Session:
     def _cmd_join(self, client: Client, request: Request) -> dict[str, Any]:
         game = request.text("game", limit=64)
         with self._lock:
-            holder = self.games.get(game)
-            if not isinstance(holder, (BankTable, PlayDuel)):
+            entry = self._entries.get(game)
+            if entry is None or not isinstance(entry.holder, (BankTable, PlayDuel)):
                 raise ProtocolError(f"no game {game!r} here to join")
-            tokens = self._tokens.setdefault(game, {})
+            holder, tokens = entry.holder, entry.tokens
+            token = ""
             if request.has("seat_token"):
                 token = request.text("seat_token", limit=64)
-                found = [s for s, t in tokens.items() if secrets.compare_digest(t, token)]
-                if not found:
+                opened = self._opened(entry, token)
+                if opened is None:
                     raise AccessError("that seat token opens no seat of this game")
-                seat = found[0]
+                seat = opened
             elif not isinstance(holder, BankTable):
                 raise AccessError("a game against an agent is rejoined with its seat token")
             elif not request.has("player"):  # the lobby: who sits where
@@ -431,8 +428,8 @@ class Session:
                     raise AccessError(f"{player!r} is taken: rejoin with its seat token")
                 if client.grants.get(game):
                     raise AccessError("one seat per client at a table")
-            token = self._seat(client, game, holder, seat)
-            self._used[game] = time.monotonic()
+            token = self._seat(client, game, entry, seat, token)
+            entry.used = time.time()
         with holder.lock:
             self._broadcast(game, holder, client)
         return {
@@ -567,21 +564,29 @@ class Session:
         if not isinstance(holder, (OpenDuel, WatchDuel, BankTable)):
             raise AccessError("the record of a game against an agent shows its cards")
         with holder.lock:
+            if isinstance(holder, WatchDuel) and not self.open_games and not holder.match.is_over():
+                # The record holds the seed, which deals every card still to come.
+                raise AccessError("a spectated match's record is given once the match is over")
             return {"record": holder.record()}
 
-    def _cmd_replay(self, client: Client, request: Request) -> dict[str, Any]:
-        return replay(request.record())
+    def _cmd_replay(self, client: Client, request: Request) -> dict[str, Any] | Encoded:
+        if self.replayer is None:
+            return replay(request.record())
+        encoded, seconds = self.replayer(request.record())
+        if client.peer.cpu is not None:
+            client.peer.cpu.charge(seconds)
+        return Encoded(encoded)
 
     def _cmd_close(self, client: Client, request: Request) -> dict[str, Any]:
         game, holder, _ = self._holder(client, request)
+        departures: list[Departure] = []
         with self._lock:
             if client.grants.get(game) is ALL_SEATS or isinstance(holder, PlayDuel):
                 self._drop(game)
             else:
+                departures = self._leave(client, game, self._entries[game])
                 client.grants.pop(game, None)
-                seated = self._seated.get(game, {})
-                for seat in [s for s, c in seated.items() if c is client]:
-                    del seated[seat]
+        self._announce(departures)
         return {"closed": game}
 
     def _cmd_quit(self, client: Client, request: Request) -> dict[str, Any]:

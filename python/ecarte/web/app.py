@@ -2,44 +2,56 @@
 
 from __future__ import annotations
 
-import asyncio
 import socket
 import threading
 import webbrowser
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from ecarte.errors import EcarteError
-from ecarte.protocol.session import Client, Session
-from ecarte.protocol.wire import MAX_MESSAGE_BYTES, ProtocolError, error_response, to_line
+from ecarte.protocol.session import Session
+from ecarte.protocol.wire import MAX_MESSAGE_BYTES
+from ecarte.web.conversation import Scheduler, converse
+from ecarte.web.guard import AllowedHosts, HostGuard
+from ecarte.web.worker import ReplayWorker
 
 if TYPE_CHECKING:
+    import uvicorn
     from starlette.applications import Starlette
     from starlette.websockets import WebSocket
 
-__all__ = ["MAX_CONNECTIONS", "WEB_LIMITS", "create_app", "serve", "web_session"]
+__all__ = [
+    "MAX_CONNECTIONS",
+    "USER_TIMEOUT_SECONDS",
+    "WEB_LIMITS",
+    "create_app",
+    "listening_socket",
+    "serve",
+    "uvicorn_server",
+    "web_session",
+]
 
 STATIC = Path(__file__).with_name("static")
 #: Open WebSocket connections at once.
 MAX_CONNECTIONS: Final = 1024
 #: The web server's session: games against agents, spectated matches and shared tables
-#: only, seeds of its own, and bounds on games and search.
+#: only, seeds of its own, and bounds on games, search and each address's CPU time (30 s
+#: saved up at most, refilled at half a core).
 WEB_LIMITS: Final = {
     "open_games": False,
     "max_games": 512,
     "games_per_client": 8,
+    "games_per_address": 64,
     "max_worlds": 100,
     "secret_ids": True,
+    "cpu_budget": (30.0, 0.5),
 }
-#: The page may load only its own files and talk only to its own server.
-SECURITY_HEADERS: Final = {
-    "content-security-policy": (
-        "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
-        "style-src 'self'; script-src 'self'; frame-ancestors 'none'"
-    ),
-    "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
-}
+#: Answers the ``replay`` requests of every app of this process (:mod:`ecarte.web.worker`).
+REPLAY_WORKER: Final = ReplayWorker()
+#: A connection whose client takes none of what it is sent for this long is dropped by
+#: the operating system (Linux's TCP_USER_TIMEOUT), and its memory freed.
+USER_TIMEOUT_SECONDS: Final = 30
 
 
 def _need_web() -> None:
@@ -54,32 +66,35 @@ def web_session() -> Session:
     return Session(**WEB_LIMITS)  # type: ignore[arg-type]
 
 
-def create_app(session: Session | None = None) -> Starlette:
-    """The app: the page at ``/``, its files at ``/static``, the protocol at ``/ws``."""
+def create_app(session: Session | None = None, *, allowed_hosts: Iterable[str] = ()) -> Starlette:
+    """The app: the page at ``/``, its files at ``/static``, the protocol at ``/ws``; only
+    for requests naming a loopback host or one of ``allowed_hosts``
+    (:mod:`ecarte.web.guard`; a malformed one raises ``ValueError``)."""
     _need_web()
     from starlette.applications import Starlette
+    from starlette.middleware import Middleware
     from starlette.responses import FileResponse
     from starlette.routing import Mount, Route, WebSocketRoute
     from starlette.staticfiles import StaticFiles
 
+    allowed = AllowedHosts(allowed_hosts)
     held = session if session is not None else web_session()
+    if held.replayer is None:
+        held.replayer = REPLAY_WORKER
+    scheduler = Scheduler()
     connections = {"open": 0}
 
     async def index(request: Any) -> FileResponse:
-        return FileResponse(STATIC / "index.html", headers=SECURITY_HEADERS)
+        return FileResponse(STATIC / "index.html")
 
     async def endpoint(websocket: WebSocket) -> None:
-        origin = websocket.headers.get("origin")
-        host = websocket.headers.get("host", "")
-        if origin is not None and origin.split("://", 1)[-1] != host:
-            await websocket.close(code=1008)  # another site's page: refused
-            return
         if connections["open"] >= MAX_CONNECTIONS:
-            await websocket.close(code=1013)
+            await websocket.accept()
+            await websocket.close(1013, "the server has too many connections: try later")
             return
         connections["open"] += 1
         try:
-            await _converse(websocket, held)
+            await converse(websocket, held, scheduler)
         finally:
             connections["open"] -= 1
 
@@ -88,74 +103,79 @@ def create_app(session: Session | None = None) -> Starlette:
             Route("/", index),
             WebSocketRoute("/ws", endpoint),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
-        ]
+        ],
+        middleware=[Middleware(HostGuard, allowed=allowed)],
     )
     app.state.session = held
     return app
 
 
-async def _converse(websocket: WebSocket, session: Session) -> None:
-    """One connection: each request answered in order; events from other seats sent as
-    they come. Text frames only, each at most the protocol's message size."""
-    from starlette.concurrency import run_in_threadpool
-    from starlette.websockets import WebSocketDisconnect
-
-    await websocket.accept()
-    loop = asyncio.get_running_loop()
-    outbox: asyncio.Queue[str | None] = asyncio.Queue()
-
-    def notify(event: dict[str, Any]) -> None:  # from a worker thread
-        loop.call_soon_threadsafe(outbox.put_nowait, to_line(event))
-
-    async def sender() -> None:
-        while (line := await outbox.get()) is not None:
-            await websocket.send_text(line)
-
-    client = Client(notify)
-    sending = asyncio.create_task(sender())
-    try:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            text = message.get("text")
-            if text is None:
-                reply = error_response(ProtocolError("send text frames of JSON"))
-            elif len(text) > MAX_MESSAGE_BYTES:
-                reply = error_response(ProtocolError("the message is too long"))
-            else:
-                reply = await run_in_threadpool(session.handle, client, text)
-            await outbox.put(to_line(reply))
-    except WebSocketDisconnect:
-        pass
-    finally:
-        session.disconnect(client)
-        await outbox.put(None)
-        await asyncio.gather(sending, return_exceptions=True)
-
-
-def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = False) -> None:
-    """Runs the app until Ctrl-C; prints its URL, and opens it in a browser only when
-    asked. ``port=0`` takes a free port (the printed URL names it)."""
-    _need_web()
-    import click
-    import uvicorn
-
-    app = create_app()
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host:port`` (``port`` 0: a free one), whose connections
+    the operating system drops when their client stops reading
+    (:data:`USER_TIMEOUT_SECONDS`)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if hasattr(socket, "TCP_USER_TIMEOUT"):  # Linux; accepted connections inherit it
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, USER_TIMEOUT_SECONDS * 1000)
     try:
         sock.bind((host, port))
     except OSError as exc:
+        sock.close()
         raise EcarteError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     sock.listen(2048)  # before the URL is printed: a client may connect at once
+    return sock
+
+
+def uvicorn_server(app: Starlette) -> uvicorn.Server:
+    """The uvicorn server that runs ``app``: frames up to the protocol's message size, and
+    uncompressed (compressing a long answer would hold the event loop, and every client
+    waits on it)."""
+    import uvicorn
+
+    config = uvicorn.Config(
+        app,
+        ws_max_size=MAX_MESSAGE_BYTES,
+        ws_per_message_deflate=False,
+        log_level="warning",
+        lifespan="off",
+    )
+    return uvicorn.Server(config)
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    open_browser: bool = False,
+    allowed_hosts: Iterable[str] = (),
+) -> None:
+    """Runs the app until Ctrl-C; prints its URL, and opens it in a browser only when
+    asked. ``port=0`` takes a free port (the printed URL names it). Requests must name a
+    loopback host, the address listened on (unless it is every address) or one of
+    ``allowed_hosts``."""
+    _need_web()
+    import click
+
+    allowed = list(allowed_hosts)
+    if host not in ("0.0.0.0", "::", ""):
+        allowed.append(f"[{host}]" if ":" in host else host)
+    try:
+        app = create_app(allowed_hosts=allowed)
+    except ValueError as exc:
+        raise EcarteError(f"--allowed-host: {exc}") from None
+    sock = listening_socket(host, port)
     bound = sock.getsockname()[1]
-    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    shown = f"[{host}]" if sock.family == socket.AF_INET6 else host
     url = f"http://{shown}:{bound}/"
     click.echo(f"ecarte: the web app is at {url} (Ctrl-C stops it)", err=False)
-    config = uvicorn.Config(app, ws_max_size=MAX_MESSAGE_BYTES, log_level="warning", lifespan="off")
-    server = uvicorn.Server(config)
+    if host in ("0.0.0.0", "::") and not allowed_hosts:
+        click.echo(
+            "ecarte: other machines reach it only by the names given with --allowed-host",
+            err=True,
+        )
+    server = uvicorn_server(app)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
     server.run(sockets=[sock])

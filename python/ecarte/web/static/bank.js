@@ -2,6 +2,7 @@
 // the punters' view (the tableaux face down until the reveal).
 import { back, card, el } from "./cards.js";
 import { fail, say } from "./messages.js";
+import { seatGone, seatMoved } from "./connection.js";
 
 const COLOURS = ["#f5c400", "#7fd1ff", "#ff8a80", "#b9f6ca", "#e1bee7", "#ffcc80", "#cfd8dc", "#f48fb1"];
 
@@ -114,7 +115,9 @@ export function tableBoard(state, { onAct } = {}) {
       el("span", {}, "Banker: ", el("b", {}, state.banker)), el("span", {}, "Bank: ", el("b", { id: "bank-amount" }, state.bank)),
       el("span", {}, `Phase: `, el("b", { id: "phase" }, state.phase)), el("span", {}, `Deals: ${state.deals_played ?? ""}`),
       state.trump_card ? el("span", {}, "Trump card: ", card(state.trump_card, { small: true, classes: "trump-card" })) : null,
-      you ? el("span", {}, "You are ", el("b", { id: "you" }, you)) : null),
+      you ? el("span", {}, "You are ", el("b", { id: "you" }, you)) : null,
+      state.connected ? el("span", { id: "presence" }, "Seated: ",
+        state.seated.map((i) => (state.connected.includes(i) ? state.players[i] : `${state.players[i]} (away)`)).join(", ")) : null),
     el("div", { class: "panel" }, el("div", { class: "tableaux" }, tableaux),
       el("div", { class: "actions", id: "table-actions" }, controls)),
     el("div", { class: "panel row" },
@@ -168,16 +171,36 @@ export function tableScreen(main, server, game) {
       }, taken.has(i) ? `${p} (taken)` : p)))));
   }
 
+  // The saved seat, taken back with its token; the token is forgotten only when the server
+  // says the seat is gone (a dropped connection keeps it: the reconnection tries again).
   async function enter() {
     const saved = localStorage.getItem(key);
     if (saved) {
       seat = JSON.parse(saved);
-      try { show((await server.request("join", { game, seat_token: seat.token })).state); return; } catch (error) { localStorage.removeItem(key); seat = null; }
+      try {
+        show((await server.request("join", { game, seat_token: seat.token })).state);
+        moved = false;
+        return;
+      } catch (error) {
+        if (!seatGone(error)) return;
+        localStorage.removeItem(key);
+        seat = null;
+      }
     }
-    try { joinForm(await server.request("join", { game })); } catch (error) { fail(error); }
+    try { joinForm(await server.request("join", { game })); } catch (error) { if (seatGone(error)) fail(error); }
   }
 
-  server.listeners.add((event) => { if (event.game === game && seat) show(event.state); });
-  server.reconnectors.add(enter);
+  let moved = false;
+  server.listeners.add((event) => {
+    if (event.game !== game || !seat) return;
+    if (event.event === "moved") {
+      moved = true;
+      board.replaceChildren(seatMoved(enter));
+      return;
+    }
+    if (event.event === "left") say(`${event.player} left the table`);
+    show(event.state);
+  });
+  server.reconnectors.add(() => { if (!moved) enter(); });
   enter();
 }

@@ -1,6 +1,7 @@
 // The duel: a match against a built-in agent, and a spectator's view of two agents.
 import { back, card, el, prettyText } from "./cards.js";
 import { fail, say } from "./messages.js";
+import { seatGone, seatMoved } from "./connection.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert", "master"];
 const CALLS = ["propose", "decline", "accept", "refuse"];
@@ -44,6 +45,7 @@ export function duelScreen(main, server) {
   const board = el("div", { id: "board" });
   main.append(setup, board);
   let game = null;
+  let moved = false;
   let seenDraws = 0;
   let view = null;
 
@@ -51,8 +53,10 @@ export function duelScreen(main, server) {
     const spec = document.getElementById("spec").value.trim() || document.getElementById("level").value;
     const rules = { target: Number(document.getElementById("target").value) };
     try {
+      if (game && !moved) await server.request("close", { game: game.id }).catch(() => {});
       const result = await server.request("new", { kind: "match", opponent: spec, seat: Number(document.getElementById("seat").value), rules });
       game = { id: result.game, token: result.seat_token };
+      moved = false;
       sessionStorage.setItem("ecarte.duel", JSON.stringify(game));
       seenDraws = 0;
       show(result.state);
@@ -71,9 +75,28 @@ export function duelScreen(main, server) {
     try { const r = await server.request("go", { game: game.id, level: "expert", time: 2 }); say(`Hint (${r.agent}): ${prettyText(r.action)}`); } catch (error) { fail(error); }
   }
 
-  server.reconnectors.add(async () => {
-    if (!game) return;
-    try { show((await server.request("join", { game: game.id, seat_token: game.token })).state); } catch (error) { fail(error); }
+  // Back to the seat after a reconnection or from another tab; the token is forgotten only
+  // when the server says the match is gone.
+  async function rejoin() {
+    try {
+      const r = await server.request("join", { game: game.id, seat_token: game.token });
+      moved = false;
+      seenDraws = r.state.observation.draws.length;
+      show(r.state);
+    } catch (error) {
+      if (!seatGone(error)) return;
+      sessionStorage.removeItem("ecarte.duel");
+      game = null;
+      board.replaceChildren();
+      fail(error);
+    }
+  }
+
+  server.reconnectors.add(() => { if (game && !moved) rejoin(); });
+  server.listeners.add((event) => {
+    if (event.event !== "moved" || !game || event.game !== game.id) return;
+    moved = true;
+    board.replaceChildren(seatMoved(rejoin));
   });
 
   function show(state) {
@@ -123,7 +146,7 @@ export function duelScreen(main, server) {
   const saved = sessionStorage.getItem("ecarte.duel");
   if (saved) {
     game = JSON.parse(saved);
-    server.request("join", { game: game.id, seat_token: game.token }).then((r) => { seenDraws = r.state.observation.draws.length; show(r.state); }).catch(() => sessionStorage.removeItem("ecarte.duel"));
+    rejoin();
   }
   return () => view;
 }
@@ -164,6 +187,7 @@ export function watchScreen(main, server) {
   async function start() {
     names = [document.getElementById("agent0").value, document.getElementById("agent1").value];
     try {
+      if (game) await server.request("close", { game }).catch(() => {});
       const r = await server.request("new", { kind: "match", agents: names, rules: { target: Number(document.getElementById("watch-target").value) } });
       game = r.game;
       names = names.map((n, i) => `${n} (seat ${i})`);
