@@ -1,10 +1,12 @@
 """Readable text for cards, deals and matches (suit symbols, trump, exchanges, tricks and
-draws). Cards are shown one way everywhere: with suit symbols (``Q♥``), or in ASCII
-(``QH``) after :func:`use_ascii` (the command line's ``--ascii``)."""
+draws). Cards are shown one way everywhere, in the engine's card styles: with suit symbols
+(``Q♥``, ``10♠``), or in ASCII (``QH``, ``10S``) after :func:`use_ascii` (the command
+line's ``--ascii``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from ecarte._core import Card, Suit
 from ecarte.duel import Action, Deal, Outcome
@@ -12,6 +14,7 @@ from ecarte.duel import Action, Deal, Outcome
 __all__ = [
     "action_str",
     "card_str",
+    "card_style",
     "cards_text",
     "counted",
     "deal_report",
@@ -32,14 +35,19 @@ def use_ascii(ascii_only: bool = True) -> None:
     _style["ascii"] = ascii_only
 
 
+def card_style() -> Literal["symbols", "ascii"]:
+    """The engine's card style (``Card.text``) cards are shown in to a person now."""
+    return "ascii" if _style["ascii"] else "symbols"
+
+
 def card_str(card: Card) -> str:
-    """A card as shown to a person: ``Q♥``, or ``QH`` in ASCII."""
-    return str(card) if _style["ascii"] else card.pretty()
+    """A card as shown to a person: ``Q♥``, ``10♠``, or ``QH``, ``10S`` in ASCII."""
+    return card.text(card_style())
 
 
 def suit_str(suit: Suit) -> str:
     """A suit as shown to a person: ``♥``, or ``H`` in ASCII."""
-    return suit.letter if _style["ascii"] else suit.symbol
+    return suit.text(card_style())
 
 
 def action_str(action: Action) -> str:

@@ -2,9 +2,13 @@
 errors and limits; the variants in the submodules ``duel`` and ``bank``."""
 
 from collections.abc import Iterable, Sequence
-from typing import Final, TypeVar, final
+from typing import Final, Literal, TypeVar, final
 
 _T = TypeVar("_T")
+
+#: How a card is written: ``"code"`` for programs (``TH``), ``"symbols"`` (``10♥``) or
+#: ``"ascii"`` (``10H``) for people.
+_CardStyle = Literal["code", "symbols", "ascii"]
 
 from . import bank as bank
 from . import duel as duel
@@ -74,6 +78,9 @@ class Suit:
     @staticmethod
     def parse(text: str) -> Suit:
         """Parses a letter (either case) or a symbol."""
+    def text(self, style: _CardStyle | None = None) -> str:
+        """The suit written in ``style``: ``"symbols"`` (♥, the default), ``"ascii"`` or
+        ``"code"`` (H)."""
     def __int__(self) -> int: ...
     def __lt__(self, other: Suit, /) -> bool: ...
     def __le__(self, other: Suit, /) -> bool: ...
@@ -135,7 +142,12 @@ class Card:
     def id(self) -> int:
         """``suit * 13 + rank``, 0-51."""
     def pretty(self) -> str:
-        """The card with its suit symbol, e.g. ``Q♥``."""
+        """The card with its suit symbol, the ten written 10: ``Q♥``, ``10♠``
+        (``text("symbols")``)."""
+    def text(self, style: _CardStyle | None = None) -> str:
+        """The card written in ``style``: ``"symbols"`` for people (``10♥``, the default),
+        ``"ascii"`` for people without the symbols (``10H``), ``"code"`` for programs
+        (``TH``, as ``str()``)."""
     def __lt__(self, other: Card, /) -> bool: ...
     def __le__(self, other: Card, /) -> bool: ...
     def __gt__(self, other: Card, /) -> bool: ...
