@@ -28,7 +28,20 @@ class InvalidActionError(EcarteError):
     """Text, an id or a value that names no action (not legal or illegal: not an action)."""
 
 class IllegalActionError(EcarteError):
-    """A well-formed action that is not legal in the current state; the state is unchanged."""
+    """A well-formed action that is not legal in the current state; the state is unchanged.
+
+    An action the engine refused carries why: ``reason`` (a ``duel.Reason``, whose
+    ``text(style)`` says it in one line), and its parts ``code`` (one of
+    ``duel.REASON_CODES``), ``action``, ``cards`` and ``suit``, with ``legal``, the legal
+    actions of the seat that tried it. ``str()`` names the action, the reason and the legal
+    actions. An error raised without a reason has ``None`` and empty tuples."""
+
+    reason: duel.Reason | None
+    code: str | None
+    action: duel.Action | None
+    legal: tuple[duel.Action, ...]
+    cards: tuple[Card, ...]
+    suit: Suit | None
 
 class InvalidRulesError(EcarteError):
     """Rule options out of range."""

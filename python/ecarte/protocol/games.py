@@ -19,9 +19,9 @@ from typing import Any, ClassVar
 from ecarte.agents import make_agent
 from ecarte.bank import ACTIONS as TABLE_ACTIONS
 from ecarte.bank import Table
-from ecarte.duel import Action, Deal, Match
+from ecarte.duel import Action, Deal, Match, Reason
 from ecarte.errors import IllegalActionError, TableError
-from ecarte.play import Game, explain_illegal
+from ecarte.play import Game
 from ecarte.protocol.views import (
     deal_frames,
     observation_view,
@@ -70,11 +70,6 @@ def _parse_action(text: object) -> Action:
     return Action(text)
 
 
-def _illegal(action: Action, legal: list[Action], why: str) -> IllegalActionError:
-    names = ", ".join(str(a) for a in legal) or "none"
-    return IllegalActionError(f"illegal action {action}: {why}; legal actions: {names}")
-
-
 class OpenDuel(Holder):
     """A duel deal or match whose every seat the client holds."""
 
@@ -113,7 +108,8 @@ class OpenDuel(Holder):
         return list(game.legal_actions())
 
     def apply(self, seat: int | None, action: object) -> None:
-        self.game.apply(_parse_action(action))
+        # A seat named is held to its turn, as at a table: the engine refuses the others.
+        self.game.apply(_parse_action(action), seat)
 
     def undo(self, seat: int | None) -> str:
         if not self.deal.history:
@@ -168,12 +164,7 @@ class PlayDuel(Holder):
     def apply(self, seat: int | None, action: object) -> None:
         match = self.match
         parsed = _parse_action(action)
-        legal = match.legal_actions()
-        if match.current_player != self.seat:
-            raise _illegal(parsed, [], "it is not your turn")
-        if parsed not in legal:
-            why = explain_illegal(parsed, match.observation(self.seat), legal)
-            raise _illegal(parsed, legal, why)
+        match.check(parsed, self.seat)  # the engine's refusal, with its reason
         index = len(match.deals) - 1
         self.finished = None
         self.game.handle(str(parsed))
@@ -304,7 +295,12 @@ class BankTable(Holder):
         me = table.players[seat]
         if action[0] in BANKER_ACTIONS:
             if me != table.banker:
-                raise AccessError(f"{action[0]}: only the banker ({table.banker}) may do that")
+                refused = TableError(
+                    f"{action[0]}: it is not your turn: only the banker ({table.banker}) "
+                    "may do that"
+                )
+                refused.reason = Reason("not_your_turn")  # type: ignore[attr-defined]
+                raise refused
         elif len(action) < 2 or action[1] != me:
             raise AccessError(f"{action[0]}: you hold the seat of {me!r} and act only for it")
 

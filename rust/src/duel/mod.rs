@@ -8,6 +8,7 @@ pub mod observe;
 pub mod record;
 #[cfg(test)]
 mod referee;
+pub mod refusal;
 pub mod result;
 pub mod rules;
 pub mod state;
@@ -23,6 +24,7 @@ pub use observe::{
     OBSERVATION_SIZE,
 };
 pub use record::{DealRecord, MatchRecord};
+pub use refusal::{Reason, ReasonCode, Refusal};
 pub use result::MatchResult;
 pub use rules::{Order, Rules};
-pub use state::{DealState, Outcome, Phase, Trick};
+pub use state::{DealState, Outcome, Phase, Trick, Turn};

@@ -11,7 +11,8 @@ use super::action::{
 use super::arrays::float32_out;
 use super::card::{extract_cards, to_py, PyCard};
 use super::errors::{extract_u64, int_in, int_u8, record_text, EcarteError, InvalidDeckError};
-use super::observe::{score_pair, seat, PyObservation};
+use super::observe::{optional_seat, score_pair, seat, PyObservation};
+use super::refusal::illegal_action_error;
 use super::rules::{rules_or_default, PyRules};
 use crate::card::Suit;
 use crate::duel::{DealRecord, DealState, NUM_ACTIONS, OBSERVATION_SIZE};
@@ -257,18 +258,36 @@ impl PyDeal {
     }
 
     /// Applies an `Action`, its text or its id. An illegal action raises
-    /// `IllegalActionError` naming the legal ones, and changes nothing.
-    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        // The fast path: an `Action` or an id, legal now.
-        if let Some(a) = fast_action(action) {
+    /// `IllegalActionError` (its reason, the legal actions), and changes nothing. With
+    /// `player`, the action is that seat's: refused as `not_your_turn` unless it is to move.
+    #[pyo3(signature = (action, player = None))]
+    fn apply(
+        &mut self,
+        action: &Bound<'_, PyAny>,
+        player: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        // The fast path: an `Action` or an id, legal now, for whoever is to move.
+        if let (Some(a), None) = (fast_action(action), player) {
             if self.state.is_legal(a) {
                 self.state.apply_unchecked(a);
                 return Ok(());
             }
         }
+        let player = optional_seat(player)?;
         let action = extract_action_or_list_legal(&self.state, action)?;
-        self.state.apply_unchecked(action);
-        Ok(())
+        Ok(self.state.apply_by(player, action)?)
+    }
+
+    /// Raises what `apply(action, player)` would raise, and changes nothing: an
+    /// `IllegalActionError` with the reason the action is refused; `None` when it is legal.
+    #[pyo3(signature = (action, player = None))]
+    fn check(&self, action: &Bound<'_, PyAny>, player: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let player = optional_seat(player)?;
+        let action = extract_action_or_list_legal(&self.state, action)?;
+        match self.state.refusal(player, action) {
+            Some(refusal) => Err(illegal_action_error(&refusal)),
+            None => Ok(()),
+        }
     }
 
     /// Takes back the last action and returns it.
