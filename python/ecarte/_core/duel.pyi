@@ -313,6 +313,68 @@ class Reason:
     ) -> tuple[type[Reason], tuple[str, str | None, list[str], Suit | None, str | None]]: ...
 
 @final
+class Frame:
+    """One step of a deal (``Deal.frames()``, ``Match.frames()``): the state after
+    ``action``, taken by ``actor``, as a spectator who holds the record sees it: both hands
+    and discards, never the undrawn talon; the cards each seat drew in the step; the
+    outcome once it ended the deal; the deal's number and the match score after the
+    step."""
+
+    @property
+    def deal_number(self) -> int:
+        """The deal's number in its match, from 1 (1 for a lone deal)."""
+    @property
+    def action(self) -> Action | None:
+        """The action of this step; ``None`` for the first frame, the deal as dealt."""
+    @property
+    def actor(self) -> int | None:
+        """The seat that took the action."""
+    @property
+    def phase(self) -> _Phase: ...
+    @property
+    def current_player(self) -> int | None: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def trump(self) -> Suit: ...
+    @property
+    def turn_up(self) -> Card: ...
+    @property
+    def turn_up_holder(self) -> int | None:
+        """Who drew the turn-up, or ``None`` while it is in the talon."""
+    @property
+    def talon_size(self) -> int: ...
+    @property
+    def exchanges(self) -> int: ...
+    @property
+    def lead(self) -> Card | None:
+        """The card led to the current trick, or ``None``."""
+    @property
+    def hands(self) -> tuple[list[Card], list[Card]]:
+        """Seat 0's hand and seat 1's, each in suit-then-rank order."""
+    @property
+    def discards(self) -> tuple[list[Card], list[Card]]:
+        """Seat 0's discards and seat 1's."""
+    @property
+    def tricks(self) -> list[Trick]:
+        """The finished tricks, in order."""
+    @property
+    def tricks_taken(self) -> tuple[int, int]: ...
+    @property
+    def cards_taken(self) -> tuple[int, int]: ...
+    @property
+    def drawn(self) -> tuple[list[Card], list[Card]]:
+        """The cards seat 0 and seat 1 drew from the talon in this step, in draw order."""
+    @property
+    def outcome(self) -> Outcome | None:
+        """The deal's outcome once this step ended it, else ``None``."""
+    @property
+    def score(self) -> tuple[int, int]:
+        """The match score after this step (zeros outside a match)."""
+    def to_json(self) -> str:
+        """The frame as a JSON object (the protocol's frames are these)."""
+
+@final
 class Deal:
     """One duel deal: a state machine over the exchange and play phases, with undo and a
     JSON record. ``Deal(seed=...)`` shuffles; ``Deal.from_deck(cards)`` lays out an exact
@@ -412,6 +474,9 @@ class Deal:
         """Raises what ``apply(action, player)`` would raise, and changes nothing: an
         ``IllegalActionError`` with the reason the action is refused; ``None`` when it is
         legal."""
+    def frames(self) -> list[Frame]:
+        """Every step of the deal so far, as a spectator who holds its record follows it:
+        the deal as dealt, then the state after each action (``Frame``)."""
     def undo(self) -> Action:
         """Takes back the last action and returns it."""
     def outcome(self) -> Outcome | None:
@@ -750,6 +815,10 @@ class Match:
         """Raises what ``apply(action, player)`` would raise, and changes nothing: an
         ``IllegalActionError`` with the reason the action is refused; ``None`` when it is
         legal."""
+    def frames(self, index: int | None = None) -> list[Frame]:
+        """The steps of deal ``index`` (from 0; every deal when ``None``) as a spectator
+        who holds the record follows them (``Frame``), each with its deal number and the
+        match score after it."""
     def undo(self) -> Action:
         """Takes back the last action of the current deal (a finished deal stays scored)."""
     def deal_at(self, index: int) -> Deal:

@@ -23,7 +23,7 @@ from ecarte.duel import Action, Deal, Match, Reason
 from ecarte.errors import IllegalActionError, TableError
 from ecarte.play import Game
 from ecarte.protocol.views import (
-    deal_frames,
+    match_frames,
     observation_view,
     outcome_view,
     public_view,
@@ -219,14 +219,9 @@ class WatchDuel(Holder):
         match = self.match
         if match.is_over():
             raise IllegalActionError("the match is over")
-        before = list(match.score)
         match.advance(self.agents[0], self.agents[1], until="deal")
-        deal = match.deal_at(self.played)
+        frames = match_frames(match, self.played)
         self.played += 1
-        frames = deal_frames(deal)
-        for frame in frames:
-            frame["score"] = before
-        frames[-1]["score"] = list(match.score)
         return {**self.view(None), "deal_number": self.played, "frames": frames}
 
     def record(self) -> dict[str, Any]:

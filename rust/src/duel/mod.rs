@@ -3,6 +3,7 @@
 pub mod action;
 pub mod deck;
 pub mod error;
+pub mod frame;
 pub mod matches;
 pub mod observe;
 pub mod record;
@@ -17,6 +18,7 @@ mod tests;
 
 pub use action::{Action, NUM_ACTIONS, PACK_SIZE};
 pub use error::DuelError;
+pub use frame::Frame;
 pub use matches::Match;
 pub use matches::MatchScore;
 pub use observe::{

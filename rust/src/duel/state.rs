@@ -398,7 +398,7 @@ impl DealState {
     }
 
     /// The same deal before any action.
-    fn restart(&self) -> Option<DealState> {
+    pub(super) fn restart(&self) -> Option<DealState> {
         DealState::from_deck(&self.deck, self.dealer, self.rules).ok()
     }
 

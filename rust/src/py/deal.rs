@@ -11,6 +11,7 @@ use super::action::{
 use super::arrays::float32_out;
 use super::card::{extract_cards, to_py, PyCard};
 use super::errors::{extract_u64, int_in, int_u8, record_text, EcarteError, InvalidDeckError};
+use super::frame::PyFrame;
 use super::observe::{optional_seat, score_pair, seat, PyObservation};
 use super::refusal::illegal_action_error;
 use super::rules::{rules_or_default, PyRules};
@@ -290,6 +291,16 @@ impl PyDeal {
         }
     }
 
+    /// Every step of the deal so far, as a spectator who holds its record follows it: the
+    /// deal as dealt, then the state after each action (`Frame`).
+    fn frames(&self) -> Vec<PyFrame> {
+        self.state
+            .frames(1, None)
+            .into_iter()
+            .map(PyFrame)
+            .collect()
+    }
+
     /// Takes back the last action and returns it.
     fn undo(&mut self) -> PyResult<PyAction> {
         let (before, action) = self
@@ -410,6 +421,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyAction>()?;
     m.add_class::<PyDeal>()?;
     m.add_class::<PyObservation>()?;
+    m.add_class::<PyFrame>()?;
     m.add_class::<PyTrick>()?;
     m.add_class::<PyOutcome>()?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;

@@ -8,6 +8,7 @@ use super::action::{extract_action_or_list_legal, extract_legal_action, PyAction
 use super::agents::PyAgent;
 use super::deal::{seed_or_fresh, PyDeal};
 use super::errors::{int_in, int_u8, pair, record_text, EcarteError};
+use super::frame::PyFrame;
 use super::interrupt::decision;
 use super::observe::{optional_seat, seat, PyObservation};
 use super::refusal::illegal_action_error;
@@ -318,6 +319,23 @@ impl PyMatch {
             Some(refusal) => Err(illegal_action_error(&refusal)),
             None => Ok(()),
         }
+    }
+    /// The steps of deal `index` (from 0; every deal when `None`) as a spectator who holds
+    /// the record follows them (`Frame`), each with its deal number and the match score
+    /// after it.
+    #[pyo3(signature = (index = None))]
+    fn frames(&self, index: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PyFrame>> {
+        let index = match index.filter(|i| !i.is_none()) {
+            None => None,
+            Some(i) => {
+                Some(int_in(i, "deal index", 0, i128::from(self.game.deal_index()))? as usize)
+            }
+        };
+        let frames = self
+            .game
+            .frames(index)
+            .ok_or_else(|| EcarteError::new_err("that deal is not kept"))?;
+        Ok(frames.into_iter().map(PyFrame).collect())
     }
     /// Takes back the last action of the current deal (a finished deal stays scored).
     fn undo(&mut self) -> PyResult<PyAction> {

@@ -15,6 +15,7 @@ mod bank;
 mod card;
 mod deal;
 pub mod errors;
+mod frame;
 mod interrupt;
 mod matches;
 mod observe;
