@@ -26,6 +26,23 @@ def test_canonical_text_and_repr() -> None:
     assert str(Card("10C")) == "TC"
 
 
+def test_the_three_card_styles_read_back() -> None:
+    ten, queen = Card("TH"), Card("QS")
+    assert (ten.text("code"), ten.text("symbols"), ten.text("ascii")) == ("TH", "10♥", "10H")
+    assert (queen.text("code"), queen.text(), queen.text("ascii")) == ("QS", "Q♠", "QS")
+    assert ten.pretty() == ten.text() and str(ten) == ten.text("code")
+    assert (Suit.Hearts.text(), Suit.Hearts.text("ascii"), Suit.Hearts.text("code")) == (
+        "♥",
+        "H",
+        "H",
+    )
+    for card in ecarte.full_pack():
+        for style in ("code", "symbols", "ascii"):
+            assert Card(card.text(style)) == card
+    with pytest.raises(EcarteError, match="style must be"):
+        ten.text("fancy")  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("text", ["", "Q", "QX", "1H", "11H", "QHH", "♥Q", "QH!"])
 def test_bad_text_names_the_input(text: str) -> None:
     with pytest.raises(InvalidCardError) as info:

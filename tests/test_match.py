@@ -125,3 +125,29 @@ def test_match_undo_within_the_current_deal() -> None:
     m.apply(m.legal_actions()[0])
     assert str(m.undo()) in ("propose", "decline")
     assert m.deal == before
+
+
+def test_frames_step_through_each_deal_as_a_spectator_sees_it() -> None:
+    m = Match(seed=12, rules=Rules(target=3))
+    m.play(HeuristicAgent(), RandomAgent(3))
+    frames = m.frames()
+    assert len(frames) == sum(len(d.history) + 1 for d in m.deals)
+    assert frames[-1].score == m.score and frames[0].score == (0, 0)
+    for k, deal in enumerate(m.deals):
+        own = m.frames(k)
+        assert [f.deal_number for f in own] == [k + 1] * len(own)
+        assert [(f.actor, f.action) for f in own[1:]] == list(deal.moves)
+        alone = deal.frames()  # the same steps, outside the match: deal 1, no score
+        assert [(f.hands, f.drawn, f.outcome) for f in alone] == [
+            (f.hands, f.drawn, f.outcome) for f in own
+        ]
+        assert {(f.deal_number, f.score) for f in alone} == {(1, (0, 0))}
+        assert own[0].action is None and own[-1].outcome == deal.outcome()
+        drawn = [c for f in own for seat in f.drawn for c in seat]
+        assert len(drawn) == 22 - own[-1].talon_size
+        assert sorted(drawn) == sorted(deal.observation(0).draws + deal.observation(1).draws)
+        for f in own:
+            record = json.loads(f.to_json())
+            assert "talon" not in record and record["talon_size"] == f.talon_size
+    with pytest.raises(EcarteError):
+        m.frames(len(m.deals))

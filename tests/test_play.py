@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from ecarte import HeuristicAgent, RandomAgent
+from ecarte import HeuristicAgent, IllegalActionError, RandomAgent
+from ecarte.display import use_ascii
 from ecarte.duel import Action, Deal, Match, Rules
-from ecarte.play import Game, explain_illegal, parse_move, result_banner
+from ecarte.play import Game, parse_move, result_banner
 from ecarte.terminal import game_screen, table_text
 
 
@@ -64,7 +65,11 @@ def why(deal: Deal, text: str) -> str:
     legal = deal.legal_actions()
     with pytest.raises(ValueError) as info:
         parse_move(text, legal, deal.observation(player))
-    assert str(info.value) == explain_illegal(Action(text), deal.observation(player), legal)
+    # The engine's reason, as the deal itself refuses the move.
+    with pytest.raises(IllegalActionError) as refused:
+        deal.check(text, player)
+    assert refused.value.reason is not None
+    assert str(info.value) == refused.value.reason.text("symbols")
     return str(info.value)
 
 
@@ -72,10 +77,8 @@ def test_illegal_moves_are_explained() -> None:
     # Seed 1, seat 0 deals; trump ♠. Elder (seat 1): 9♣ A♣ 7♦ 8♠ T♠; dealer: 8♣ 9♥ A♥ 9♠ A♠.
     deal = Deal(seed=1, dealer=0)
     assert deal.trump.symbol == "♠"
-    assert why(deal, "accept") == (
-        "only the dealer accepts or refuses; you are the elder: propose or decline"
-    )
-    assert why(deal, "9C") == "the exchange comes first: propose, decline"
+    assert why(deal, "accept") == "there is no proposal to answer: propose or decline"
+    assert why(deal, "9C") == "the exchange comes first: propose or decline"
     assert why(deal, "discard 9C") == "discards come after an accepted proposal"
     proposed = deal.copy()
     proposed.apply("propose")
@@ -99,6 +102,16 @@ def test_illegal_moves_are_explained() -> None:
     # Without the observation, the old generic line.
     with pytest.raises(ValueError, match="is not legal now"):
         parse_move("9H", trump.legal_actions())
+    # The cards are written as the terminal shows them: the ten as 10, ASCII with --ascii.
+    assert why(follow, "TH") == "you hold no 10♥"
+    use_ascii(True)
+    try:
+        with pytest.raises(ValueError, match=r"^you have no D, so you must trump \(S\)$"):
+            parse_move("9H", trump.legal_actions(), trump.observation(0))
+        with pytest.raises(ValueError, match=r"^you hold no 10H$"):
+            parse_move("TH", follow.legal_actions(), follow.observation(0))
+    finally:
+        use_ascii(False)
 
 
 def finished(kind: str) -> Deal:

@@ -198,7 +198,9 @@ def test_a_shared_table_lets_each_seat_act_only_for_itself() -> None:
     token = bob("join", game=game, player="bob")["seat_token"]
     assert host.error("join", game=game, player="bob") == "AccessError"
     assert ann.error("join", game=game, player="bob") == "AccessError"
-    assert bob.error("apply", game=game, action=["deal"]) == "AccessError"
+    # The banker's action from a punter's seat: not that seat's turn (as in a duel).
+    refused = bob.raw(cmd="apply", game=game, action=["deal"])["error"]
+    assert (refused["type"], refused["reason"]["code"]) == ("TableError", "not_your_turn")
     ann("apply", game=game, action=["deal"])
     assert ann.error("apply", game=game, action=["stake", "bob", 2, 10]) == "AccessError"
     assert bob.error("undo", game=game) == "AccessError"
@@ -291,3 +293,18 @@ def test_docs_protocol_specifies_every_command_and_error() -> None:
     for error in ("ProtocolError", "AccessError", "IllegalActionError", "InvalidRecordError"):
         assert f"`{error}`" in text
     assert all(f"`{level}`" in text for level in LEVELS)
+
+
+def test_a_seat_s_observation_counts_both_hands() -> None:
+    engine = Engine()
+    game = engine("new", kind="match", opponent="random", seat=1, seed=5)["game"]
+    holder = engine.session.games[game]
+    for _ in range(40):
+        state = engine("observe", game=game)
+        obs = state["observation"]
+        match = holder.match  # type: ignore[attr-defined]
+        deal = match.deal_at(state["deal_number"] - 1)
+        assert obs["hand_sizes"] == [len(deal.hand(0)), len(deal.hand(1))]
+        if state["over"]:
+            break
+        engine("apply", game=game, action=state["legal"][-1])

@@ -8,6 +8,7 @@ tests are skipped, except under CI (``CI`` set), where they fail."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -18,6 +19,12 @@ import pytest
 from webserver import running_server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+#: The engine's reasons an unplayable card in the hand can be refused with, as the page
+#: shows them (suit symbols).
+ILLEGAL_CARD = (
+    r"you must follow [♣♦♥♠]|you have no [♣♦♥♠], so you must trump \([♣♦♥♠]\)"
+    r"|trumps \([♣♦♥♠]\) may not be discarded while you hold a card of another suit"
+)
 pytest.importorskip("starlette")
 if not os.environ.get("CI"):
     pytest.importorskip("playwright")
@@ -75,6 +82,8 @@ def test_a_whole_deal_against_heuristic_by_clicking_legal_cards(
     page.fill("#target", "7")
     page.click("#start")
     version = rendered(page, "#board", None)
+    # The opponent's cards, face down, as many as the observation says (4 to 6 at the start).
+    assert 4 <= page.locator("#opponent-hand .card").count() <= 6
     shown_illegal = False
     for step in range(80):
         if page.locator("#result-banner").count():
@@ -83,10 +92,12 @@ def test_a_whole_deal_against_heuristic_by_clicking_legal_cards(
         calls = page.locator("#board button[data-action]")
         if legal.count():
             if not shown_illegal and page.locator("#hand .card:not(.legal)").count():
-                # An illegal card is refused with a reason, and nothing changes.
+                # An illegal card is refused with the engine's reason, and nothing changes.
                 page.locator("#hand .card:not(.legal)").first.click()
                 page.wait_for_selector(".message.error.shown")
-                assert "illegal" in page.inner_text("#message").lower()
+                said = page.inner_text("#message")
+                assert re.fullmatch(ILLEGAL_CARD, said), said
+                assert "Error" not in said
                 assert page.get_attribute("#board", "data-version") == version
                 shown_illegal = True
             if step == 6:

@@ -1,10 +1,13 @@
 """Readable text for cards, deals and matches (suit symbols, trump, exchanges, tricks and
-draws). Cards are shown one way everywhere: with suit symbols (``Q♥``), or in ASCII
-(``QH``) after :func:`use_ascii` (the command line's ``--ascii``)."""
+draws). Cards are shown one way everywhere, in the engine's card styles: with suit symbols
+(``Q♥``, ``10♠``), or in ASCII (``QH``, ``10S``) after :func:`use_ascii` (the command
+line's ``--ascii``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
+from typing import Literal
 
 from ecarte._core import Card, Suit
 from ecarte.duel import Action, Deal, Outcome
@@ -12,6 +15,7 @@ from ecarte.duel import Action, Deal, Outcome
 __all__ = [
     "action_str",
     "card_str",
+    "card_style",
     "cards_text",
     "counted",
     "deal_report",
@@ -32,14 +36,19 @@ def use_ascii(ascii_only: bool = True) -> None:
     _style["ascii"] = ascii_only
 
 
+def card_style() -> Literal["symbols", "ascii"]:
+    """The engine's card style (``Card.text``) cards are shown in to a person now."""
+    return "ascii" if _style["ascii"] else "symbols"
+
+
 def card_str(card: Card) -> str:
-    """A card as shown to a person: ``Q♥``, or ``QH`` in ASCII."""
-    return str(card) if _style["ascii"] else card.pretty()
+    """A card as shown to a person: ``Q♥``, ``10♠``, or ``QH``, ``10S`` in ASCII."""
+    return card.text(card_style())
 
 
 def suit_str(suit: Suit) -> str:
     """A suit as shown to a person: ``♥``, or ``H`` in ASCII."""
-    return suit.letter if _style["ascii"] else suit.symbol
+    return suit.text(card_style())
 
 
 def action_str(action: Action) -> str:
@@ -85,51 +94,52 @@ def deal_steps(deal: Deal, names: Sequence[str]) -> list[list[str]]:
     """A finished (or partly played) deal as a spectator follows it, seeing both hands, in
     steps of lines: the deal (dealer, trump, both hands), each exchange (the proposal, the
     answer, the draws and the discards), each trick with the cards both players then draw
-    from the talon, and the outcome, or a note that the deal is unfinished."""
-    deck = deal.deck
+    from the talon, and the outcome, or a note that the deal is unfinished. The lines are
+    read off the deal's frames (``Deal.frames``)."""
+    frames = deal.frames()
     elder, dealer = deal.elder, deal.dealer
-    hands = {elder: deck[0:5], dealer: deck[5:10]}
+    dealt = frames[0].hands
     steps = [
         [
             f"{names[dealer]} deals. Trump {suit_str(deal.trump)} "
             f"(turn-up {card_str(deal.turn_up)})",
-            f"  {names[elder]:<12} {cards_text(sorted(hands[elder]))}",
-            f"  {names[dealer]:<12} {cards_text(sorted(hands[dealer]))}",
+            f"  {names[elder]:<12} {cards_text(dealt[elder])}",
+            f"  {names[dealer]:<12} {cards_text(dealt[dealer])}",
         ]
     ]
-    replay = Deal.from_deck(deck, dealer=dealer, rules=deal.rules)
-    for actor, action in deal.moves:
-        talon = replay.talon
+    for before, frame in pairwise(frames):
+        action, actor = frame.action, frame.actor
+        assert action is not None and actor is not None  # every frame after the first
         starts_step = action.kind in ("propose", "decline") or (
-            action.kind == "play" and replay.lead is None
+            action.kind == "play" and before.lead is None
         )
         if starts_step:
             steps.append([])
         lines = steps[-1]
+        drawn = frame.drawn
         if action.kind in _CALLS:
             lines.append(f"  {names[actor]} {_CALLS[action.kind]}")
         elif action.kind == "discard" and action.card is not None:
             lines.append(f"  {names[actor]} discards {card_str(action.card)}")
-        replay.apply(action)
         if action.kind == "accept":
             lines.append(
-                f"  exchange {replay.exchanges}: {names[elder]} draws {card_str(talon[0])}, "
-                f"{names[dealer]} draws {card_str(talon[1])}"
+                f"  exchange {frame.exchanges}: {names[elder]} draws "
+                f"{card_str(drawn[elder][0])}, {names[dealer]} draws {card_str(drawn[dealer][0])}"
             )
-        if action.kind == "play" and replay.lead is None:
-            trick = replay.tricks[-1]
+        if action.kind == "play" and frame.lead is None:
+            trick = frame.tricks[-1]
             lead, follow = trick.cards
             winner, loser = trick.winner, 1 - trick.winner
             lines.append(
-                f"  trick {len(replay.tricks):>2}: {names[trick.leader]} {card_str(lead):<3} "
+                f"  trick {len(frame.tricks):>2}: {names[trick.leader]} {card_str(lead):<3} "
                 f"{names[1 - trick.leader]} {card_str(follow):<3} -> {names[winner]}"
             )
-            if len(replay.talon) < len(talon):
+            if drawn[winner]:
                 lines.append(
-                    f"            draws: {names[winner]} {card_str(talon[0])}, "
-                    f"{names[loser]} {card_str(talon[1])}"
+                    f"            draws: {names[winner]} {card_str(drawn[winner][0])}, "
+                    f"{names[loser]} {card_str(drawn[loser][0])}"
                 )
-    outcome = deal.outcome()
+    outcome = frames[-1].outcome
     if outcome is None:
         steps[-1].append("  (unfinished: the record ends here)")
     else:

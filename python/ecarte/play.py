@@ -12,11 +12,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ecarte.agents import Agent
-from ecarte.display import action_str, card_str, cards_text, counted, outcome_reason, suit_str
+from ecarte.display import (
+    action_str,
+    card_str,
+    card_style,
+    cards_text,
+    counted,
+    outcome_reason,
+)
 from ecarte.duel import Action, Deal, Match, Observation
 from ecarte.errors import EcarteError
 
-__all__ = ["Game", "Reply", "explain_illegal", "parse_move", "result_banner"]
+__all__ = ["Game", "Reply", "parse_move", "result_banner"]
 
 HUMAN_COMMANDS = (
     "a number from the list, a card (QH, q♥, 10s), propose/decline/accept/refuse, "
@@ -24,44 +31,11 @@ HUMAN_COMMANDS = (
 )
 
 
-def explain_illegal(action: Action, observation: Observation, legal: list[Action]) -> str:
-    """Why ``action`` is not legal for the player of ``observation`` (to move), in one line:
-    e.g. "you must follow ♦", "you hold no Q♥", "trumps may not be discarded"."""
-    phase = observation.phase
-    kind, card = action.kind, action.card
-    trump = observation.trump
-    calls = ", ".join(str(a) for a in legal)
-    if kind == "play" and phase in ("proposal", "response"):
-        return f"the exchange comes first: {calls}"
-    if kind in ("propose", "decline") and phase == "response":
-        return "the dealer never proposes: accept or refuse the opponent's proposal"
-    if kind in ("accept", "refuse") and phase == "proposal":
-        return "only the dealer accepts or refuses; you are the elder: propose or decline"
-    if kind == "discard" and phase in ("proposal", "response"):
-        return "discards come after an accepted proposal"
-    if kind in ("propose", "decline", "accept", "refuse") and phase == "discard":
-        return "discard a card first (one card a player, after drawing)"
-    if kind != "play" and phase == "play":
-        return "the exchange is over: play a card"
-    if card is not None and card not in observation.hand:
-        return f"you hold no {card_str(card)}"
-    if kind == "discard" and card is not None and card.suit == trump:
-        return (
-            f"trumps ({suit_str(trump)}) may not be discarded while you hold a card of another suit"
-        )
-    if kind == "play" and card is not None and observation.lead is not None:
-        led = observation.lead.suit
-        if card.suit != led and any(c.suit == led for c in observation.hand):
-            return f"you must follow {suit_str(led)}"
-        if card.suit not in (led, trump) and any(c.suit == trump for c in observation.hand):
-            return f"you have no {suit_str(led)}, so you must trump ({suit_str(trump)})"
-    return f"{action} is not legal now"
-
-
 def parse_move(text: str, legal: list[Action], observation: Observation | None = None) -> Action:
     """The legal action meant by ``text``: a 1-based number from the list, an action's text,
-    or a bare card during the discards. Raises ``EcarteError`` with a one-line reason, which
-    says why the move is illegal when the mover's ``observation`` is given."""
+    or a bare card during the discards. Raises ``EcarteError`` with a one-line reason: the
+    engine's reason the move is refused (``Observation.refusal``), in the cards shown, when
+    the mover's ``observation`` is given."""
     words = text.strip()
     if words.isdigit():
         index = int(words)
@@ -75,8 +49,9 @@ def parse_move(text: str, legal: list[Action], observation: Observation | None =
     if action.kind == "play" and action not in legal and legal and legal[0].kind == "discard":
         action = Action(f"discard {action.card}")
     if action not in legal:
-        if observation is not None:
-            raise EcarteError(explain_illegal(action, observation, legal))
+        reason = observation.refusal(action) if observation is not None else None
+        if reason is not None:
+            raise EcarteError(reason.text(card_style()))
         raise EcarteError(f"{action} is not legal now")
     return action
 

@@ -50,6 +50,14 @@ impl Suit {
         ["clubs", "diamonds", "hearts", "spades"][self.index()]
     }
 
+    /// The suit written in `style`: its symbol for [`CardStyle::Symbols`], else its letter.
+    pub fn text(self, style: CardStyle) -> &'static str {
+        match style {
+            CardStyle::Symbols => ["♣", "♦", "♥", "♠"][self.index()],
+            CardStyle::Code | CardStyle::Ascii => ["C", "D", "H", "S"][self.index()],
+        }
+    }
+
     /// Parses `C`/`D`/`H`/`S` (either case) or a suit symbol (black or white).
     pub fn from_char(c: char) -> Option<Suit> {
         Some(match c {
@@ -129,6 +137,17 @@ impl Rank {
         b"23456789TJQKA"[self.index()] as char
     }
 
+    /// The rank written in `style`: its letter in codes, the ten written `10` for people.
+    pub fn text(self, style: CardStyle) -> &'static str {
+        const LETTERS: [&str; 13] = [
+            "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A",
+        ];
+        match (style, self) {
+            (CardStyle::Symbols | CardStyle::Ascii, Rank::Ten) => "10",
+            _ => LETTERS[self.index()],
+        }
+    }
+
     /// Parses `2`–`9`, `T`/`10`, `J`, `Q`, `K`, `A` in either case.
     pub fn from_text(s: &str) -> Option<Rank> {
         if s == "10" {
@@ -179,9 +198,46 @@ impl Card {
         CARD_RANKS[self.0 as usize & 63]
     }
 
-    /// The card with its suit symbol, e.g. `Q♥`, for display.
+    /// The card with its suit symbol, e.g. `Q♥`, `10♠`: [`CardStyle::Symbols`].
     pub fn pretty(self) -> String {
-        format!("{}{}", self.rank().letter(), self.suit().symbol())
+        self.text(CardStyle::Symbols)
+    }
+
+    /// The card written in `style`: `TH` (codes), `10♥` (symbols) or `10H` (ASCII).
+    pub fn text(self, style: CardStyle) -> String {
+        format!("{}{}", self.rank().text(style), self.suit().text(style))
+    }
+}
+
+/// How a card is written. Programs read and write codes (records, the protocol's fields);
+/// people read symbols, or plain ASCII where a terminal cannot show the symbols (the
+/// command line's `--ascii`). Every text form is read back by [`Card::from_str`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CardStyle {
+    /// The canonical two characters, the ten a `T`: `TH`, `QS`.
+    Code,
+    /// For people: the ten written `10`, suits as symbols: `10♥`, `Q♠`.
+    #[default]
+    Symbols,
+    /// For people without the symbols: `10H`, `QS`.
+    Ascii,
+}
+
+impl CardStyle {
+    pub const ALL: [CardStyle; 3] = [CardStyle::Code, CardStyle::Symbols, CardStyle::Ascii];
+
+    /// `"code"`, `"symbols"` or `"ascii"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CardStyle::Code => "code",
+            CardStyle::Symbols => "symbols",
+            CardStyle::Ascii => "ascii",
+        }
+    }
+
+    /// The style named `name` (see [`CardStyle::name`]).
+    pub fn from_name(name: &str) -> Option<CardStyle> {
+        CardStyle::ALL.into_iter().find(|s| s.name() == name)
     }
 }
 
@@ -324,6 +380,28 @@ mod tests {
         for card in full_pack() {
             assert_eq!(card.to_string().parse::<Card>(), Ok(card));
             assert_eq!(card.to_string().len(), 2);
+        }
+    }
+
+    /// Each style writes every card as it says, and every form reads back to the card.
+    #[test]
+    fn styles_write_cards_that_read_back() {
+        let ten = Card::new(Rank::Ten, Suit::Hearts);
+        let queen = Card::new(Rank::Queen, Suit::Spades);
+        let written = |style| (ten.text(style), queen.text(style));
+        assert_eq!(written(CardStyle::Code), ("TH".into(), "QS".into()));
+        assert_eq!(written(CardStyle::Symbols), ("10♥".into(), "Q♠".into()));
+        assert_eq!(written(CardStyle::Ascii), ("10H".into(), "QS".into()));
+        assert_eq!(ten.pretty(), "10♥");
+        for style in CardStyle::ALL {
+            assert_eq!(CardStyle::from_name(style.name()), Some(style));
+            for card in full_pack() {
+                assert_eq!(card.text(style).parse::<Card>(), Ok(card), "{style:?}");
+            }
+        }
+        assert_eq!(CardStyle::from_name("fancy"), None);
+        for card in full_pack() {
+            assert_eq!(card.text(CardStyle::Code), card.to_string());
         }
     }
 

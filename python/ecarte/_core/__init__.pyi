@@ -2,9 +2,13 @@
 errors and limits; the variants in the submodules ``duel`` and ``bank``."""
 
 from collections.abc import Iterable, Sequence
-from typing import Final, TypeVar, final
+from typing import Final, Literal, TypeVar, final
 
 _T = TypeVar("_T")
+
+#: How a card is written: ``"code"`` for programs (``TH``), ``"symbols"`` (``10♥``) or
+#: ``"ascii"`` (``10H``) for people.
+_CardStyle = Literal["code", "symbols", "ascii"]
 
 from . import bank as bank
 from . import duel as duel
@@ -24,7 +28,20 @@ class InvalidActionError(EcarteError):
     """Text, an id or a value that names no action (not legal or illegal: not an action)."""
 
 class IllegalActionError(EcarteError):
-    """A well-formed action that is not legal in the current state; the state is unchanged."""
+    """A well-formed action that is not legal in the current state; the state is unchanged.
+
+    An action the engine refused carries why: ``reason`` (a ``duel.Reason``, whose
+    ``text(style)`` says it in one line), and its parts ``code`` (one of
+    ``duel.REASON_CODES``), ``action``, ``cards`` and ``suit``, with ``legal``, the legal
+    actions of the seat that tried it. ``str()`` names the action, the reason and the legal
+    actions. An error raised without a reason has ``None`` and empty tuples."""
+
+    reason: duel.Reason | None
+    code: str | None
+    action: duel.Action | None
+    legal: tuple[duel.Action, ...]
+    cards: tuple[Card, ...]
+    suit: Suit | None
 
 class InvalidRulesError(EcarteError):
     """Rule options out of range."""
@@ -77,6 +94,9 @@ class Suit:
     @staticmethod
     def parse(text: str) -> Suit:
         """Parses a letter (either case) or a symbol."""
+    def text(self, style: _CardStyle | None = None) -> str:
+        """The suit written in ``style``: ``"symbols"`` (♥, the default), ``"ascii"`` or
+        ``"code"`` (H)."""
     def __int__(self) -> int: ...
     def __lt__(self, other: Suit, /) -> bool: ...
     def __le__(self, other: Suit, /) -> bool: ...
@@ -138,7 +158,12 @@ class Card:
     def id(self) -> int:
         """``suit * 13 + rank``, 0-51."""
     def pretty(self) -> str:
-        """The card with its suit symbol, e.g. ``Q♥``."""
+        """The card with its suit symbol, the ten written 10: ``Q♥``, ``10♠``
+        (``text("symbols")``)."""
+    def text(self, style: _CardStyle | None = None) -> str:
+        """The card written in ``style``: ``"symbols"`` for people (``10♥``, the default),
+        ``"ascii"`` for people without the symbols (``10H``), ``"code"`` for programs
+        (``TH``, as ``str()``)."""
     def __lt__(self, other: Card, /) -> bool: ...
     def __le__(self, other: Card, /) -> bool: ...
     def __gt__(self, other: Card, /) -> bool: ...

@@ -8,7 +8,7 @@ from typing_extensions import Self, disjoint_base
 import numpy as np
 import numpy.typing as npt
 
-from . import Card, Suit
+from . import Card, Suit, _CardStyle
 
 _CardLike = Card | str
 
@@ -251,16 +251,128 @@ class Observation:
     @property
     def history(self) -> list[Action | None]:
         """Every action so far as the player saw it; the opponent's discards are ``None``."""
+    @property
+    def hand_sizes(self) -> tuple[int, int]:
+        """How many cards seat 0 and seat 1 hold (the opponent's count is public: their
+        dealt cards and draws less their discards and plays)."""
+    def refusal(self, action: _ActionLike) -> Reason | None:
+        """Why this player may not take ``action`` now: the engine's ``Reason``, the same a
+        deal gives; ``None`` when the action is legal."""
     def tensor(self) -> npt.NDArray[np.float32]:
         """The 214-entry float32 observation tensor of this view (docs/api.md), with its
         score: the tensor of every deal that gives this observation (an agent that learned
         on the environments' tensors reads its input here)."""
     def to_json(self) -> str:
-        """The observation as JSON, for logging and tools."""
+        """The observation as JSON, for logging and tools: its fields and ``hand_sizes``."""
     @staticmethod
     def from_json(record: str) -> Observation:
-        """Reads what ``to_json`` wrote. The observation must be one that some deal gives;
-        anything else raises ``InvalidRecordError``."""
+        """Reads what ``to_json`` wrote (``hand_sizes`` may be left out). The observation
+        must be one that some deal gives; anything else raises ``InvalidRecordError``."""
+
+REASON_CODES: Final[tuple[str, ...]]
+"""The stable codes of a refused action (docs/api.md, "Why an action is refused")."""
+
+@final
+class Reason:
+    """Why an action was refused: a stable ``code`` (``REASON_CODES``), the ``action``, the
+    ``cards`` and ``suit`` involved, the ``phase`` it was refused in, and ``text(style)``,
+    the reason in one line with its cards written in a card style. ``str()`` is
+    ``text("symbols")``."""
+
+    def __new__(
+        cls,
+        code: str,
+        action: _ActionLike | None = None,
+        cards: Iterable[Card | str] | None = None,
+        suit: Suit | None = None,
+        phase: _Phase | None = None,
+    ) -> Reason: ...
+    @property
+    def code(self) -> str:
+        """The stable code, one of ``REASON_CODES`` (e.g. ``"must_follow"``)."""
+    @property
+    def action(self) -> Action | None:
+        """The refused action; ``None`` for an id that names no action."""
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards involved: the card tried; for ``must_follow`` and ``must_trump``, that
+        card and the card led."""
+    @property
+    def suit(self) -> Suit | None:
+        """The suit involved: the suit to follow, the trump to play or to keep."""
+    @property
+    def phase(self) -> _Phase | None:
+        """The phase of the deal when the action was refused, if one was looked at."""
+    def text(self, style: _CardStyle | None = None) -> str:
+        """The reason in one line, its cards written in ``style``: ``"symbols"`` (the
+        default: "you have no ♥, so you must trump (♦)"), ``"ascii"`` ("you hold no 10H")
+        or ``"code"``."""
+    def __hash__(self) -> int: ...
+    def __reduce__(
+        self,
+    ) -> tuple[type[Reason], tuple[str, str | None, list[str], Suit | None, str | None]]: ...
+
+@final
+class Frame:
+    """One step of a deal (``Deal.frames()``, ``Match.frames()``): the state after
+    ``action``, taken by ``actor``, as a spectator who holds the record sees it: both hands
+    and discards, never the undrawn talon; the cards each seat drew in the step; the
+    outcome once it ended the deal; the deal's number and the match score after the
+    step."""
+
+    @property
+    def deal_number(self) -> int:
+        """The deal's number in its match, from 1 (1 for a lone deal)."""
+    @property
+    def action(self) -> Action | None:
+        """The action of this step; ``None`` for the first frame, the deal as dealt."""
+    @property
+    def actor(self) -> int | None:
+        """The seat that took the action."""
+    @property
+    def phase(self) -> _Phase: ...
+    @property
+    def current_player(self) -> int | None: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def trump(self) -> Suit: ...
+    @property
+    def turn_up(self) -> Card: ...
+    @property
+    def turn_up_holder(self) -> int | None:
+        """Who drew the turn-up, or ``None`` while it is in the talon."""
+    @property
+    def talon_size(self) -> int: ...
+    @property
+    def exchanges(self) -> int: ...
+    @property
+    def lead(self) -> Card | None:
+        """The card led to the current trick, or ``None``."""
+    @property
+    def hands(self) -> tuple[list[Card], list[Card]]:
+        """Seat 0's hand and seat 1's, each in suit-then-rank order."""
+    @property
+    def discards(self) -> tuple[list[Card], list[Card]]:
+        """Seat 0's discards and seat 1's."""
+    @property
+    def tricks(self) -> list[Trick]:
+        """The finished tricks, in order."""
+    @property
+    def tricks_taken(self) -> tuple[int, int]: ...
+    @property
+    def cards_taken(self) -> tuple[int, int]: ...
+    @property
+    def drawn(self) -> tuple[list[Card], list[Card]]:
+        """The cards seat 0 and seat 1 drew from the talon in this step, in draw order."""
+    @property
+    def outcome(self) -> Outcome | None:
+        """The deal's outcome once this step ended it, else ``None``."""
+    @property
+    def score(self) -> tuple[int, int]:
+        """The match score after this step (zeros outside a match)."""
+    def to_json(self) -> str:
+        """The frame as a JSON object (the protocol's frames are these)."""
 
 @final
 class Deal:
@@ -356,9 +468,18 @@ class Deal:
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """A boolean mask over the 68-action space (see ``Action.id``)."""
     def is_legal(self, action: object) -> bool: ...
-    def apply(self, action: _ActionLike) -> None:
+    def apply(self, action: _ActionLike, player: int | None = None) -> None:
         """Applies an ``Action``, its text or its id. An illegal action raises
-        ``IllegalActionError`` naming the legal ones, and changes nothing."""
+        ``IllegalActionError`` (its reason, the legal actions), and changes nothing. With
+        ``player``, the action is that seat's: refused as ``not_your_turn`` unless it is to
+        move."""
+    def check(self, action: _ActionLike, player: int | None = None) -> None:
+        """Raises what ``apply(action, player)`` would raise, and changes nothing: an
+        ``IllegalActionError`` with the reason the action is refused; ``None`` when it is
+        legal."""
+    def frames(self) -> list[Frame]:
+        """Every step of the deal so far, as a spectator who holds its record follows it:
+        the deal as dealt, then the state after each action (``Frame``)."""
     def undo(self) -> Action:
         """Takes back the last action and returns it."""
     def outcome(self) -> Outcome | None:
@@ -700,9 +821,19 @@ class Match:
         """``player``'s view of the current deal, with the match score."""
     def outcomes(self) -> list[Outcome]:
         """The outcome of every finished deal, in order."""
-    def apply(self, action: _ActionLike) -> None:
+    def apply(self, action: _ActionLike, player: int | None = None) -> None:
         """Applies ``action`` to the current deal; scores it and deals the next when it
-        ends. Raises ``IllegalActionError`` (nothing changed) when illegal."""
+        ends. Raises ``IllegalActionError`` (its reason, the legal actions; nothing changed)
+        when illegal or when the match is over. With ``player``, the action is that seat's:
+        refused as ``not_your_turn`` unless it is to move."""
+    def check(self, action: _ActionLike, player: int | None = None) -> None:
+        """Raises what ``apply(action, player)`` would raise, and changes nothing: an
+        ``IllegalActionError`` with the reason the action is refused; ``None`` when it is
+        legal."""
+    def frames(self, index: int | None = None) -> list[Frame]:
+        """The steps of deal ``index`` (from 0; every deal when ``None``) as a spectator
+        who holds the record follows them (``Frame``), each with its deal number and the
+        match score after it."""
     def undo(self) -> Action:
         """Takes back the last action of the current deal (a finished deal stays scored)."""
     def deal_at(self, index: int) -> Deal:

@@ -18,12 +18,12 @@ from typing import Any, ClassVar
 
 from ecarte.agents import make_agent
 from ecarte.bank import ACTION_RULES, Table
-from ecarte.duel import Action, Deal, Match
-from ecarte.errors import IllegalActionError
-from ecarte.play import Game, explain_illegal
+from ecarte.duel import Action, Deal, Match, Reason
+from ecarte.errors import IllegalActionError, TableError
+from ecarte.play import Game
 from ecarte.protocol.views import (
-    deal_frames,
     legal_action_view,
+    match_frames,
     observation_view,
     outcome_view,
     public_view,
@@ -71,11 +71,6 @@ def _parse_action(text: object) -> Action:
     return Action(text)
 
 
-def _illegal(action: Action, legal: list[Action], why: str) -> IllegalActionError:
-    names = ", ".join(str(a) for a in legal) or "none"
-    return IllegalActionError(f"illegal action {action}: {why}; legal actions: {names}")
-
-
 class OpenDuel(Holder):
     """A duel deal or match whose every seat the client holds."""
 
@@ -114,7 +109,8 @@ class OpenDuel(Holder):
         return list(game.legal_actions())
 
     def apply(self, seat: int | None, action: object) -> None:
-        self.game.apply(_parse_action(action))
+        # A seat named is held to its turn, as at a table: the engine refuses the others.
+        self.game.apply(_parse_action(action), seat)
 
     def undo(self, seat: int | None) -> str:
         if not self.deal.history:
@@ -169,12 +165,7 @@ class PlayDuel(Holder):
     def apply(self, seat: int | None, action: object) -> None:
         match = self.match
         parsed = _parse_action(action)
-        legal = match.legal_actions()
-        if match.current_player != self.seat:
-            raise _illegal(parsed, [], "it is not your turn")
-        if parsed not in legal:
-            why = explain_illegal(parsed, match.observation(self.seat), legal)
-            raise _illegal(parsed, legal, why)
+        match.check(parsed, self.seat)  # the engine's refusal, with its reason
         index = len(match.deals) - 1
         self.finished = None
         self.game.handle(str(parsed))
@@ -229,14 +220,9 @@ class WatchDuel(Holder):
         match = self.match
         if match.is_over():
             raise IllegalActionError("the match is over")
-        before = list(match.score)
         match.advance(self.agents[0], self.agents[1], until="deal")
-        deal = match.deal_at(self.played)
+        frames = match_frames(match, self.played)
         self.played += 1
-        frames = deal_frames(deal)
-        for frame in frames:
-            frame["score"] = before
-        frames[-1]["score"] = list(match.score)
         return {**self.view(None), "deal_number": self.played, "frames": frames}
 
     def record(self) -> dict[str, Any]:
@@ -291,7 +277,9 @@ class BankTable(Holder):
         if seat is not None and (actor := table.player_of(action)) != table.players[seat]:
             name = action[0] if isinstance(action, list) else action
             if actor == table.banker:
-                raise AccessError(f"{name}: only the banker ({actor}) may do that")
+                refused = TableError(f"{name}: it is not your turn: only the banker ({actor}) may")
+                refused.reason = Reason("not_your_turn")  # type: ignore[attr-defined]
+                raise refused
             raise AccessError(
                 f"{name}: you hold the seat of {table.players[seat]} and act only for it"
             )

@@ -2,8 +2,9 @@
 
 A seat's view is built only from what that seat may know: the duel's
 :class:`~ecarte.duel.Observation` (its own record, ``Observation.to_json``) and the bank's
-:class:`~ecarte.bank.PunterView`. The all-seeing forms (:func:`duel_frames`,
-:func:`table_frames`) serve only a client that holds every seat or gave the record itself.
+:class:`~ecarte.bank.PunterView`. The all-seeing forms (:func:`deal_frames`,
+:func:`match_frames`, :func:`table_frames`) serve only a client that holds every seat or
+gave the record itself.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from typing import Any
 
 from ecarte.bank import LegalAction, PunterView, session_steps
 from ecarte.display import outcome_reason
-from ecarte.duel import Action, Deal, Match, Observation, Outcome
+from ecarte.duel import Deal, Frame, Match, Observation, Outcome
 
 __all__ = [
     "deal_frames",
+    "frame_view",
     "legal_action_view",
     "match_frames",
     "observation_view",
@@ -92,43 +94,23 @@ def punter_view(view: PunterView) -> dict[str, Any]:
     }
 
 
-def _frame(deal: Deal, action: Action | None, actor: int | None) -> dict[str, Any]:
-    """One step of a replay, seen by a spectator who holds the record: both hands."""
-    frame = public_view(deal)
-    frame["hands"] = [_cards(deal.hand(0)), _cards(deal.hand(1))]
-    frame["discards"] = [_cards(deal.discards(0)), _cards(deal.discards(1))]
-    frame["tricks"] = [
-        {"leader": t.leader, "cards": _cards(t.cards), "winner": t.winner} for t in deal.tricks
-    ]
-    frame["action"] = None if action is None else str(action)
-    frame["actor"] = actor
-    return frame
+def frame_view(frame: Frame) -> dict[str, Any]:
+    """One step of a replay, seen by a spectator who holds the record: the engine's frame
+    (both hands, never the talon), its outcome with the reason."""
+    view: dict[str, Any] = json.loads(frame.to_json())
+    view["outcome"] = outcome_view(frame.outcome)
+    return view
 
 
 def deal_frames(deal: Deal) -> list[dict[str, Any]]:
     """Every step of a deal record, from the deal to its last action."""
-    replay = Deal.from_deck(deal.deck, dealer=deal.dealer, rules=deal.rules)
-    frames = [_frame(replay, None, None)]
-    for actor, action in deal.moves:
-        replay.apply(action)
-        frames.append(_frame(replay, action, actor))
-    return frames
+    return [frame_view(frame) for frame in deal.frames()]
 
 
-def match_frames(match: Match) -> list[dict[str, Any]]:
-    """Every step of every deal of a match record, each with the match score before it."""
-    frames: list[dict[str, Any]] = []
-    score = [0, 0]
-    for number, deal in enumerate(match.deals, 1):
-        for frame in deal_frames(deal):
-            frame["deal_number"] = number
-            frame["score"] = list(score)
-            frames.append(frame)
-        outcome = deal.outcome()
-        if outcome is not None:
-            score[outcome.winner] += outcome.points
-            frames[-1]["score"] = list(score)
-    return frames
+def match_frames(match: Match, index: int | None = None) -> list[dict[str, Any]]:
+    """Every step of deal ``index`` (from 0) of a match, or of all its deals, each with its
+    deal number and the match score after it."""
+    return [frame_view(frame) for frame in match.frames(index)]
 
 
 def legal_action_view(legal: LegalAction) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """The wire format of the engine protocol (docs/protocol.md): reading one request, checking
-its fields, and writing one response or error. Nothing here knows a game."""
+its fields, and writing one response or error. Nothing here knows a game: a refusal's
+reason is the engine's (``ecarte.duel.Reason``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import math
 from collections.abc import Mapping
 from typing import Any, Final
 
+from ecarte.duel import Reason
 from ecarte.errors import EcarteError
 from ecarte.seeding import check_seed
 
@@ -174,11 +176,22 @@ def parse_message(line: str | bytes) -> Request:
 
 
 def error_response(error: Exception, ident: object = None) -> dict[str, Any]:
-    """The response for a refused request: the API's error class and its message."""
+    """The response for a refused request: the API's error class and its message, and for
+    an action the engine refused, its ``reason``: the code, the cards and suit involved (as
+    codes) and the sentence with suit symbols."""
     if isinstance(error, ProtocolError) and error.ident is not None:
         ident = error.ident
     kind = type(error).__name__ if isinstance(error, EcarteError) else "EcarteError"
-    return {"id": ident, "ok": False, "error": {"type": kind, "message": str(error)[:2000]}}
+    body: dict[str, Any] = {"type": kind, "message": str(error)[:2000]}
+    reason = getattr(error, "reason", None) if isinstance(error, EcarteError) else None
+    if isinstance(reason, Reason):
+        body["reason"] = {
+            "code": reason.code,
+            "cards": [str(card) for card in reason.cards],
+            "suit": None if reason.suit is None else str(reason.suit),
+            "text": reason.text("symbols"),
+        }
+    return {"id": ident, "ok": False, "error": body}
 
 
 def to_line(response: Mapping[str, Any]) -> str:

@@ -2,14 +2,17 @@
 
 use std::fmt;
 
-use super::action::Action;
+use super::refusal::Refusal;
 
 /// Why a deal or an action was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DuelError {
-    IllegalAction {
-        action: String,
-        legal: Vec<Action>,
+    /// An action that is not legal now, and why ([`Refusal`]).
+    IllegalAction(Box<Refusal>),
+    /// A batch of actions whose length is not the number of envs.
+    InvalidBatch {
+        actions: usize,
+        envs: usize,
     },
     InvalidDeck(String),
     InvalidDealer(i64),
@@ -21,17 +24,9 @@ pub enum DuelError {
 impl fmt::Display for DuelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DuelError::IllegalAction { action, legal } => {
-                let names: Vec<String> = legal.iter().map(ToString::to_string).collect();
-                if names.is_empty() {
-                    write!(f, "illegal action {action}: the deal is over")
-                } else {
-                    write!(
-                        f,
-                        "illegal action {action}; legal actions: {}",
-                        names.join(", ")
-                    )
-                }
+            DuelError::IllegalAction(refusal) => write!(f, "{refusal}"),
+            DuelError::InvalidBatch { actions, envs } => {
+                write!(f, "a batch of {actions} actions for {envs} envs")
             }
             DuelError::InvalidDeck(why) => write!(f, "invalid duel deck: {why}"),
             DuelError::InvalidDealer(d) => write!(f, "invalid dealer {d}: must be 0 or 1"),

@@ -5,6 +5,7 @@
 
 use super::action::Action;
 use super::observe::Observation;
+use super::refusal::{Reason, ReasonCode, Refusal};
 use super::rules::Rules;
 use super::state::{DealState, DuelError, Outcome};
 use crate::rng::{rng_from_seed, GameRng, SeedDeriver};
@@ -254,14 +255,35 @@ impl Match {
     /// Applies a legal action to the deal in progress; refused, with nothing changed, when
     /// illegal or when the match is over. Returns the outcome of a deal it ends.
     pub fn apply(&mut self, action: Action) -> Result<Option<Outcome>, DuelError> {
+        self.apply_by(None, action)
+    }
+
+    /// [`Match::apply`] for an action taken by `player`: refused as `not_your_turn` when
+    /// `player` is not to move (`None`: whoever is to move).
+    pub fn apply_by(
+        &mut self,
+        player: Option<u8>,
+        action: Action,
+    ) -> Result<Option<Outcome>, DuelError> {
+        if let Some(refusal) = self.refusal(player, action) {
+            return Err(DuelError::IllegalAction(Box::new(refusal)));
+        }
+        self.deal.apply_unchecked(action);
+        self.finish_deal()
+    }
+
+    /// Why `player` (`None`: whoever is to move) may not take `action` now; `None` when the
+    /// action is legal.
+    pub fn refusal(&self, player: Option<u8>, action: Action) -> Option<Refusal> {
         if self.is_over() {
-            return Err(DuelError::IllegalAction {
-                action: format!("{action}: the match is over"),
+            let reason = Reason::new(ReasonCode::MatchOver, Some(action), None);
+            return Some(Refusal {
+                reason,
+                named: action.to_string(),
                 legal: Vec::new(),
             });
         }
-        self.deal.apply(action)?;
-        self.finish_deal()
+        self.deal.refusal(player, action)
     }
 
     /// Applies an action already known to be legal (see [`DealState::apply_unchecked`]).

@@ -3,11 +3,13 @@
 pub mod action;
 pub mod deck;
 pub mod error;
+pub mod frame;
 pub mod matches;
 pub mod observe;
 pub mod record;
 #[cfg(test)]
 mod referee;
+pub mod refusal;
 pub mod result;
 pub mod rules;
 pub mod state;
@@ -16,6 +18,7 @@ mod tests;
 
 pub use action::{Action, NUM_ACTIONS, PACK_SIZE};
 pub use error::DuelError;
+pub use frame::Frame;
 pub use matches::Match;
 pub use matches::MatchScore;
 pub use observe::{
@@ -23,6 +26,7 @@ pub use observe::{
     OBSERVATION_SIZE,
 };
 pub use record::{DealRecord, MatchRecord};
+pub use refusal::{Reason, ReasonCode, Refusal};
 pub use result::MatchResult;
 pub use rules::{Order, Rules};
-pub use state::{DealState, Outcome, Phase, Trick};
+pub use state::{DealState, Outcome, Phase, Trick, Turn};

@@ -44,8 +44,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::action::{bit, cards_of, Action};
+use super::refusal::Refusal;
 use super::rules::Rules;
-use super::state::{DealState, Phase, Trick, TALON_SIZE};
+use super::state::{DealState, Phase, Trick, Turn, HAND_SIZE, TALON_SIZE};
 use crate::card::{Card, Suit};
 
 pub const OBSERVATION_SIZE: usize = 214;
@@ -101,20 +102,107 @@ pub struct Observation {
     pub history: Vec<Option<Action>>,
 }
 
+/// An observation's JSON record: its fields, then the facts that follow from them
+/// ([`Observation::hand_sizes`]), written out for readers that do not know the rules.
+#[derive(Serialize)]
+struct ObservationRecord<'a> {
+    #[serde(flatten)]
+    observation: &'a Observation,
+    hand_sizes: [u8; 2],
+}
+
 impl Observation {
-    /// A stable 64-bit key of the observation: FNV-1a over its JSON record, the same on
-    /// every platform and run. Search agents seed each decision with it
-    /// ([`crate::rng::decision_seed`]), so the same observation gets the same decision.
+    /// A stable 64-bit key of the observation: FNV-1a over its JSON record without the facts
+    /// that follow from the rest ([`Observation::hand_sizes`]), the same on every platform
+    /// and run. Search agents seed each decision with it ([`crate::rng::decision_seed`]), so
+    /// the same observation gets the same decision.
     pub fn key(&self) -> u64 {
         use std::hash::Hasher;
         let mut hasher = fnv::FnvHasher::default();
-        hasher.write(self.to_json().as_bytes());
+        hasher.write(serde_json::to_string(self).unwrap_or_default().as_bytes());
         hasher.finish()
     }
 
-    /// The JSON record of the observation.
+    /// The JSON record of the observation: its fields and `hand_sizes`.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+        let record = ObservationRecord {
+            observation: self,
+            hand_sizes: self.hand_sizes(),
+        };
+        serde_json::to_string(&record).unwrap_or_default()
+    }
+
+    /// Reads what [`Observation::to_json`] wrote (a record without `hand_sizes`, as written
+    /// before it was added, too); a `hand_sizes` other than the one the rest gives is an
+    /// error. Whether some deal gives the observation is not checked here.
+    pub fn from_json(text: &str) -> Result<Observation, String> {
+        let mut value: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let given = match value.as_object_mut() {
+            Some(fields) => fields.remove("hand_sizes"),
+            None => None,
+        };
+        let obs: Observation = serde_json::from_value(value).map_err(|e| e.to_string())?;
+        if let Some(given) = given {
+            let sizes: [u8; 2] =
+                serde_json::from_value(given).map_err(|e| format!("hand_sizes: {e}"))?;
+            if sizes != obs.hand_sizes() {
+                return Err(format!(
+                    "hand_sizes: {sizes:?}, but the rest of the record gives {:?}",
+                    obs.hand_sizes()
+                ));
+            }
+        }
+        Ok(obs)
+    }
+
+    /// How many cards each seat holds (seat 0, seat 1): the player's hand, and the
+    /// opponent's five dealt cards and draws less their discards and the cards they played.
+    pub fn hand_sizes(&self) -> [u8; 2] {
+        let me = self.player;
+        let opponent = 1 - me.min(1);
+        let count = |n: usize| n.min(usize::from(u8::MAX)) as i32;
+        let theirs_drawn = self
+            .talon_drawers
+            .iter()
+            .map(|&p| usize::from(p == opponent));
+        let drawn = count(theirs_drawn.sum());
+        let discarded = count(self.history.iter().filter(|a| a.is_none()).count());
+        // One card of each finished trick is theirs, and the lead if they led to this one.
+        let led = self.lead.is_some() && self.current_player == Some(me);
+        let played = count(self.tricks.len()) + i32::from(led);
+        let theirs = (HAND_SIZE as i32 + drawn - discarded - played).clamp(0, 32) as u8;
+        let mine = self.hand.len().min(32) as u8;
+        let mut sizes = [theirs; 2];
+        sizes[usize::from(me.min(1))] = mine;
+        sizes
+    }
+
+    /// What decides this player's legal actions when they are to move (see [`Turn`]).
+    pub fn turn(&self) -> Turn {
+        let mine = self.current_player == Some(self.player);
+        Turn {
+            phase: self.phase,
+            mover: self.current_player,
+            dealer: self.dealer,
+            hand: if mine {
+                self.hand.iter().fold(0, |set, &c| set | bit(c))
+            } else {
+                0
+            },
+            lead: self.lead,
+            trump: self.trump,
+            rules: self.rules,
+            exchanges: self.exchanges,
+        }
+    }
+
+    /// Why this player may not take `action` now, with their legal actions; `None` when it
+    /// is legal. The same judgement as the deal's ([`DealState::refusal`]), on what the
+    /// player sees.
+    pub fn refusal(&self, action: Action) -> Option<Refusal> {
+        let turn = self.turn();
+        let mine = turn.mover == Some(self.player);
+        (!(mine && turn.is_legal(action))).then(|| turn.refusal(Some(self.player), action))
     }
 }
 

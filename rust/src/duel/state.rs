@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::action::{bit, cards_of, pack_card, pack_index, Action, PACK_SIZE};
 use super::deck::{check_deck, check_setup};
 pub use super::error::DuelError;
+use super::refusal::Refusal;
 use super::rules::Rules;
 
 use crate::card::{Card, Suit};
@@ -33,6 +34,19 @@ pub enum Phase {
 }
 
 impl Phase {
+    pub const ALL: [Phase; 5] = [
+        Phase::Proposal,
+        Phase::Response,
+        Phase::Discard,
+        Phase::Play,
+        Phase::Over,
+    ];
+
+    /// The phase named `name` (see [`Phase::name`]).
+    pub fn from_name(name: &str) -> Option<Phase> {
+        Phase::ALL.into_iter().find(|p| p.name() == name)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Phase::Proposal => "proposal",
@@ -77,6 +91,94 @@ impl Outcome {
             && (1..=2).contains(&self.points)
             && self.cards.iter().map(|&c| u32::from(c)).sum::<u32>() <= 32
             && self.tricks.iter().map(|&t| u32::from(t)).sum::<u32>() <= 16
+    }
+}
+
+/// What decides the legal actions of the player to move, and why another action is refused:
+/// the phase, that player's hand, the card led, the trump, the rules and the exchanges
+/// made. A deal gives it on the hot paths ([`DealState::legal_mask`]); an observation gives
+/// the same for its own player ([`super::Observation::turn`]), so both judge by one rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn {
+    pub phase: Phase,
+    /// The seat to act, `None` once the deal is over.
+    pub mover: Option<u8>,
+    pub dealer: u8,
+    /// The mover's hand.
+    pub hand: u32,
+    pub lead: Option<Card>,
+    pub trump: Suit,
+    pub rules: Rules,
+    pub exchanges: u8,
+}
+
+impl Turn {
+    pub(super) fn suit_mask(suit: Suit) -> u32 {
+        0xff << (suit.index() * 8)
+    }
+
+    /// The cards the mover may discard now: no trump unless the rules allow it or the hand
+    /// is all trumps.
+    #[inline]
+    pub fn discardable(&self) -> u32 {
+        let non_trumps = self.hand & !Self::suit_mask(self.trump);
+        if self.rules.allow_trump_discard || non_trumps == 0 {
+            self.hand
+        } else {
+            non_trumps
+        }
+    }
+
+    /// The cards the mover may play: any card to lead; otherwise follow suit, else trump,
+    /// else anything. Heading the trick is never required.
+    #[inline]
+    pub fn playable(&self) -> u32 {
+        let Some(lead) = self.lead else {
+            return self.hand;
+        };
+        let follow = self.hand & Self::suit_mask(lead.suit());
+        if follow != 0 {
+            return follow;
+        }
+        let trumps = self.hand & Self::suit_mask(self.trump);
+        if trumps != 0 {
+            trumps
+        } else {
+            self.hand
+        }
+    }
+
+    /// The mover's legal actions as a bit set over the action space (bit `Action::id`).
+    #[inline]
+    pub fn legal_mask(&self) -> u128 {
+        match self.phase {
+            Phase::Proposal => (1 << Action::Propose.id()) | (1 << Action::Decline.id()),
+            Phase::Response => (1 << Action::Accept.id()) | (1 << Action::Refuse.id()),
+            Phase::Discard => u128::from(self.discardable()) << PACK_SIZE,
+            Phase::Play => u128::from(self.playable()),
+            Phase::Over => 0,
+        }
+    }
+
+    /// Whether the mover may take `action` now.
+    #[inline]
+    pub fn is_legal(&self, action: Action) -> bool {
+        match action.card() {
+            Some(c) if pack_index(c).is_none() => false,
+            _ => self.legal_mask() & (1 << action.id()) != 0,
+        }
+    }
+
+    /// The mover's legal actions in action-id order.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let mut mask = self.legal_mask();
+        let mut out = Vec::with_capacity(mask.count_ones() as usize);
+        while mask != 0 {
+            let id = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            out.extend(Action::from_id(id));
+        }
+        out
     }
 }
 
@@ -296,7 +398,7 @@ impl DealState {
     }
 
     /// The same deal before any action.
-    fn restart(&self) -> Option<DealState> {
+    pub(super) fn restart(&self) -> Option<DealState> {
         DealState::from_deck(&self.deck, self.dealer, self.rules).ok()
     }
 
@@ -327,83 +429,68 @@ impl DealState {
         self.talon_size() >= 2 && self.exchanges < self.rules.max_exchanges
     }
 
-    fn suit_mask(suit: Suit) -> u32 {
-        0xff << (suit.index() * 8)
-    }
-
-    /// The cards `player` may discard now: no trump unless the rules allow it or the hand is
-    /// all trumps.
-    fn discardable(&self, player: u8) -> u32 {
-        let hand = self.hands[player as usize];
-        let non_trumps = hand & !Self::suit_mask(self.trump);
-        if self.rules.allow_trump_discard || non_trumps == 0 {
-            hand
-        } else {
-            non_trumps
+    /// What decides the legal actions of the player to move (see [`Turn`]).
+    #[inline]
+    pub fn turn(&self) -> Turn {
+        Turn {
+            phase: self.phase,
+            mover: self.current_player(),
+            dealer: self.dealer,
+            hand: self.hands[self.to_move as usize],
+            lead: self.lead,
+            trump: self.trump,
+            rules: self.rules,
+            exchanges: self.exchanges,
         }
     }
 
-    /// The cards the player to move may play: any card to lead; otherwise follow suit, else
-    /// trump, else anything. Heading the trick is never required.
+    /// The cards the player to move may play (see [`Turn::playable`]).
     pub fn playable(&self) -> u32 {
-        let hand = self.hands[self.to_move as usize];
-        let Some(lead) = self.lead else {
-            return hand;
-        };
-        let follow = hand & Self::suit_mask(lead.suit());
-        if follow != 0 {
-            return follow;
-        }
-        let trumps = hand & Self::suit_mask(self.trump);
-        if trumps != 0 {
-            trumps
-        } else {
-            hand
-        }
+        self.turn().playable()
     }
 
     /// The legal actions as a bit set over the action space (bit `Action::id`).
     #[inline]
     pub fn legal_mask(&self) -> u128 {
-        match self.phase {
-            Phase::Proposal => (1 << Action::Propose.id()) | (1 << Action::Decline.id()),
-            Phase::Response => (1 << Action::Accept.id()) | (1 << Action::Refuse.id()),
-            Phase::Discard => u128::from(self.discardable(self.to_move)) << PACK_SIZE,
-            Phase::Play => u128::from(self.playable()),
-            Phase::Over => 0,
-        }
+        self.turn().legal_mask()
     }
 
     pub fn legal_actions(&self) -> Vec<Action> {
-        let mut mask = self.legal_mask();
-        let mut out = Vec::with_capacity(mask.count_ones() as usize);
-        while mask != 0 {
-            let id = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            if let Some(a) = Action::from_id(id) {
-                out.push(a);
-            }
-        }
-        out
+        self.turn().legal_actions()
     }
 
     pub fn is_legal(&self, action: Action) -> bool {
-        match action.card() {
-            Some(c) if pack_index(c).is_none() => false,
-            _ => self.legal_mask() & (1 << action.id()) != 0,
-        }
+        self.turn().is_legal(action)
     }
 
-    /// Applies a legal action; an illegal one is refused with the state unchanged.
+    /// Applies a legal action; an illegal one is refused with the state unchanged, and the
+    /// refusal says why ([`Refusal`]).
     pub fn apply(&mut self, action: Action) -> Result<(), DuelError> {
-        if !self.is_legal(action) {
-            return Err(DuelError::IllegalAction {
-                action: action.to_string(),
-                legal: self.legal_actions(),
-            });
+        self.apply_by(None, action)
+    }
+
+    /// [`DealState::apply`] for an action taken by `player`: refused as `not_your_turn` when
+    /// `player` is not to move (`None`: whoever is to move).
+    pub fn apply_by(&mut self, player: Option<u8>, action: Action) -> Result<(), DuelError> {
+        if self.is_legal(action) && player.is_none_or(|p| p == self.to_move) {
+            self.apply_unchecked(action);
+            return Ok(());
         }
-        self.apply_unchecked(action);
-        Ok(())
+        Err(self.refuse(player, action))
+    }
+
+    /// Why `player` (`None`: whoever is to move) may not take `action` now, with the legal
+    /// actions of that seat; `None` when the action is legal.
+    pub fn refusal(&self, player: Option<u8>, action: Action) -> Option<Refusal> {
+        let mine = player.is_none_or(|p| Some(p) == self.current_player());
+        (!(mine && self.is_legal(action))).then(|| self.turn().refusal(player, action))
+    }
+
+    /// The error for an action [`DealState::apply_by`] refused. Cold: only a refusal pays
+    /// for its reason.
+    #[cold]
+    fn refuse(&self, player: Option<u8>, action: Action) -> DuelError {
+        DuelError::IllegalAction(Box::new(self.turn().refusal(player, action)))
     }
 
     /// Applies an action known to be legal (from `legal_mask`); the hot path of search and

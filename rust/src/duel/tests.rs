@@ -519,8 +519,9 @@ fn possible_outcomes() {
     assert!(!outcome(0, 1, [0, 0], [255, 255]).is_possible());
 }
 
-/// An observation's JSON record reads back to it, and its key is FNV-1a (64-bit) over that
-/// record, written out here.
+/// An observation's JSON record reads back to it, with or without the hand sizes (records
+/// written before they were added), and its key is FNV-1a (64-bit) over the record without
+/// them, written out here: the keys, and so the search agents' decisions, do not move.
 #[test]
 fn observation_record_and_key() {
     let mut s = DealState::from_seed(12, 0, Rules::default()).unwrap();
@@ -531,14 +532,59 @@ fn observation_record_and_key() {
     for player in 0..2 {
         let obs = s.observation(player, [2, 5]);
         let json = obs.to_json();
-        let back: Observation = serde_json::from_str(&json).unwrap();
-        assert_eq!(back, obs);
+        assert_eq!(Observation::from_json(&json), Ok(obs.clone()));
+        let bare = serde_json::to_string(&obs).unwrap();
+        assert!(!bare.contains("hand_sizes"));
+        assert_eq!(
+            json,
+            format!(
+                "{},\"hand_sizes\":{:?}}}",
+                &bare[..bare.len() - 1],
+                obs.hand_sizes()
+            )
+            .replace(", ", ",")
+        );
+        assert_eq!(Observation::from_json(&bare), Ok(obs.clone()));
+        let tampered = json.replace("\"hand_sizes\":[", "\"hand_sizes\":[9,");
+        assert!(Observation::from_json(&tampered).is_err());
         let mut fnv: u64 = 0xcbf2_9ce4_8422_2325;
-        for byte in json.bytes() {
+        for byte in bare.bytes() {
             fnv ^= u64::from(byte);
             fnv = fnv.wrapping_mul(0x0100_0000_01b3);
         }
         assert_eq!(obs.key(), fnv);
+    }
+}
+
+/// The hand sizes an observation gives are the deal's, for both seats, at every step of
+/// deals with and without exchanges.
+#[test]
+fn observations_give_both_hand_sizes() {
+    for seed in 0..40u64 {
+        let mut s = DealState::from_seed(seed, (seed % 2) as u8, Rules::default()).unwrap();
+        let mut step = 0usize;
+        until_done(|| {
+            let sizes = [0, 1].map(|p| s.hand_set(p).count_ones() as u8);
+            for player in 0..2 {
+                assert_eq!(
+                    s.observation(player, [0, 0]).hand_sizes(),
+                    sizes,
+                    "seed {seed}"
+                );
+            }
+            if s.is_over() {
+                return false;
+            }
+            let legal = s.legal_actions();
+            let pick = if seed % 2 == 0 {
+                0
+            } else {
+                step * 5 % legal.len()
+            };
+            s.apply(legal[pick]).unwrap();
+            step += 1;
+            true
+        });
     }
 }
 

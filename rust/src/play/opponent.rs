@@ -267,7 +267,7 @@ impl OpponentVecEnv {
                 Some(a) if game.play.deal.is_legal(a) => Move::Act(a),
                 _ => match forfeit {
                     Some(reward) => Move::Forfeit(reward),
-                    None => return Err(illegal_action_in_env(id, i, &game.play.deal)),
+                    None => return Err(illegal_action_in_env(id, action, i, &game.play.deal)),
                 },
             });
         }

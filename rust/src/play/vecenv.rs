@@ -10,6 +10,7 @@ use super::random::{random_action_id, with_bit_instructions};
 use crate::duel::action::{write_mask, Action, NUM_ACTIONS};
 use crate::duel::matches::Match;
 use crate::duel::observe::{COMPACT_OBSERVATION_SIZE, OBSERVATION_SIZE};
+use crate::duel::refusal::{Reason, ReasonCode, Refusal};
 use crate::duel::rules::Rules;
 use crate::duel::state::{DealState, DuelError};
 use crate::rng::{self, GameRng, SeedDeriver};
@@ -187,7 +188,8 @@ impl VecEnv {
         for (i, (&id, &legal)) in actions.iter().zip(&self.legal).enumerate() {
             let is_legal = u32::try_from(id).is_ok_and(|id| id < 128 && legal >> id & 1 == 1);
             if !is_legal {
-                return Err(illegal_action_in_env(id, i, &self.games[i].deal));
+                let action = usize::try_from(id).ok().and_then(Action::from_id);
+                return Err(illegal_action_in_env(id, action, i, &self.games[i].deal));
             }
         }
         self.write(Some(actions), out);
@@ -238,17 +240,26 @@ impl VecEnv {
 }
 
 /// The error for the action id `id` (as the caller gave it) in env `env`, whose deal is
-/// `state`. Cold: out of the loops that check every env's action.
+/// `state`: why the action it names is refused there, or that it names none. Cold: out of
+/// the loops that check every env's action.
 #[cold]
 pub fn illegal_action_in_env(
     id: impl std::fmt::Display,
+    action: Option<Action>,
     env: usize,
     state: &DealState,
 ) -> DuelError {
-    DuelError::IllegalAction {
-        action: format!("id {id} in env {env}"),
-        legal: state.legal_actions(),
-    }
+    let turn = state.turn();
+    let mut refusal = match action {
+        Some(action) => turn.refusal(None, action),
+        None => Refusal {
+            reason: Reason::new(ReasonCode::NotAnAction, None, Some(state.phase())),
+            named: String::new(),
+            legal: turn.legal_actions(),
+        },
+    };
+    refusal.named = format!("id {id} in env {env}");
+    DuelError::IllegalAction(Box::new(refusal))
 }
 
 /// An error unless a batch holds one action per env.
@@ -256,10 +267,7 @@ pub fn check_batch_len(actions: usize, envs: usize) -> Result<(), DuelError> {
     if actions == envs {
         return Ok(());
     }
-    Err(DuelError::IllegalAction {
-        action: format!("a batch of {actions} actions for {envs} envs"),
-        legal: vec![],
-    })
+    Err(DuelError::InvalidBatch { actions, envs })
 }
 
 /// Envs per job: a step costs some 50 to 100 ns of CPU per env, so a job of 256 envs is

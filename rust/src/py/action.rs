@@ -94,10 +94,9 @@ pub(super) fn extract_action(obj: &Bound<'_, PyAny>) -> PyResult<Action> {
     )))
 }
 
-/// The action `obj` names for `state`: `InvalidActionError` if it names none, and
-/// `IllegalActionError` listing the legal actions if it is not legal now.
+/// The action `obj` names, or `InvalidActionError` listing the legal actions of `state`.
 pub fn extract_action_or_list_legal(state: &DealState, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
-    let action = extract_action(obj).map_err(|e| {
+    extract_action(obj).map_err(|e| {
         let legal: Vec<String> = state
             .legal_actions()
             .iter()
@@ -108,12 +107,17 @@ pub fn extract_action_or_list_legal(state: &DealState, obj: &Bound<'_, PyAny>) -
             e.value(obj.py()),
             legal.join(", ")
         ))
-    })?;
-    if !state.is_legal(action) {
-        let mut probe = *state;
-        probe.apply(action)?;
+    })
+}
+
+/// The action `obj` names for `state`: `InvalidActionError` if it names none, and
+/// `IllegalActionError` with its reason if it is not legal now.
+pub fn extract_legal_action(state: &DealState, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
+    let action = extract_action_or_list_legal(state, obj)?;
+    match state.refusal(None, action) {
+        Some(refusal) => Err(super::refusal::illegal_action_error(&refusal)),
+        None => Ok(action),
     }
-    Ok(action)
 }
 
 #[pymethods]

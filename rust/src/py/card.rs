@@ -3,8 +3,8 @@
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use super::errors::InvalidCardError;
-use crate::card::{self, Card, Rank, Suit};
+use super::errors::{EcarteError, InvalidCardError};
+use crate::card::{self, Card, CardStyle, Rank, Suit};
 
 /// A playing card: frozen, hashable, ordered by suit (C, D, H, S) then rank (2 to A).
 #[pyclass(
@@ -57,6 +57,11 @@ impl Suit {
             ))),
         }
     }
+    /// The suit written in `style`: `"symbols"` (♥), `"ascii"` or `"code"` (H).
+    #[pyo3(name = "text", signature = (style = None))]
+    fn py_text(&self, style: Option<&Bound<'_, PyAny>>) -> PyResult<&'static str> {
+        Ok(self.text(card_style(style)?))
+    }
     fn __str__(&self) -> String {
         self.letter().to_string()
     }
@@ -86,6 +91,21 @@ impl Rank {
     fn __str__(&self) -> String {
         self.letter().to_string()
     }
+}
+
+/// A card style argument: `"code"`, `"symbols"` (`None`) or `"ascii"`; `EcarteError` for
+/// anything else.
+pub fn card_style(style: Option<&Bound<'_, PyAny>>) -> PyResult<CardStyle> {
+    let Some(style) = style.filter(|s| !s.is_none()) else {
+        return Ok(CardStyle::Symbols);
+    };
+    let name = super::errors::text(style, "style")?;
+    CardStyle::from_name(&name).ok_or_else(|| {
+        EcarteError::new_err(format!(
+            "style must be 'code', 'symbols' or 'ascii', got {}",
+            super::errors::describe(style)
+        ))
+    })
 }
 
 /// The text of a card, suit or rank argument; `InvalidCardError` for anything else.
@@ -179,9 +199,15 @@ impl PyCard {
     fn id(&self) -> usize {
         self.0.id()
     }
-    /// The card with its suit symbol, e.g. `Q♥`.
+    /// The card with its suit symbol, the ten written 10: `Q♥`, `10♠` (`text("symbols")`).
     fn pretty(&self) -> String {
         self.0.pretty()
+    }
+    /// The card written in `style`: `"symbols"` for people (`10♥`, the default), `"ascii"`
+    /// for people without the symbols (`10H`), `"code"` for programs (`TH`, as `str()`).
+    #[pyo3(signature = (style = None))]
+    fn text(&self, style: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        Ok(self.0.text(card_style(style)?))
     }
     fn __str__(&self) -> String {
         self.0.to_string()

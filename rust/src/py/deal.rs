@@ -11,7 +11,9 @@ use super::action::{
 use super::arrays::float32_out;
 use super::card::{extract_cards, to_py, PyCard};
 use super::errors::{int_in, int_u8, record_text, EcarteError, InvalidDeckError};
-use super::observe::{score_pair, seat, PyObservation};
+use super::frame::PyFrame;
+use super::observe::{optional_seat, score_pair, seat, PyObservation};
+use super::refusal::illegal_action_error;
 use super::rng::extract_seed;
 use super::rules::{rules_or_default, PyRules};
 use crate::card::Suit;
@@ -262,18 +264,46 @@ impl PyDeal {
     }
 
     /// Applies an `Action`, its text or its id. An illegal action raises
-    /// `IllegalActionError` naming the legal ones, and changes nothing.
-    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        // The fast path: an `Action` or an id, legal now.
-        if let Some(a) = fast_action(action) {
+    /// `IllegalActionError` (its reason, the legal actions), and changes nothing. With
+    /// `player`, the action is that seat's: refused as `not_your_turn` unless it is to move.
+    #[pyo3(signature = (action, player = None))]
+    fn apply(
+        &mut self,
+        action: &Bound<'_, PyAny>,
+        player: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        // The fast path: an `Action` or an id, legal now, for whoever is to move.
+        if let (Some(a), None) = (fast_action(action), player) {
             if self.state.is_legal(a) {
                 self.state.apply_unchecked(a);
                 return Ok(());
             }
         }
+        let player = optional_seat(player)?;
         let action = extract_action_or_list_legal(&self.state, action)?;
-        self.state.apply_unchecked(action);
-        Ok(())
+        Ok(self.state.apply_by(player, action)?)
+    }
+
+    /// Raises what `apply(action, player)` would raise, and changes nothing: an
+    /// `IllegalActionError` with the reason the action is refused; `None` when it is legal.
+    #[pyo3(signature = (action, player = None))]
+    fn check(&self, action: &Bound<'_, PyAny>, player: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let player = optional_seat(player)?;
+        let action = extract_action_or_list_legal(&self.state, action)?;
+        match self.state.refusal(player, action) {
+            Some(refusal) => Err(illegal_action_error(&refusal)),
+            None => Ok(()),
+        }
+    }
+
+    /// Every step of the deal so far, as a spectator who holds its record follows it: the
+    /// deal as dealt, then the state after each action (`Frame`).
+    fn frames(&self) -> Vec<PyFrame> {
+        self.state
+            .frames(1, None)
+            .into_iter()
+            .map(PyFrame)
+            .collect()
     }
 
     /// Takes back the last action and returns it.
@@ -396,6 +426,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyAction>()?;
     m.add_class::<PyDeal>()?;
     m.add_class::<PyObservation>()?;
+    m.add_class::<PyFrame>()?;
     m.add_class::<PyTrick>()?;
     m.add_class::<PyOutcome>()?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;

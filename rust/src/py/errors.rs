@@ -96,7 +96,8 @@ impl From<DuelError> for PyErr {
     fn from(e: DuelError) -> PyErr {
         let msg = e.to_string();
         match e {
-            DuelError::IllegalAction { .. } => IllegalActionError::new_err(msg),
+            DuelError::IllegalAction(refusal) => super::refusal::illegal_action_error(&refusal),
+            DuelError::InvalidBatch { .. } => EcarteError::new_err(msg),
             DuelError::InvalidDeck(_) | DuelError::InvalidDealer(_) => {
                 InvalidDeckError::new_err(msg)
             }

@@ -4,12 +4,14 @@
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::action::{extract_action_or_list_legal, PyAction, PyOutcome};
+use super::action::{extract_action_or_list_legal, extract_legal_action, PyAction, PyOutcome};
 use super::agents::PyAgent;
 use super::deal::{seed_or_fresh, PyDeal};
-use super::errors::{int_in, int_u8, pair, record_text, EcarteError, IllegalActionError};
+use super::errors::{int_in, int_u8, pair, record_text, EcarteError};
+use super::frame::PyFrame;
 use super::interrupt::decision;
-use super::observe::{seat, PyObservation};
+use super::observe::{optional_seat, seat, PyObservation};
+use super::refusal::illegal_action_error;
 use super::rules::PyRules;
 use crate::control::Control;
 use crate::duel::record::check_player_name;
@@ -152,7 +154,7 @@ impl Player for Seat<'_> {
                     .map(PyAction)
                     .collect();
                 let action = agent.call1((PyObservation(game.observation(seat)), legal))?;
-                extract_action_or_list_legal(&game.deal, &action)
+                extract_legal_action(&game.deal, &action)
             }
         }
     }
@@ -301,17 +303,47 @@ impl PyMatch {
         self.game.outcomes().map(PyOutcome).collect()
     }
     /// Applies `action` to the current deal; scores it and deals the next when it ends.
-    /// Raises `IllegalActionError` (nothing changed) when illegal.
-    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        if self.game.is_over() {
-            return Err(IllegalActionError::new_err(format!(
-                "illegal action {}: the match is over",
-                super::errors::describe(action)
-            )));
-        }
+    /// Raises `IllegalActionError` (its reason, the legal actions; nothing changed) when
+    /// illegal or when the match is over. With `player`, the action is that seat's: refused
+    /// as `not_your_turn` unless it is to move.
+    #[pyo3(signature = (action, player = None))]
+    fn apply(
+        &mut self,
+        action: &Bound<'_, PyAny>,
+        player: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let player = optional_seat(player)?;
         let action = extract_action_or_list_legal(&self.game.deal, action)?;
-        self.game.apply(action)?;
+        self.game.apply_by(player, action)?;
         Ok(())
+    }
+    /// Raises what `apply(action, player)` would raise, and changes nothing: an
+    /// `IllegalActionError` with the reason the action is refused; `None` when it is legal.
+    #[pyo3(signature = (action, player = None))]
+    fn check(&self, action: &Bound<'_, PyAny>, player: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let player = optional_seat(player)?;
+        let action = extract_action_or_list_legal(&self.game.deal, action)?;
+        match self.game.refusal(player, action) {
+            Some(refusal) => Err(illegal_action_error(&refusal)),
+            None => Ok(()),
+        }
+    }
+    /// The steps of deal `index` (from 0; every deal when `None`) as a spectator who holds
+    /// the record follows them (`Frame`), each with its deal number and the match score
+    /// after it.
+    #[pyo3(signature = (index = None))]
+    fn frames(&self, index: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PyFrame>> {
+        let index = match index.filter(|i| !i.is_none()) {
+            None => None,
+            Some(i) => {
+                Some(int_in(i, "deal index", 0, i128::from(self.game.deal_index()))? as usize)
+            }
+        };
+        let frames = self
+            .game
+            .frames(index)
+            .ok_or_else(|| EcarteError::new_err("that deal is not kept"))?;
+        Ok(frames.into_iter().map(PyFrame).collect())
     }
     /// Takes back the last action of the current deal (a finished deal stays scored).
     fn undo(&mut self) -> PyResult<PyAction> {

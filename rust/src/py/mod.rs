@@ -15,10 +15,12 @@ mod bank;
 mod card;
 mod deal;
 pub mod errors;
+mod frame;
 mod interrupt;
 mod matches;
 mod observe;
 mod opponent;
+mod refusal;
 mod rng;
 mod rules;
 mod simulate;
@@ -38,11 +40,13 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // First, so that no later call loads it while a signal is pending.
     arrays::load_numpy_api(m.py())?;
     errors::register(m)?;
+    refusal::register_error_defaults(m)?;
     errors::register_limits(m)?;
     card::register(m)?;
     rng::register(m)?;
     let duel = submodule(m, "duel")?;
     deal::register(&duel)?;
+    refusal::register(&duel)?;
     matches::register(&duel)?;
     agents::register(&duel)?;
     simulate::register(&duel)?;

@@ -3,9 +3,11 @@
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
+use super::action::extract_action;
 use super::action::{PyAction, PyTrick};
 use super::card::{to_py, PyCard};
-use super::errors::{int_u8, parse_record, EcarteError, InvalidRecordError};
+use super::errors::{int_u8, record_text, EcarteError, InvalidRecordError};
+use super::refusal::PyReason;
 use super::rules::PyRules;
 use crate::card::Suit;
 use crate::duel::{Observation, OBSERVATION_SIZE};
@@ -121,6 +123,19 @@ impl PyObservation {
     fn history(&self) -> Vec<Option<PyAction>> {
         self.0.history.iter().map(|a| a.map(PyAction)).collect()
     }
+    /// How many cards seat 0 and seat 1 hold (the opponent's count is public: their
+    /// dealt cards and draws less their discards and plays).
+    #[getter]
+    fn hand_sizes(&self) -> (u8, u8) {
+        let [a, b] = self.0.hand_sizes();
+        (a, b)
+    }
+    /// Why this player may not take `action` (an `Action`, its text or its id) now: the
+    /// engine's `Reason`, the same a deal gives; `None` when the action is legal.
+    fn refusal(&self, action: &Bound<'_, PyAny>) -> PyResult<Option<PyReason>> {
+        let action = extract_action(action)?;
+        Ok(self.0.refusal(action).map(|r| PyReason(r.reason)))
+    }
     /// The observation as JSON, for logging and tools.
     #[allow(clippy::wrong_self_convention)]
     fn to_json(&self) -> String {
@@ -137,7 +152,10 @@ impl PyObservation {
     /// raises `InvalidRecordError`.
     #[staticmethod]
     fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyObservation> {
-        let obs: Observation = parse_record(record, "observation")?;
+        let text = record_text(record, "an observation record")?;
+        let obs = Observation::from_json(&text).map_err(|why| {
+            InvalidRecordError::new_err(format!("invalid observation record: {why}"))
+        })?;
         if !crate::solver::sampler::observation_is_possible(&obs) {
             return Err(InvalidRecordError::new_err(
                 "invalid record: no deal gives this observation",
@@ -177,6 +195,11 @@ impl PyObservation {
 /// A seat, 0 or 1.
 pub fn seat(player: &Bound<'_, PyAny>) -> PyResult<u8> {
     int_u8(player, "player (a seat)", 0, 1)
+}
+
+/// A seat, or `None`.
+pub fn optional_seat(player: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u8>> {
+    player.filter(|p| !p.is_none()).map(seat).transpose()
 }
 
 /// A match score: two points totals from 0 to 255, or zeros for `None`.

@@ -199,7 +199,7 @@ impl ActionIds {
     ) -> PyResult<()> {
         for (i, id) in &self.wide {
             if let Some(state) = state_of(*i).filter(|s| takes(s)) {
-                return Err(illegal_action_in_env(id, *i, state).into());
+                return Err(illegal_action_in_env(id, None, *i, state).into());
             }
         }
         Ok(())

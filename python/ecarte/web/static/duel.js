@@ -1,24 +1,10 @@
 // The duel: a match against a built-in agent, and a spectator's view of two agents.
-import { back, card, el, prettyText } from "./cards.js";
+import { SUITS, back, card, el, prettyText } from "./cards.js";
 import { fail, say } from "./messages.js";
 import { seatGone, seatMoved } from "./connection.js";
 
 const LEVELS = ["easy", "medium", "hard", "expert", "master"];
 const CALLS = ["propose", "decline", "accept", "refuse"];
-
-function opponentCount(obs) {
-  // Cards in the opponent's hand, from what the seat sees: equal to ours, one fewer or
-  // one more while a trick or the discards are half done.
-  const mine = obs.hand.length;
-  const myTurn = obs.current_player === obs.player;
-  if (obs.phase === "play" && obs.lead) return myTurn ? mine - 1 : mine + 1;
-  if (obs.phase === "discard") {
-    const elder = 1 - obs.dealer;
-    if (myTurn && obs.player !== elder) return mine - 1;
-    if (!myTurn && obs.player === elder) return mine + 1;
-  }
-  return mine;
-}
 
 function trickArea(obs, me) {
   const last = obs.tricks.length ? obs.tricks[obs.tricks.length - 1] : null;
@@ -26,7 +12,7 @@ function trickArea(obs, me) {
     el("div", { class: "pile" },
       obs.talon_size ? back() : null,
       obs.turn_up_holder === null ? card(obs.turn_up, { classes: "turn-up" }) : null,
-      el("div", { class: "count" }, `Talon: ${obs.talon_size}`, el("br"), `Trump: ${prettyText(obs.turn_up).slice(-1)}`)),
+      el("div", { class: "count" }, `Talon: ${obs.talon_size}`, el("br"), `Trump: ${SUITS[obs.trump]}`)),
     el("div", {}, el("div", { class: "seat-label" }, "Current trick"),
       el("div", { class: "cards", id: "trick" }, obs.lead ? card(obs.lead) : el("span", { class: "count" }, "–"))),
     last ? el("div", {}, el("div", { class: "seat-label" }, `Last trick: won by ${last.winner === me ? "you" : "the opponent"}`),
@@ -129,7 +115,7 @@ export function duelScreen(main, server) {
         banner,
         el("div", { class: "panel" },
           el("div", { class: "seat-label" }, `Opponent (${state.opponent})`),
-          el("div", { class: "cards", id: "opponent-hand" }, Array.from({ length: Math.max(0, opponentCount(obs)) }, () => back())),
+          el("div", { class: "cards", id: "opponent-hand" }, Array.from({ length: obs.hand_sizes[1 - obs.player] }, () => back())),
           trickArea(obs, me),
           el("div", { class: "seat-label" }, state.legal.length ? "Your move" : state.over ? "Match over" : "Waiting"),
           el("div", { class: "cards", id: "hand" }, hand),

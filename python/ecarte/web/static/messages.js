@@ -10,5 +10,6 @@ export function say(text, error = false) {
 }
 
 export function fail(error) {
-  say(`${error.type || "Error"}: ${error.message || error}`, true);
+  // The engine's reason when it gives one ("you must follow ♣"), else its message.
+  say(error.reason ? error.reason.text : String(error.message || error), true);
 }
