@@ -21,6 +21,7 @@ mod observe;
 mod opponent;
 mod rng;
 mod rules;
+mod run;
 mod simulate;
 mod solver;
 mod threads;
@@ -48,6 +49,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     simulate::register(&duel)?;
     vecenv::register(&duel)?;
     opponent::register(&duel)?;
+    run::register(&duel)?;
     solver::register(&duel)?;
     bank::register(&submodule(m, "bank")?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
