@@ -16,13 +16,16 @@ import numpy.typing as npt
 
 from ecarte._core.duel import (
     AGENT_SPECS,
+    AGENTS,
     COMPACT_OBSERVATION_SIZE,
     DEFAULT_EXPERT_SAMPLES,
     DEFAULT_MASTER_SAMPLES,
     DEFAULT_PIMC_SAMPLES,
+    LEVELS,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
     Action,
+    AgentInfo,
     BuiltinAgent,
     Deal,
     Match,
@@ -31,6 +34,7 @@ from ecarte._core.duel import (
     OpponentVecEnv,
     Outcome,
     Rules,
+    RunMatch,
     Solution,
     Trick,
     VecEnv,
@@ -56,14 +60,17 @@ from ecarte.seeding import resolve_seed
 from ecarte.stats import wilson_interval
 
 __all__ = [
+    "AGENTS",
     "AGENT_SPECS",
     "COMPACT_OBSERVATION_SIZE",
     "DEFAULT_EXPERT_SAMPLES",
     "DEFAULT_MASTER_SAMPLES",
     "DEFAULT_PIMC_SAMPLES",
+    "LEVELS",
     "NUM_ACTIONS",
     "OBSERVATION_SIZE",
     "Action",
+    "AgentInfo",
     "BuiltinAgent",
     "Deal",
     "Match",
@@ -72,6 +79,7 @@ __all__ = [
     "OpponentVecEnv",
     "Outcome",
     "Rules",
+    "RunMatch",
     "SimulationResult",
     "Solution",
     "Trick",
@@ -141,10 +149,9 @@ def simulate(
     on_progress: Callable[[int], object] | None = None,
 ) -> SimulationResult:
     """Plays ``n`` whole deals (or, with ``matches=True``, whole matches) natively between
-    two built-in agents named by spec (:data:`AGENT_SPECS`: ``"random"``, ``"heuristic"``,
-    ``"pimc"``, ``"pimc:N"``, ``"expert"``, ``"expert:N"``, ``"master"``, ``"master:N"``), in
-    parallel with the GIL
-    released. Each agent sees only its own player's information.
+    two built-in agents named by spec (any agent of :data:`AGENTS`: ``"random"``,
+    ``"heuristic"``, ``"pimc:8"``, ...; the forms are :data:`AGENT_SPECS`), in parallel
+    with the GIL released. Each agent sees only its own player's information.
 
     Deal ``i`` is deal ``i`` of a :class:`Match` with seed ``seed`` and first dealer 0:
     shuffled with ``derive_seed(seed, i)`` and dealt by seat ``i % 2``. Match ``i`` is the
@@ -222,28 +229,18 @@ def _joined(parts: Sequence[dict[str, npt.NDArray[Any]]]) -> dict[str, npt.NDArr
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-#: Measured single-thread CPU seconds per deal of the agents without search
-#: (docs/scale.md, "Chunk sizing").
-AGENT_DEAL_SECONDS: Final = {"random": 0.8e-6, "heuristic": 1.6e-6}
-#: ... and of a search agent's deal per world of its decisions (its cost grows with them).
-#: Measured in one run, side by side, on one thread (CPU time, deals against the heuristic:
-#: ``RAYON_NUM_THREADS=1 python benches/ray_scale.py costs``, three runs, and
-#: ``simulate(40, 1, (spec, "heuristic"), threads=1)`` for the master), once the search
-#: took its plain lead order: pimc 0.018 s a deal at 24 worlds, expert 0.014 s at 24,
-#: master 0.023 s at its 40. Both have a fixed part too (at 4 worlds: 0.005 s a deal for
-#: pimc), which the sizing leaves out: it errs by less than 2x there, and chunks need no
-#: more.
-WORLD_DEAL_SECONDS: Final = {"pimc": 0.018 / 24, "expert": 0.014 / 24, "master": 0.023 / 40}
 #: Deals per match at the default target (measured mean, heuristic v heuristic).
 DEALS_PER_MATCH: Final = 11.0
 
 
 def simulate_item_seconds(agents: tuple[str, str], matches: bool) -> float:
-    """The estimated single-thread seconds of one deal (or match) between ``agents``."""
+    """The estimated single-thread seconds of one deal (or match) between ``agents``, from
+    each agent's cost in the registry (``AgentInfo.deal_seconds``, times its worlds if it
+    searches)."""
     total = 0.0
     for spec in agents:
-        kind, worlds = parse_agent(spec)
-        total += AGENT_DEAL_SECONDS[kind] if worlds is None else WORLD_DEAL_SECONDS[kind] * worlds
+        _, worlds = parse_agent(spec)
+        total += AgentInfo.of(spec).deal_seconds * (worlds or 1)
     return total * (DEALS_PER_MATCH if matches else 1.0)
 
 
