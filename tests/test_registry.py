@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 import pytest
-from ecarte import duel
+from ecarte import arena, duel
 from ecarte.agents import BuiltinAgent, ExpertAgent, MasterAgent, PimcAgent, RandomAgent, make_agent
 from ecarte.errors import EcarteError
 from ecarte.protocol import Client, Session
@@ -66,6 +66,9 @@ def test_chunk_costs_come_from_the_registry_for_every_agent() -> None:
         worlds = agent.default_worlds or 1
         expected = 2 * agent.deal_seconds * worlds * duel.DEALS_PER_MATCH
         assert duel.simulate_item_seconds((spec, spec), True) == pytest.approx(expected)
+        # The local native arena sizes its pieces from it: no agent lacks a cost.
+        work = arena._native_work(spec, "heuristic", 4, 1, duel.Rules())
+        assert work.seconds() > 0 and work.local == "timed"
 
 
 def go(session: Session, client: Client, **fields: Any) -> tuple[dict[str, Any], float]:
@@ -110,3 +113,24 @@ def test_the_command_line_lists_every_agent_and_level() -> None:
         assert f"{agent.name} (" in arena_help or f"{agent.name} or {agent.name}:N" in arena_help
     play_help = help_of("play")
     assert "[" + "|".join(duel.LEVELS) + "]" in play_help
+
+
+def test_arena_takes_an_agent_a_factory_or_a_spec() -> None:
+    by_spec = arena.play("random", "heuristic", matches=3, seed=4, progress=False)
+    by_agent = arena.play(RandomAgent(seed=3), "heuristic", matches=3, seed=4, progress=False)
+    assert by_agent.native and by_agent.deal_win_rate == by_spec.deal_win_rate
+    by_factory = arena.play(RandomAgent, "heuristic", matches=3, seed=4, progress=False)
+    assert not by_factory.native and by_factory.deal_win_rate == by_spec.deal_win_rate
+
+    def first_legal(observation: duel.Observation, legal: list[duel.Action]) -> duel.Action:
+        return legal[0]
+
+    plain = arena.play(first_legal, "random", matches=2, seed=4, progress=False)
+    assert plain.agent_a == "first_legal" and plain.pairs == 2
+    for bad in (5, None, object()):
+        with pytest.raises(TypeError, match=r"an agent spec .* an agent .* an agent factory"):
+            arena.play(bad, "heuristic", matches=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="takes neither"):
+        arena.play(lambda a, b, c: None, "heuristic", matches=1)
+    with pytest.raises(EcarteError, match="unknown agent"):
+        arena.play("oracle", "heuristic", matches=1)

@@ -53,7 +53,7 @@ from ecarte._core.duel import decode_compact_rows as _decode_compact_rows
 from ecarte._core.duel import simulate as _simulate
 from ecarte._core.duel import solve_many as _solve_many
 from ecarte._core.duel import solve_many_timed as _solve_many_timed
-from ecarte.distributed import Backend, dispatch, ray_backend
+from ecarte.distributed import Backend, Work, run
 from ecarte.errors import EcarteError
 from ecarte.results import SimulationResult
 from ecarte.seeding import resolve_seed
@@ -177,42 +177,21 @@ def simulate(
     milliseconds (``KeyboardInterrupt``).
     """
     seed = resolve_seed(seed)
-
-    def here(k: int) -> dict[str, npt.NDArray[Any]]:
-        return _simulate_chunk(start, k, seed, agents, rules, matches, threads, on_progress)
-
-    parts = dispatch(
-        backend,
-        _offset_simulate_chunk,
+    work = Work(
+        simulate_chunk,
         n,
-        functools.partial(simulate_item_seconds, agents, matches),
         (start, seed, agents, rules, matches),
-        local=lambda: here(n),
-        check=lambda: here(0),
+        item_seconds=functools.partial(simulate_item_seconds, agents, matches),
+        local_options={"threads": threads, "on_progress": on_progress},
         label="Matches" if matches else "Deals",
-        progress=progress,
         seed=seed,
     )
+    parts = run(work, backend, progress)
     columns = parts[0] if len(parts) == 1 else _joined(parts)
     return SimulationResult(n=n, seed=seed, columns=columns, summary=summarize(columns))
 
 
-def _simulate_chunk(
-    start: int,
-    n: int,
-    seed: int,
-    agents: tuple[str, str],
-    rules: Rules | None,
-    matches: bool,
-    threads: int | None = None,
-    on_progress: Callable[[int], object] | None = None,
-) -> dict[str, npt.NDArray[Any]]:
-    """Deals (or matches) ``start .. start + n - 1`` as columns: the unit of work."""
-    raw = _simulate(n, seed, agents, rules, matches, start, threads, on_progress)
-    return {name: np.asarray(values) for name, values in raw}
-
-
-def _offset_simulate_chunk(
+def simulate_chunk(
     start: int,
     n: int,
     offset: int,
@@ -220,8 +199,16 @@ def _offset_simulate_chunk(
     agents: tuple[str, str],
     rules: Rules | None,
     matches: bool,
+    *,
+    threads: int | None = None,
+    on_progress: Callable[[int], object] | None = None,
 ) -> dict[str, npt.NDArray[Any]]:
-    return _simulate_chunk(offset + start, n, seed, agents, rules, matches)
+    """Deals (or matches) ``offset + start`` onwards, ``n`` of them, as columns: the unit of
+    work."""
+    # A local run's one chunk hands the native checks the caller's start as given.
+    first = offset + start if start else offset
+    raw = _simulate(n, seed, agents, rules, matches, first, threads, on_progress)
+    return {name: np.asarray(values) for name, values in raw}
 
 
 def _joined(parts: Sequence[dict[str, npt.NDArray[Any]]]) -> dict[str, npt.NDArray[Any]]:
@@ -254,13 +241,17 @@ def solve_many(
     threads: int | None = None,
     backend: Backend = "local",
     progress: bool | None = False,
+    *,
+    on_progress: Callable[[int], object] | None = None,
 ) -> list[Solution]:
     """Solves many play-phase positions in parallel (rayon on ``threads`` threads, ``None``:
     all cores; the GIL released); the results in input order. ``backend="ray"`` solves them
     in chunks on a Ray cluster (each task is shipped only its chunk's deals and runs
     ``RayBackend.cpus_per_task`` threads), with the same result, and ``progress`` shows a
-    bar that advances as chunks complete."""
-    return _solve_batch(False, deals, objective, threads, backend, progress)
+    bar that advances as chunks complete. A local run calls ``on_progress(solved)`` with
+    the positions solved so far a few times a second while it works, from the calling
+    thread; Ctrl-C stops it within milliseconds (``KeyboardInterrupt``)."""
+    return _solve_batch(False, deals, objective, threads, backend, progress, on_progress)
 
 
 def solve_many_timed(
@@ -269,10 +260,12 @@ def solve_many_timed(
     threads: int | None = None,
     backend: Backend = "local",
     progress: bool | None = False,
+    *,
+    on_progress: Callable[[int], object] | None = None,
 ) -> list[tuple[Solution, float]]:
     """:func:`solve_many` (the same arguments), each solution with its solve time in
     seconds, measured where it ran."""
-    return _solve_batch(True, deals, objective, threads, backend, progress)
+    return _solve_batch(True, deals, objective, threads, backend, progress, on_progress)
 
 
 def _solve_batch(
@@ -282,32 +275,35 @@ def _solve_batch(
     threads: int | None,
     backend: Backend,
     progress: bool | None,
+    on_progress: Callable[[int], object] | None,
 ) -> list[Any]:
-    """Both solve_many functions: the native call checks the arguments (in this process,
-    before any Ray task), then solves here or in chunks on Ray."""
-    native = _solve_many_timed if timed else _solve_many
-    # A Ray run ships each task a slice of a list; a local run (``local``) hands the native
-    # code the deals as given, so it makes no list.
-    shipped = [] if ray_backend(backend) is None else list(deals)
-    parts = dispatch(
-        backend,
+    """Both solve_many functions: one native call here, or chunks on Ray after the native
+    call on no positions has checked the arguments in this process."""
+    # A local run hands the native code the deals as given; a Ray run counts them.
+    work = Work(
         _solve_chunk,
-        len(shipped),
-        SOLVE_SECONDS,
+        0,
         (objective, timed),
-        lambda c: (shipped[c.start : c.start + c.n],),
-        local=lambda: native(deals, objective, threads),
-        check=lambda: native([], objective, threads),
+        item_seconds=SOLVE_SECONDS,
+        local_options={"threads": threads, "on_progress": on_progress},
+        items=deals,
         label="Positions",
-        progress=progress,
     )
-    return [solution for part in parts for solution in part]
+    return [solution for part in run(work, backend, progress) for solution in part]
 
 
 def _solve_chunk(
-    start: int, n: int, objective: str | None, timed: bool, deals: Sequence[Deal]
+    start: int,
+    n: int,
+    objective: str | None,
+    timed: bool,
+    *,
+    items: Sequence[Deal],
+    threads: int | None = None,
+    on_progress: Callable[[int], object] | None = None,
 ) -> list[Any]:
-    return (_solve_many_timed if timed else _solve_many)(deals, objective)
+    """Positions ``start .. start + n - 1``, which are ``items``, solved: the unit of work."""
+    return (_solve_many_timed if timed else _solve_many)(items, objective, threads, on_progress)
 
 
 def summarize(columns: Mapping[str, npt.NDArray[Any]]) -> dict[str, Any]:

@@ -16,8 +16,8 @@ a SplitMix64 generator of its own; version 2 is the same set drawn from the engi
 generator.
 
 ``ecarte bench solver`` times the solver on it (:func:`run_bench`) and checks every value;
-``ecarte solve --batch`` solves a file of records in the same chunks (:func:`solve_in_chunks`)
-and writes the same result lines (:func:`solution_record`).
+``ecarte solve --batch`` solves a file of records as it does (``duel.solve_many_timed``) and
+writes the same result lines (:func:`solution_record`).
 """
 
 from __future__ import annotations
@@ -48,7 +48,6 @@ __all__ = [
     "position_record",
     "run_bench",
     "solution_record",
-    "solve_in_chunks",
 ]
 
 FORMAT = "ecarte.solver.position"
@@ -57,8 +56,6 @@ POSITIONS_FILE = f"solver_positions_v{VERSION}.jsonl"
 SEED = 0x5EED_EC_A27E_0001
 PER_EXCHANGE = 100
 MAX_EXCHANGES = 11
-# Positions per call into the solver: the size of a progress step.
-CHUNK = 64
 
 
 @dataclass(frozen=True)
@@ -177,22 +174,6 @@ def load_positions(path: Path | None = None, limit: int | None = None) -> list[P
     return out
 
 
-def solve_in_chunks(
-    deals: Sequence[Deal],
-    objective: str,
-    threads: int | None,
-    advance: Callable[[int], None] | None = None,
-) -> list[tuple[Solution, float]]:
-    """Every deal solved (in parallel within each chunk), with its solve time in seconds."""
-    out: list[tuple[Solution, float]] = []
-    for start in range(0, len(deals), CHUNK):
-        part = deals[start : start + CHUNK]
-        out += solve_many_timed(list(part), objective, threads)
-        if advance is not None:
-            advance(len(part))
-    return out
-
-
 def solution_record(solution: Solution, meta: dict[str, Any], seconds: float) -> dict[str, Any]:
     """The output line of ``ecarte solve --batch`` for one position."""
     out: dict[str, Any] = {}
@@ -225,13 +206,14 @@ def run_bench(
     positions: int | None = None,
     threads: int = 1,
     path: Path | None = None,
-    advance: Callable[[int], None] | None = None,
+    on_progress: Callable[[int], object] | None = None,
 ) -> tuple[list[BenchRow], list[int]]:
-    """Solves the first ``positions`` positions of the set on ``threads`` threads; returns
-    one row per exchange count and the ids whose value or best actions differ from the
-    file's."""
+    """Solves the first ``positions`` positions of the set on ``threads`` threads
+    (``on_progress(solved)`` told how many are solved as it goes); returns one row per
+    exchange count and the ids whose value or best actions differ from the file's."""
     chosen = load_positions(path, positions)
-    solved = solve_in_chunks([p.deal for p in chosen], "points", threads, advance)
+    deals = [p.deal for p in chosen]
+    solved = solve_many_timed(deals, "points", threads, on_progress=on_progress)
     rows: dict[int, BenchRow] = {}
     wrong: list[int] = []
     for p, (solution, seconds) in zip(chosen, solved, strict=False):
