@@ -132,6 +132,9 @@ def test_both_solve_many_functions_take_the_same_arguments() -> None:
     solved = duel.solve_many(deals, "cards", threads=1)
     timed = duel.solve_many_timed(deals, "cards", threads=1)
     assert [s for s, _ in timed] == solved == duel.solve_many(deals, "cards")
+    told: list[int] = []
+    assert duel.solve_many(deals * 50, "cards", on_progress=told.append) == solved * 50
+    assert told == sorted(told) and all(0 < k <= 200 for k in told)
     for solve in (duel.solve_many, duel.solve_many_timed):
         for bad in [{"threads": 0}, {"objective": "tricks"}, {"backend": "cluster"}]:
             with pytest.raises(EcarteError):

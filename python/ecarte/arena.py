@@ -86,16 +86,17 @@ def entrant(agent: object) -> str | AgentFactory:
     if not callable(agent):
         raise TypeError(f"arena.play takes {AGENT_FORMS}; got {type(agent).__name__}")
     try:
-        signature = inspect.signature(agent)
+        parameters = inspect.signature(agent).parameters.values()
     except (TypeError, ValueError):  # no signature to read: taken as a factory
         return agent
-    for arguments, form in (((None, None), "agent"), ((None,), "factory")):
-        try:
-            signature.bind(*arguments)
-        except TypeError:
-            continue
-        return _Same(agent) if form == "agent" else agent
-    raise TypeError(f"arena.play takes {AGENT_FORMS}; got {agent!r}, which takes neither")
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    required = [p for p in parameters if p.kind in positional and p.default is p.empty]
+    if len(required) == 2:  # (observation, legal_actions)
+        return _Same(agent)
+    takes_one = any(p.kind in (*positional, inspect.Parameter.VAR_POSITIONAL) for p in parameters)
+    if len(required) > 2 or not takes_one:
+        raise TypeError(f"arena.play takes {AGENT_FORMS}; got {agent!r}, which takes neither")
+    return agent
 
 
 def build_agent(agent: str | AgentFactory, seed: int) -> Agent:

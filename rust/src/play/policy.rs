@@ -17,7 +17,8 @@ use super::registry::{self, AgentInfo};
 /// Worlds per decision of the PIMC policy unless a count is given.
 pub const DEFAULT_PIMC_SAMPLES: u16 = 24;
 
-/// A native policy by name.
+/// A native policy by name: each variant has its row in the registry ([`Policy::row`]),
+/// which names it, costs it and, for a search policy, searches for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
     Random,
@@ -32,8 +33,8 @@ pub enum Policy {
     Master(u16),
 }
 
-/// The most worlds a search policy may sample per decision: the one limit of `pimc:N`,
-/// `expert:N`, the arena's `--samples` and the Python agents.
+/// The most worlds a search policy may sample per decision: the bound of every agent's
+/// `max_worlds` in the registry, the arena's `--samples` and the Python agents.
 pub const MAX_SAMPLES: u16 = 10_000;
 
 /// Why an agent spec names no agent.
