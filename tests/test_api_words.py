@@ -127,11 +127,14 @@ def test_both_solve_many_functions_take_the_same_arguments() -> None:
     ]:
         assert inspect.signature(a).parameters.keys() == inspect.signature(b).parameters.keys()
     names = list(inspect.signature(duel.solve_many).parameters)
-    assert names == ["deals", "objective", "threads", "backend", "progress"]
+    assert names == ["deals", "objective", "threads", "backend", "progress", "on_progress"]
     deals = positions(4)
     solved = duel.solve_many(deals, "cards", threads=1)
     timed = duel.solve_many_timed(deals, "cards", threads=1)
     assert [s for s, _ in timed] == solved == duel.solve_many(deals, "cards")
+    told: list[int] = []
+    assert duel.solve_many(deals * 50, "cards", on_progress=told.append) == solved * 50
+    assert told == sorted(told) and all(0 < k <= 200 for k in told)
     for solve in (duel.solve_many, duel.solve_many_timed):
         for bad in [{"threads": 0}, {"objective": "tricks"}, {"backend": "cluster"}]:
             with pytest.raises(EcarteError):
@@ -139,9 +142,8 @@ def test_both_solve_many_functions_take_the_same_arguments() -> None:
 
 
 def test_agent_spec_names_the_string_only() -> None:
-    assert arena.AgentLike == str | arena.AgentFactory
-    assert arena.AgentSpec is arena.AgentLike  # the former name, kept
-    assert "AgentLike" in arena.__all__ and "AgentSpec" not in arena.__all__
+    assert "AgentLike" in arena.__all__
+    assert not hasattr(arena, "AgentSpec")
     assert isinstance(common.AGENT, common.AgentSpecType)
     assert not hasattr(common, "AgentSpec")
     assert common.AGENT.convert("pimc:3", None, None) == "pimc:3"

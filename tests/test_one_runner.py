@@ -10,7 +10,7 @@ import pickle
 import pytest
 from ecarte import arena, derive_seed
 from ecarte.agents import RandomAgent, make_agent
-from ecarte.duel import Match, Rules, agent_seed, decision_seed, simulate
+from ecarte.duel import Match, Rules, RunMatch, agent_seed, decision_seed, simulate
 from ecarte.pimc import PimcAgent
 
 SPECS = ("random", "heuristic", "pimc:2", "expert:2", "master:2")
@@ -41,13 +41,25 @@ def test_native_matches_are_the_matches_match_play_plays(specs: tuple[str, str])
     rules = Rules(target=3)
     batch = simulate(4, seed=21, agents=specs, rules=rules, matches=True)
     for i in range(4):
-        match_seed = derive_seed(21, i)
-        game = Match(seed=match_seed, first_dealer=i % 2, rules=rules)
-        agents = [make_agent(spec, agent_seed(match_seed, seat)) for seat, spec in enumerate(specs)]
-        result = game.play(*agents)
+        game = RunMatch(21, i)
+        agents = [make_agent(spec, game.agent_seed(seat)) for seat, spec in enumerate(specs)]
+        result = game.start(rules).play(*agents)
         assert result.winner == batch["winner"][i]
         assert result.score == tuple(batch["score"][i])
         assert len(result.outcomes) == batch["deals"][i]
+
+
+def test_match_i_of_a_run_is_laid_out_once() -> None:
+    # The one layout (rust/src/play/run.rs) that every run of matches follows.
+    for seed, i in [(21, 0), (21, 1), (7, 10), (2**64 - 1, 2**64 - 1)]:
+        game = RunMatch(seed, i)
+        assert (game.seed, game.first_dealer) == (derive_seed(seed, i), i % 2)
+        assert [game.agent_seed(s) for s in (0, 1, 2)] == [
+            agent_seed(game.seed, s) for s in (0, 1, 2)
+        ]
+        match = game.start(Rules(target=3))
+        assert (match.seed, match.first_dealer, match.target) == (game.seed, i % 2, 3)
+        assert pickle.loads(pickle.dumps(game)) == game and repr(game) == f"RunMatch({seed}, {i})"
 
 
 def test_a_wrapped_agent_plays_as_the_native_one() -> None:

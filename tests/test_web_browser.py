@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ecarte import duel
 from webserver import running_server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -79,6 +80,9 @@ def test_a_whole_deal_against_heuristic_by_clicking_legal_cards(
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(url + "/#/duel")
     page.select_option("#level", "easy")  # heuristic
+    # The page's levels are the registry's, as the server's hello gives them.
+    levels = page.eval_on_selector_all("#level option", "options => options.map(o => o.value)")
+    assert levels == list(duel.LEVELS)
     page.fill("#target", "7")
     page.click("#start")
     version = rendered(page, "#board", None)
@@ -179,12 +183,15 @@ def test_two_browsers_play_a_bank_deal_through_staking_reveal_and_settlement(
 
 
 def test_watch_a_match_and_step_through_saved_records(app: tuple[str, Any], tmp_path: Path) -> None:
-    from ecarte import bank, duel
+    from ecarte import bank
 
     url, browser = app
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     page.goto(url + "/#/watch")
     page.select_option("#agent1", "heuristic")
+    # Every built-in agent may be watched, by its name and at its levels.
+    watchable = page.eval_on_selector_all("#agent0 option", "options => options.map(o => o.value)")
+    assert set(watchable) == {a.name for a in duel.AGENTS} | set(duel.LEVELS.values())
     page.select_option("#speed", "200")
     page.click("text=Start")
     until(page, lambda: page.locator("#watch-board .cards .card").count() > 6)

@@ -42,19 +42,10 @@ from ecarte.errors import (
 
 if TYPE_CHECKING:
     from ecarte import agents, arena, bank, duel, expert, master, pimc
-    from ecarte.agents import HeuristicAgent, RandomAgent
-    from ecarte.expert import ExpertAgent
-    from ecarte.master import MasterAgent
-    from ecarte.pimc import PimcAgent
+    from ecarte.agents import ExpertAgent, HeuristicAgent, MasterAgent, PimcAgent, RandomAgent
 
 _SUBMODULES = {"agents", "arena", "bank", "duel", "expert", "master", "pimc", "stats", "errors"}
-_LAZY_NAMES = {
-    "HeuristicAgent": "ecarte.agents",
-    "RandomAgent": "ecarte.agents",
-    "PimcAgent": "ecarte.pimc",
-    "ExpertAgent": "ecarte.expert",
-    "MasterAgent": "ecarte.master",
-}
+_AGENT_CLASSES = {"ExpertAgent", "HeuristicAgent", "MasterAgent", "PimcAgent", "RandomAgent"}
 
 
 def __dir__() -> list[str]:
@@ -65,8 +56,8 @@ def __dir__() -> list[str]:
 def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
         return importlib.import_module(f"ecarte.{name}")
-    if name in _LAZY_NAMES:
-        return getattr(importlib.import_module(_LAZY_NAMES[name]), name)
+    if name in _AGENT_CLASSES:
+        return getattr(importlib.import_module("ecarte.agents"), name)
     raise AttributeError(f"module 'ecarte' has no attribute {name!r}")
 
 

@@ -4,10 +4,11 @@ An agent is any callable ``agent(observation, legal_actions) -> action``. It see
 player's :class:`~ecarte.duel.Observation` and the legal actions, never the deal.
 
 The built-in agents are native: each is an :class:`ecarte.duel.BuiltinAgent`, a policy named by an
-agent spec (``ecarte.duel.AGENT_SPECS``) with its own seed and its own stream, the same
-object that ``duel.simulate``, the arena and the environments play natively. A match
-between built-in agents therefore gives the same result whichever path plays it. See
-``docs/api.md``, "Seeds".
+agent spec (one of ``ecarte.duel.AGENTS``, the registry) with its own seed and its own
+stream, the same object that ``duel.simulate``, the arena and the environments play
+natively. A match between built-in agents therefore gives the same result whichever path
+plays it. :func:`make_agent` makes any of them; the classes below name the agents that have
+one. See ``docs/api.md``, "Seeds", and ``docs/agents.md``.
 """
 
 from __future__ import annotations
@@ -15,19 +16,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar
 
-from ecarte.duel import (
-    DEFAULT_PIMC_SAMPLES,
-    Action,
-    BuiltinAgent,
-    Observation,
-    parse_agent,
-)
+from ecarte._core import MAX_SAMPLES
+from ecarte.duel import Action, AgentInfo, BuiltinAgent, Observation
+from ecarte.errors import EcarteError
 from ecarte.seeding import agent_seed
 
 __all__ = [
     "Agent",
     "BuiltinAgent",
+    "ExpertAgent",
     "HeuristicAgent",
+    "MasterAgent",
+    "PimcAgent",
     "RandomAgent",
     "agent_seed",
     "make_agent",
@@ -47,8 +47,10 @@ class RandomAgent(BuiltinAgent):
     (``rng_from_seed(seed)``, see docs/api.md, "Seeds"): the native ``"random"`` agent.
     ``seed=None`` draws a fresh seed, kept in ``.seed``."""
 
+    _name = "random"
+
     def __new__(cls, seed: int | None = None) -> RandomAgent:
-        return super().__new__(cls, "random", seed)
+        return super().__new__(cls, cls._name, seed)
 
     def __repr__(self) -> str:
         return f"RandomAgent(seed={self.seed!r})"
@@ -65,36 +67,92 @@ class HeuristicAgent(BuiltinAgent):
     a common API and changes nothing.
     """
 
+    _name = "heuristic"
+
     def __new__(cls, seed: int | None = None) -> HeuristicAgent:
-        return super().__new__(cls, "heuristic", seed)
+        return super().__new__(cls, cls._name, seed)
 
     def __repr__(self) -> str:
         return "HeuristicAgent()"
 
 
+def _check_samples(samples: object) -> int:
+    if isinstance(samples, bool) or not isinstance(samples, int):
+        raise EcarteError(f"samples must be a whole number, got {samples!r}")
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise EcarteError(f"samples must be from 1 to {MAX_SAMPLES}, got {samples}")
+    return samples
+
+
+class PimcAgent(BuiltinAgent):
+    """Perfect-Information Monte Carlo over ``samples`` worlds per decision (``None``: the
+    agent's default, ``AgentInfo.of("pimc").default_worlds``), the native ``"pimc:N"``.
+
+    It samples complete worlds consistent with its own observation (the sampler respects
+    every inference the rules allow, see ``rust/src/solver/sampler.rs``), values each legal
+    action in every world with the double-dummy solver, and plays the action with the best
+    mean, ties to the lowest action id. Sampling and solving run in Rust without the GIL.
+
+    Deterministic for a seed: the worlds of a decision are drawn from a seed derived from
+    the agent's seed and the observation (``duel.decision_seed``), so the same observation
+    always gives the same action, whatever deal it came from. ``values(observation)`` gives
+    each legal action's mean.
+    """
+
+    _name = "pimc"
+
+    def __new__(cls, samples: int | None = None, seed: int | None = None) -> PimcAgent:
+        spec = cls._name if samples is None else f"{cls._name}:{_check_samples(samples)}"
+        return super().__new__(cls, spec, seed)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(samples={self.samples}, seed={self.seed})"
+
+
+class ExpertAgent(PimcAgent):
+    """PIMC over ``samples`` worlds, solved with the talon drawn by seat and resampled by the
+    likelihood of the opponent's exchange decisions: the native ``"expert:N"``.
+
+    It weights a pool of candidate worlds by how likely the opponent's proposals, declines,
+    acceptances and refusals were with the hand they held in each (a soft model of hand
+    strength), resamples the pool down to ``samples`` worlds, and solves each with each
+    seat's talon draws fixed in advance (the turn-up's pair excepted), so the solver cannot
+    win or lose a trick for a card it knows is coming (``rust/src/play/expert.rs``).
+    Deterministic for a seed, as :class:`PimcAgent` is.
+    """
+
+    _name = "expert"
+
+
+class MasterAgent(PimcAgent):
+    """The expert's search over ``samples`` worlds resampled by the likelihood of the
+    opponent's follows as well as its exchange decisions: the native ``"master:N"``.
+
+    A follow is modelled as the heuristic's card with probability 0.76, any other legal card
+    alike otherwise (``rust/src/play/master.rs``). Deterministic for a seed, as
+    :class:`PimcAgent` is.
+    """
+
+    _name = "master"
+
+
+#: The agents that have a class of their own, by name; any other is a ``BuiltinAgent``.
+_CLASSES: dict[str, type[BuiltinAgent]] = {
+    cls._name: cls for cls in (RandomAgent, HeuristicAgent, PimcAgent, ExpertAgent, MasterAgent)
+}
+
+
 def make_agent(spec: str, seed: int | None = None) -> BuiltinAgent:
-    """A built-in agent by spec (``ecarte.duel.AGENT_SPECS``): ``"random"``,
-    ``"heuristic"``, ``"pimc"``, ``"pimc:N"`` (N worlds per decision), ``"expert"``,
-    ``"expert:N"``, ``"master"`` or ``"master:N"``. The spec is read by the one native
-    grammar that ``duel.simulate``, the arena and the CLI use too."""
-    from ecarte.expert import ExpertAgent
-    from ecarte.master import MasterAgent
-    from ecarte.pimc import PimcAgent
-
-    name, samples = parse_agent(spec)
-    if name == "random":
-        return RandomAgent(seed)
-    if name == "heuristic":
-        return HeuristicAgent(seed)
-    n = samples or DEFAULT_PIMC_SAMPLES
-    if name == "expert":
-        return ExpertAgent(samples=n, seed=seed)
-    if name == "master":
-        return MasterAgent(samples=n, seed=seed)
-    return PimcAgent(samples=n, seed=seed)
+    """The built-in agent that ``spec`` names (``"random"``, ``"pimc"``, ``"pimc:N"``, ...:
+    any agent of ``ecarte.duel.AGENTS``), seeded with ``seed`` (``None``: a fresh seed). The
+    spec is read by the one native grammar that ``duel.simulate``, the arena and the CLI use
+    too. The agent is of its class (``PimcAgent`` for ``"pimc:8"``) where it has one."""
+    cls = _CLASSES.get(AgentInfo.of(spec).name, BuiltinAgent)
+    return _restore(cls, spec, seed, 0)
 
 
-def _restore(cls: type[A], spec: str, seed: int, drawn: int) -> A:
-    """Unpickles a built-in agent: its class, spec, seed and place in its stream."""
+def _restore(cls: type[A], spec: str, seed: int | None, drawn: int) -> A:
+    """A built-in agent of class ``cls``: how agents are made and unpickled (its class,
+    spec, seed and place in its stream)."""
     agent: Any = BuiltinAgent.__new__(cls, spec, seed, drawn)
     return agent  # type: ignore[no-any-return]

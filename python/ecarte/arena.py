@@ -9,32 +9,30 @@ accounts for the correlation the duplicate format creates.
 from __future__ import annotations
 
 import dataclasses
-import os
-import signal
+import inspect
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ecarte._core import derive_seed
 from ecarte.agents import Agent, make_agent
 from ecarte.display import counted
-from ecarte.distributed import Backend, Interrupted, dispatch, ray_backend
+from ecarte.distributed import Backend, Interrupted, Work, run
 from ecarte.duel import (
     DEALS_PER_MATCH,
     Action,
-    Match,
+    BuiltinAgent,
     Observation,
     Rules,
-    is_native_agent,
+    RunMatch,
     parse_agent,
-    simulate,
+    simulate_chunk,
     simulate_item_seconds,
 )
 from ecarte.errors import EcarteError, InvalidRecordError
-from ecarte.progress import Bar, progress_bar
+from ecarte.progress import Bar
 from ecarte.records import dump_record, read_record, whole
-from ecarte.seeding import agent_seed, resolve_seed
+from ecarte.seeding import resolve_seed
 from ecarte.stats import RATE_BOUNDS, mean_interval, ratio_interval, wilson_interval
 
 __all__ = [
@@ -49,25 +47,67 @@ __all__ = [
 
 #: A picklable function that builds an agent from its seed.
 AgentFactory = Callable[[int], Agent]
-#: What the arena plays: an agent spec (a string of ``ecarte.duel.AGENT_SPECS``: ``"pimc"``,
-#: ``"pimc:16"``, ``"heuristic"``, ...) or an :data:`AgentFactory`.
-AgentLike = str | AgentFactory
-#: The former name of :data:`AgentLike`, kept for earlier code ("agent spec" now means the
-#: string alone).
-AgentSpec = AgentLike
+#: What the arena plays: an agent spec (a string naming a built-in agent of
+#: ``ecarte.duel.AGENTS``: ``"pimc"``, ``"pimc:16"``, ``"heuristic"``, ...), an agent, or an
+#: :data:`AgentFactory`.
+AgentLike = str | Agent | AgentFactory
+
+#: The forms :func:`play` takes for an agent, for its error.
+AGENT_FORMS: Final = (
+    "an agent spec (a str such as 'pimc:8'), an agent (a callable "
+    "agent(observation, legal_actions) -> action) or an agent factory (a callable "
+    "factory(seed) -> agent)"
+)
 
 
-def build_agent(agent: AgentLike, seed: int) -> Agent:
+class _Same:
+    """The factory of an agent given as it is: every seat of every match plays it."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.__name__ = getattr(agent, "__name__", type(agent).__name__)
+
+    def __call__(self, seed: int) -> Agent:
+        return self.agent
+
+
+def entrant(agent: object) -> str | AgentFactory:
+    """What the arena plays for ``agent``: a built-in agent's spec (a ``BuiltinAgent``
+    plays as its spec, seeded by its seat like every agent of the arena), or a factory (an
+    agent that is neither plays every match as it is). Anything else is a ``TypeError``
+    that names the forms taken."""
+    if isinstance(agent, str):
+        parse_agent(agent)  # an unknown spec: EcarteError, before anything runs
+        return agent
+    if isinstance(agent, BuiltinAgent) and type(agent).__call__ is BuiltinAgent.__call__:
+        return agent.spec
+    if isinstance(agent, type):
+        return agent  # a class is a factory of its agents
+    if not callable(agent):
+        raise TypeError(f"arena.play takes {AGENT_FORMS}; got {type(agent).__name__}")
+    try:
+        parameters = inspect.signature(agent).parameters.values()
+    except (TypeError, ValueError):  # no signature to read: taken as a factory
+        return agent
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    required = [p for p in parameters if p.kind in positional and p.default is p.empty]
+    if len(required) == 2:  # (observation, legal_actions)
+        return _Same(agent)
+    takes_one = any(p.kind in (*positional, inspect.Parameter.VAR_POSITIONAL) for p in parameters)
+    if len(required) > 2 or not takes_one:
+        raise TypeError(f"arena.play takes {AGENT_FORMS}; got {agent!r}, which takes neither")
+    return agent
+
+
+def build_agent(agent: str | AgentFactory, seed: int) -> Agent:
     """The agent that ``agent`` (an agent spec or a factory) gives with ``seed``."""
     return make_agent(agent, seed) if isinstance(agent, str) else agent(seed)
 
 
-def agent_name(agent: AgentLike) -> str:
+def agent_name(agent: str | AgentFactory) -> str:
     """The agent's name in a result: a built-in agent's full spec, with its worlds per
     decision (``"pimc:24"``), a factory's name otherwise."""
     if isinstance(agent, str):
-        if not is_native_agent(agent):
-            return agent
         name, samples = parse_agent(agent)
         return name if samples is None else f"{name}:{samples}"
     return getattr(agent, "__name__", repr(agent))
@@ -236,24 +276,23 @@ class _Timed:
 
 
 def play_pair(
-    agent_a: AgentLike, agent_b: AgentLike, seed: int, index: int, rules: Rules
+    agent_a: str | AgentFactory, agent_b: str | AgentFactory, seed: int, index: int, rules: Rules
 ) -> PairResult:
-    """Seed `index` under `seed`, played with A in seat 0 and then in seat 1."""
-    match_seed = derive_seed(seed, index)
+    """Seed `index` under `seed`, match `index` of the run (``duel.RunMatch``), played with A
+    in seat 0 and then in seat 1."""
+    game = RunMatch(seed, index)
     won = deals = deals_won = net = 0
     decisions = [0, 0]
     seconds = [0.0, 0.0]
     for a_seat in (0, 1):
         # A seat's seed goes with the seat, as its cards do: in the rematch each agent
-        # draws what the other drew in that seat (docs/api.md, "Seeds"), as natively.
+        # draws what the other drew in that seat (docs/api.md, "Seeds").
         seated = (agent_a, agent_b) if a_seat == 0 else (agent_b, agent_a)
         first, second = (
-            _Timed(build_agent(agent, agent_seed(match_seed, s))) for s, agent in enumerate(seated)
+            _Timed(build_agent(agent, game.agent_seed(s))) for s, agent in enumerate(seated)
         )
         a, b = (first, second) if a_seat == 0 else (second, first)
-        seats = (first, second)
-        # The first dealer alternates by seed, as in `duel.simulate`'s matches.
-        result = Match(seed=match_seed, first_dealer=index % 2, rules=rules).play(*seats)
+        result = game.start(rules).play(first, second)
         won += result.winner == a_seat
         for outcome in result.outcomes:
             deals += 1
@@ -292,8 +331,8 @@ def _ratio_ci(
 
 
 def summarize(
-    agent_a: AgentLike,
-    agent_b: AgentLike,
+    agent_a: str | AgentFactory,
+    agent_b: str | AgentFactory,
     pairs: list[PairResult],
     seconds: float,
     seed: int | None = None,
@@ -322,56 +361,18 @@ def summarize(
     )
 
 
-#: Wall seconds of work in the first chunk of a local native arena: Ctrl-C keeps the seeds
-#: of the chunks that finished, and the bar counts them.
-LOCAL_CHUNK_SECONDS = 1.0
-#: How much larger than the first the later chunks of a local native arena grow (doubling):
-#: each chunk's matches run in parallel, and a core idles at its end while the last match
-#: finishes, so 1-second chunks throughout left 9% of two cores idle on the README's arena
-#: (`ecarte arena pimc heuristic --matches 200`: 58.1 s wall for 105.6 s of CPU time, and
-#: 53.2 s with 4-second chunks, measured in one session).
-LOCAL_CHUNK_GROWTH = 4
-#: The most seeds per chunk of a local native arena.
-MAX_LOCAL_CHUNK = 4096
-
-
-def local_native_chunk(agent_a: str, agent_b: str) -> int:
-    """Seeds per chunk of a local native arena: about :data:`LOCAL_CHUNK_SECONDS` of work on
-    every core, and at least one seed per core."""
-    cores = os.cpu_count() or 1
-    seed_seconds = 2 * simulate_item_seconds((agent_a, agent_b), True)
-    by_time = int(LOCAL_CHUNK_SECONDS * cores / max(seed_seconds, 1e-9))
-    return max(cores, min(by_time, MAX_LOCAL_CHUNK))
-
-
-def _play_native(
-    agent_a: str,
-    agent_b: str,
-    matches: int,
-    seed: int,
-    rules: Rules,
-    show: bool | None,
-    backend: Backend = "local",
-) -> ArenaResult:
+def _native_work(agent_a: str, agent_b: str, matches: int, seed: int, rules: Rules) -> Work[Any]:
     """The duplicate matches through native simulation: match `i` is played once with A
     in seat 0 and once with A in seat 1, over the same deals."""
-    start = time.perf_counter()
-    parts = dispatch(
-        backend,
+    return Work(
         _native_chunk,
         matches,
-        lambda: 2 * simulate_item_seconds((agent_a, agent_b), True),
         (agent_a, agent_b, seed, rules),
-        local_chunk=local_native_chunk(agent_a, agent_b),
-        local_growth=LOCAL_CHUNK_GROWTH,
-        live=True,
+        item_seconds=2 * simulate_item_seconds((agent_a, agent_b), True),
+        local="timed",
         label="Seeds",
-        progress=show,
         seed=seed,
     )
-    pairs = [pair for part in parts for pair in part]
-    result = summarize(agent_a, agent_b, pairs, time.perf_counter() - start, seed)
-    return dataclasses.replace(result, native=True)
 
 
 def _native_chunk(
@@ -393,21 +394,26 @@ def _native_chunk(
                 seeds = (before * n * DEALS_PER_MATCH + deals) / (2 * DEALS_PER_MATCH)
                 bar.running(min(seeds, 0.99 * n), f"{deals} deals")
 
-        runs.append(simulate(n, seed, seats, rules, True, start, on_progress=played).columns)
+        runs.append(simulate_chunk(start, n, 0, seed, seats, rules, True, on_progress=played))
     pairs = []
     for i in range(n):
         won = deals = deals_won = net = 0
-        for a_seat, run in enumerate(runs):
-            won += int(run["winner"][i] == a_seat)
-            deals += int(run["deals"][i])
-            deals_won += int(run["deals_won"][i, a_seat])
-            net += int(run["score"][i, a_seat]) - int(run["score"][i, 1 - a_seat])
+        for a_seat, columns in enumerate(runs):
+            won += int(columns["winner"][i] == a_seat)
+            deals += int(columns["deals"][i])
+            deals_won += int(columns["deals_won"][i, a_seat])
+            net += int(columns["score"][i, a_seat]) - int(columns["score"][i, 1 - a_seat])
         pairs.append(PairResult(won, deals, deals_won, net, (0, 0), (0.0, 0.0)))
     return pairs
 
 
 def _pairs_chunk(
-    start: int, n: int, agent_a: AgentLike, agent_b: AgentLike, seed: int, rules: Rules
+    start: int,
+    n: int,
+    agent_a: str | AgentFactory,
+    agent_b: str | AgentFactory,
+    seed: int,
+    rules: Rules,
 ) -> list[PairResult]:
     """Seeds ``start .. start + n - 1``, each played twice (:func:`play_pair`)."""
     return [play_pair(agent_a, agent_b, seed, i, rules) for i in range(start, start + n)]
@@ -415,13 +421,6 @@ def _pairs_chunk(
 
 #: Assumed seconds of one seed (two matches) between Python agents, for chunk sizing.
 PYTHON_PAIR_SECONDS = 0.05
-
-
-def _single_thread_worker() -> None:
-    # Each worker process is one of `workers` cores: keep the solver's pool to one thread.
-    os.environ.setdefault("RAYON_NUM_THREADS", "1")
-    # Ctrl-C reaches the whole process group: the parent stops the pool and reports.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class ArenaInterrupted(KeyboardInterrupt):
@@ -447,11 +446,15 @@ def play(
     """Plays `matches` seeds twice each (seats and cards swapped) and reports agent A's
     match win rate, deal win rate and net points per deal with 95% intervals.
 
-    `workers` > 1 plays seeds in that many processes; agents are built in the workers
-    from their names or factories. When both agents are built-in names and `native` is
-    true, the matches are played by `duel.simulate` in Rust instead (all cores, the same
-    matches and the same figures; no per-decision timing). The progress bar shows on
-    stderr when it is a terminal (or as `progress` says).
+    Each agent is an agent spec (``"pimc:8"``), an agent (``RandomAgent(seed=3)``, any
+    callable ``agent(observation, legal_actions)``) or a factory (``factory(seed) ->
+    agent``); the arena seeds each seat's agent from the seat (docs/api.md, "Seeds"), so a
+    built-in agent plays as its spec, and any other agent as it is, in every match. When
+    both agents are built in and `native` is true, the matches are played by the engine
+    (all cores, the same matches and the same figures; no per-decision timing). `workers`
+    > 1 plays the seeds of other agents in that many processes, where they are built from
+    their factories (an agent is pickled). The progress bar shows on stderr when it is a
+    terminal (or as `progress` says).
 
     `backend="ray"` (or a ``RayBackend``) plays the seeds in chunks on a Ray cluster
     instead of `workers` processes; agents (names, or picklable factories) are shipped to
@@ -463,90 +466,32 @@ def play(
     """
     if matches < 1:
         raise EcarteError(f"matches must be at least 1, got {matches}")
+    a, b = entrant(agent_a), entrant(agent_b)
     seed = resolve_seed(seed)
     rules = rules or Rules()
+    if native and isinstance(a, str) and isinstance(b, str):
+        work = _native_work(a, b, matches, seed, rules)
+    else:
+        work = Work(
+            _pairs_chunk,
+            matches,
+            (a, b, seed, rules),
+            item_seconds=PYTHON_PAIR_SECONDS,
+            local="each",
+            label="Seeds",
+            seed=seed,
+        )
     started = time.perf_counter()
     try:
-        return _play(agent_a, agent_b, matches, seed, workers, rules, progress, native, backend)
+        parts = run(work, backend, progress, workers)
     except Interrupted as stop:
         pairs = [pair for part in stop.finished for pair in part]
         partial = None
         if pairs:
-            result = summarize(agent_a, agent_b, pairs, time.perf_counter() - started, seed)
-            partial = dataclasses.replace(result, native=_is_native(agent_a, agent_b, native))
-            partial = dataclasses.replace(partial, partial=True)
+            result = summarize(a, b, pairs, time.perf_counter() - started, seed)
+            native_run = work.chunk is _native_chunk
+            partial = dataclasses.replace(result, native=native_run, partial=True)
         raise ArenaInterrupted(partial) from None
-
-
-def _is_native(agent_a: AgentLike, agent_b: AgentLike, native: bool) -> bool:
-    return native and is_native_agent(agent_a) and is_native_agent(agent_b)
-
-
-def _play(
-    agent_a: AgentLike,
-    agent_b: AgentLike,
-    matches: int,
-    seed: int,
-    workers: int,
-    rules: Rules,
-    progress: bool | None,
-    native: bool,
-    backend: Backend,
-) -> ArenaResult:
-    if _is_native(agent_a, agent_b, native):
-        assert isinstance(agent_a, str) and isinstance(agent_b, str)
-        return _play_native(agent_a, agent_b, matches, seed, rules, progress, backend)
-    start = time.perf_counter()
-    if workers > 1 and ray_backend(backend) is None:
-        results = _play_in_processes(agent_a, agent_b, matches, seed, rules, progress, workers)
-    else:
-        parts = dispatch(
-            backend,
-            _pairs_chunk,
-            matches,
-            PYTHON_PAIR_SECONDS,
-            (agent_a, agent_b, seed, rules),
-            local_chunk=1,
-            label="Seeds",
-            progress=progress,
-            seed=seed,
-        )
-        results = [pair for part in parts for pair in part]
-    return summarize(agent_a, agent_b, results, time.perf_counter() - start, seed)
-
-
-def _play_in_processes(
-    agent_a: AgentLike,
-    agent_b: AgentLike,
-    matches: int,
-    seed: int,
-    rules: Rules,
-    show: bool | None,
-    workers: int,
-) -> list[PairResult]:
-    """Every seed (:func:`play_pair`) in a pool of `workers` processes, in the order they
-    finish; Ctrl-C raises :class:`~ecarte.distributed.Interrupted` with the seeds that had
-    finished."""
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    from multiprocessing import get_context
-
-    results: list[PairResult] = []
-    with progress_bar("Seeds", matches, show) as advance:
-        pool = ProcessPoolExecutor(
-            workers, mp_context=get_context("spawn"), initializer=_single_thread_worker
-        )
-        try:
-            futures = [
-                pool.submit(play_pair, agent_a, agent_b, seed, i, rules) for i in range(matches)
-            ]
-            for future in as_completed(futures):
-                results.append(future.result())
-                advance(1)
-        except KeyboardInterrupt as exc:
-            # The workers ignore Ctrl-C (one report, from here); stop them at once.
-            for process in list(getattr(pool, "_processes", {}).values()):
-                process.terminate()
-            raise Interrupted([results]) from exc
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-    return results
+    pairs = [pair for part in parts for pair in part]
+    result = summarize(a, b, pairs, time.perf_counter() - started, seed)
+    return dataclasses.replace(result, native=work.chunk is _native_chunk)

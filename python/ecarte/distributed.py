@@ -5,8 +5,10 @@
 (:func:`chunks`), runs each chunk as one Ray task calling the native code with its
 ``start``/``n`` (the GIL released), and joins the chunks' results in index order. Item
 ``i`` of a run depends only on ``(seed, i)``, so the result is identical, bit for bit, to
-``backend="local"`` whatever the number of workers or chunks. :func:`dispatch` is the one
-place that chooses between the two: every batch function hands it its chunk function.
+``backend="local"`` whatever the number of workers or chunks. :func:`run` is the one chunk
+runner: every batch function describes its :class:`Work` (its chunk function and how its
+items are costed and split) and hands it over once, and :func:`run` runs it in this
+process, in worker processes or on Ray.
 
 Ray is an optional dependency (the ``ray`` extra, ``pip install '.[ray]'``); it is imported
 only when a Ray backend runs, never by ``import ecarte``. See docs/scale.md.
@@ -17,9 +19,10 @@ from __future__ import annotations
 import logging
 import math
 import os
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Final, Literal, TypeVar
+import signal
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Final, Generic, Literal, TypeVar
 
 from ecarte._core import MAX_BATCH
 from ecarte.errors import EcarteError
@@ -28,14 +31,15 @@ __all__ = [
     "Backend",
     "Chunk",
     "Interrupted",
+    "Pieces",
     "RayBackend",
+    "Work",
     "chunk_size",
     "chunks",
     "connect",
-    "dispatch",
     "growing_chunks",
     "ray_backend",
-    "run_chunks",
+    "run",
 ]
 
 T = TypeVar("T")
@@ -90,7 +94,7 @@ class RayBackend:
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C during a run of chunks (:func:`dispatch`): a ``KeyboardInterrupt`` that keeps
+    """Ctrl-C during a run of chunks (:func:`run`): a ``KeyboardInterrupt`` that keeps
     the results of the chunks that had finished (``finished``, in chunk order), so that a
     caller can report what was done."""
 
@@ -219,8 +223,8 @@ def task_cpus(backend: RayBackend) -> int:
     return max(1, cluster_cpus(connect(backend.address)) // backend.cpus_per_task)
 
 
-def _call(fn: Callable[..., Any], start: int, n: int, *args: Any) -> Any:
-    return fn(start, n, *args)
+def _call(fn: Callable[..., Any], start: int, n: int, *args: Any, **keywords: Any) -> Any:
+    return fn(start, n, *args, **keywords)
 
 
 _REMOTE: dict[str, Any] = {}
@@ -232,23 +236,185 @@ def _remote(ray: Any) -> Any:
     return _REMOTE["call"]
 
 
-def run_chunks(
-    backend: RayBackend,
-    fn: Callable[..., T],
-    pieces: Sequence[Chunk],
-    shared: tuple[Any, ...] = (),
-    per_chunk: Sequence[tuple[Any, ...]] | None = None,
-    label: str = "Chunks",
-    progress: bool | None = False,
-    seed: int | None = None,
+#: How a local run splits its items (:attr:`Work.local`).
+Pieces = Literal["whole", "timed", "each"]
+
+#: Wall seconds of work in the first piece of a ``"timed"`` local run: Ctrl-C keeps the
+#: pieces that finished, and the bar counts them.
+LOCAL_CHUNK_SECONDS: Final = 1.0
+#: How much larger than the first the later pieces of a ``"timed"`` local run grow
+#: (doubling): each piece's items run in parallel, and a core idles at its end while the
+#: last item finishes, so 1-second pieces throughout left 9% of two cores idle on the
+#: README's arena (``ecarte arena pimc heuristic --matches 200``: 58.1 s wall for 105.6 s of
+#: CPU time, and 53.2 s with 4-second pieces, measured in one session).
+LOCAL_CHUNK_GROWTH: Final = 4
+#: The most items in the first piece of a ``"timed"`` local run.
+MAX_LOCAL_CHUNK: Final = 4096
+
+
+@dataclass(frozen=True)
+class Work(Generic[T]):
+    """A batch of items ``0 .. total - 1`` worked in chunks of consecutive items:
+    ``chunk(start, n, *args)`` returns the result of items ``start .. start + n - 1`` and
+    depends on nothing else, so a run gives the same result however it is chunked and
+    wherever the chunks run. ``chunk`` is a module-level function of ecarte, which Ray and
+    worker processes import.
+
+    ``item_seconds``: the estimated single-thread seconds of one item (or a function giving
+    it, called once the arguments are checked), which sizes the chunks. ``local``: how a
+    local run splits the items, ``"whole"`` (one call on every item, given ``local_options``
+    too: a thread count, a progress callback; its native code stops on Ctrl-C), ``"timed"``
+    (pieces of about :data:`LOCAL_CHUNK_SECONDS` of work on every core, then doubling, each
+    given the progress bar, ``bar=``) or ``"each"`` (one item at a time, in ``workers``
+    processes if more than one: Python agents). ``items``: when the work is over a list, the
+    list (``total`` is then its length); each chunk is given its own slice (``items=``).
+    Ray chunks are a multiple of ``align`` items, at most ``limit``. ``label`` names the
+    items on the progress bar, and ``seed`` the run in the error of a chunk that failed.
+    """
+
+    chunk: Callable[..., T]
+    total: int
+    args: tuple[Any, ...] = ()
+    item_seconds: float | Callable[[], float] = 0.0
+    local: Pieces = "whole"
+    local_options: Mapping[str, Any] = field(default_factory=dict)
+    items: Sequence[Any] | None = None
+    align: int = 1
+    limit: int = MAX_BATCH
+    label: str = "Chunks"
+    seed: int | None = None
+
+    def seconds(self) -> float:
+        """The estimated seconds of one item."""
+        return self.item_seconds() if callable(self.item_seconds) else self.item_seconds
+
+    def call(self, piece: Chunk, items: Sequence[Any] | None = None, **keywords: Any) -> T:
+        """The chunk function on ``piece``, given ``items`` (the piece's slice of
+        :attr:`items`) if the work is over a list."""
+        if self.items is not None:
+            keywords["items"] = items
+        return self.chunk(piece.start, piece.n, *self.args, **keywords)
+
+
+def run(
+    work: Work[T], backend: Backend = "local", progress: bool | None = False, workers: int = 1
 ) -> list[T]:
-    """``fn(chunk.start, chunk.n, *shared, *per_chunk[chunk.index])`` for every chunk, each
-    a Ray task; the results in chunk order. ``fn`` must be importable on the workers (a
-    module-level function of ecarte). The progress bar advances by a chunk's items as it
-    completes. A chunk that raises stops the run: the other tasks are cancelled and an
-    :class:`EcarteError` names the chunk (and ``seed``); no partial result is returned.
-    Ctrl-C cancels the other tasks too, and raises :class:`Interrupted` with the chunks that
-    had finished."""
+    """Runs ``work`` where ``backend`` says and returns its chunks' results in chunk order:
+    the one chunk runner of ecarte, which ``duel.simulate``, ``bank.simulate``,
+    ``duel.solve_many`` and ``arena.play`` each enter once.
+
+    A local run (``backend="local"``) splits the items as ``work.local`` says; ``"timed"``
+    and ``"each"`` runs show a progress bar on stderr when it is a terminal (or as
+    ``progress`` says), and ``"each"`` runs its items in ``workers`` processes if more than
+    one. A Ray run first calls the local run's whole call on no items, in this process, so
+    that bad arguments raise what a local run raises before any task starts (its result
+    stands for a run of no items); then each chunk is one task (:func:`run_chunks`) of
+    ``RayBackend.chunk_size`` items, or of as many as :func:`chunk_size` gives. Ctrl-C
+    raises :class:`Interrupted` with the results of the chunks that had finished, except in
+    a ``"whole"`` local run, whose one call raises ``KeyboardInterrupt``."""
+    ray = ray_backend(backend)
+    if ray is not None:
+        if work.items is not None:  # tasks are shipped slices of a list
+            shipped = list(work.items)
+            work = replace(work, items=shipped, total=len(shipped))
+        checked = work.call(Chunk(0, 0, 0), _slice(work, Chunk(0, 0, 0)), **work.local_options)
+        size = ray.chunk_size or chunk_size(
+            work.total, work.seconds(), task_cpus(ray), work.align, work.limit
+        )
+        return run_chunks(ray, work, chunks(work.total, size, work.align), progress) or [checked]
+    if work.local == "whole":
+        return [work.call(Chunk(0, 0, work.total), work.items, **work.local_options)]
+    if work.local == "timed":
+        first = _timed_first_piece(work.seconds())
+        pieces = growing_chunks(work.total, first, first * LOCAL_CHUNK_GROWTH)
+    else:
+        pieces = chunks(work.total, 1)
+    if workers > 1 and work.local == "each":
+        return _in_processes(work, pieces, workers, progress)
+    from ecarte.progress import progress_bar
+
+    results: list[T] = []
+    with progress_bar(work.label, work.total, progress) as bar:
+        try:
+            for piece in pieces:
+                live = {"bar": bar} if work.local == "timed" else {}
+                results.append(work.call(piece, _slice(work, piece), **live))
+                bar(piece.n)
+        except Interrupted:
+            raise
+        except KeyboardInterrupt as exc:
+            raise Interrupted(results) from exc
+    return results
+
+
+def _slice(work: Work[Any], piece: Chunk) -> Sequence[Any] | None:
+    return None if work.items is None else work.items[piece.start : piece.start + piece.n]
+
+
+def _timed_first_piece(item_seconds: float) -> int:
+    """Items in the first piece of a ``"timed"`` local run: about
+    :data:`LOCAL_CHUNK_SECONDS` of work on every core, and at least one item per core."""
+    cores = os.cpu_count() or 1
+    by_time = int(LOCAL_CHUNK_SECONDS * cores / max(item_seconds, 1e-9))
+    return max(cores, min(by_time, MAX_LOCAL_CHUNK))
+
+
+def _single_thread_worker() -> None:
+    # Each worker process is one of `workers` cores: keep the solver's pool to one thread.
+    os.environ.setdefault("RAYON_NUM_THREADS", "1")
+    # Ctrl-C reaches the whole process group: the parent stops the pool and reports.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _in_processes(
+    work: Work[T], pieces: Sequence[Chunk], workers: int, progress: bool | None
+) -> list[T]:
+    """Every piece of ``work`` in a pool of ``workers`` processes; the results in piece
+    order. Ctrl-C raises :class:`Interrupted` with the pieces that had finished."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from multiprocessing import get_context
+
+    from ecarte.progress import progress_bar
+
+    done: dict[int, T] = {}
+    with progress_bar(work.label, work.total, progress) as bar:
+        pool = ProcessPoolExecutor(
+            workers, mp_context=get_context("spawn"), initializer=_single_thread_worker
+        )
+        try:
+            futures = {
+                pool.submit(
+                    _call,
+                    work.chunk,
+                    piece.start,
+                    piece.n,
+                    *work.args,
+                    **({} if work.items is None else {"items": _slice(work, piece)}),
+                ): piece
+                for piece in pieces
+            }
+            for future in as_completed(futures):
+                piece = futures[future]
+                done[piece.index] = future.result()
+                bar(piece.n)
+        except KeyboardInterrupt as exc:
+            # The workers ignore Ctrl-C (one report, from here); stop them at once.
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+            raise Interrupted([done[i] for i in sorted(done)]) from exc
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+    return [done[i] for i in sorted(done)]
+
+
+def run_chunks(
+    backend: RayBackend, work: Work[T], pieces: Sequence[Chunk], progress: bool | None = False
+) -> list[T]:
+    """``work``'s chunk function on every piece, each a Ray task; the results in piece
+    order. The progress bar advances by a piece's items as it completes. A chunk that
+    raises stops the run: the other tasks are cancelled and an :class:`EcarteError` names
+    the chunk (and the work's seed); no partial result is returned. Ctrl-C cancels the
+    other tasks too, and raises :class:`Interrupted` with the chunks that had finished."""
     ray = connect(backend.address)
     from ray.exceptions import RayError, RayTaskError
 
@@ -263,9 +429,16 @@ def run_chunks(
         "runtime_env": {"env_vars": {"RAYON_NUM_THREADS": threads}},
     }
     remote = _remote(ray).options(**options)
-    shared_refs = tuple(ray.put(a) if _is_large(a) else a for a in shared)
+    shared = tuple(ray.put(a) if _is_large(a) else a for a in work.args)
+    items = work.items
     refs = [
-        remote.remote(fn, c.start, c.n, *shared_refs, *(per_chunk[c.index] if per_chunk else ()))
+        remote.remote(
+            work.chunk,
+            c.start,
+            c.n,
+            *shared,
+            **({} if items is None else {"items": items[c.start : c.start + c.n]}),
+        )
         for c in pieces
     ]
     order = {ref: i for i, ref in enumerate(refs)}
@@ -274,7 +447,7 @@ def run_chunks(
     pending = list(refs)
     total = sum(c.n for c in pieces)
     try:
-        with progress_bar(label, total, progress) as advance:
+        with progress_bar(work.label, total, progress) as advance:
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
                 if pending:  # and every other chunk already done, in one call
@@ -285,7 +458,7 @@ def run_chunks(
                     try:
                         results[i] = ray.get(ref)
                     except RayError as e:
-                        raise _chunk_error(pieces[i], seed, e, RayTaskError) from None
+                        raise _chunk_error(pieces[i], work.seed, e, RayTaskError) from None
                     finished.append(i)
                     advance(pieces[i].n)
     except BaseException as exc:
@@ -312,90 +485,3 @@ def _chunk_error(
     detail = f"{type(cause).__name__}: {text[0]}" if text else type(cause).__name__
     where = chunk.describe() + ("" if seed is None else f" of the run with seed {seed}")
     return EcarteError(f"{where} failed: {detail}")
-
-
-def dispatch(
-    backend: Backend,
-    fn: Callable[..., T],
-    total: int,
-    item_seconds: float | Callable[[], float],
-    shared: tuple[Any, ...] = (),
-    per_chunk: Callable[[Chunk], tuple[Any, ...]] | None = None,
-    *,
-    local: Callable[[], T] | None = None,
-    local_chunk: int | None = None,
-    local_growth: int = 1,
-    live: bool = False,
-    check: Callable[[], T] | None = None,
-    align: int = 1,
-    limit: int = MAX_BATCH,
-    label: str = "Chunks",
-    progress: bool | None = False,
-    seed: int | None = None,
-) -> list[T]:
-    """Runs items ``0 .. total - 1`` where ``backend`` says, as the calls
-    ``fn(chunk.start, chunk.n, *shared, *per_chunk(chunk))`` on chunks of consecutive items
-    (:func:`chunks`), and returns their results in chunk order: the one place where a batch
-    function chooses between a local and a Ray run.
-
-    A local run (``backend="local"``) stays in this process: ``local()``, one call on every
-    item with what only a local run takes (a thread count, the arguments as given), or
-    without it ``fn`` on chunks of ``local_chunk`` items (default: all) under a progress
-    bar (with ``live``, ``fn`` is also given the bar, ``bar=``, to show how far a chunk has
-    got); with ``local_growth`` above 1, each chunk after the first twice the one before,
-    up to ``local_growth`` times the first (:func:`growing_chunks`). Ctrl-C between or
-    during those chunks raises :class:`Interrupted` with the results of the chunks that had
-    finished, as it does on Ray.
-
-    A Ray run first calls ``check()``, when given: the same work on no items, in this
-    process, so that bad arguments raise what a local run raises before any task starts;
-    its result stands for a run of no items. Then each chunk is one task (:func:`run_chunks`,
-    whose ``label``, ``progress`` and ``seed`` these are) of ``RayBackend.chunk_size`` items,
-    or of as many as :func:`chunk_size` gives for items of about ``item_seconds`` each (a
-    number, or a function giving it once the arguments are checked), at most ``limit``, a
-    multiple of ``align``. ``fn`` must be a module-level function of ecarte, which the
-    workers import."""
-    extra = per_chunk or _nothing
-    ray = ray_backend(backend)
-    if ray is None:
-        if local is not None:
-            return [local()]
-        from ecarte.progress import progress_bar
-
-        results = []
-        with progress_bar(label, total, progress) as bar:
-            try:
-                first = local_chunk or max(total, 1)
-                for c in growing_chunks(total, first, first * local_growth):
-                    args = (c.start, c.n, *shared, *extra(c))
-                    results.append(fn(*args, bar=bar) if live else fn(*args))
-                    bar(c.n)
-            except Interrupted:
-                raise
-            except KeyboardInterrupt as exc:
-                raise Interrupted(results) from exc
-        return results
-    checked = [] if check is None else [check()]
-    size = ray.chunk_size or chunk_size(
-        total,
-        item_seconds() if callable(item_seconds) else item_seconds,
-        task_cpus(ray),
-        align,
-        limit,
-    )
-    pieces = chunks(total, size, align)
-    parts = run_chunks(
-        ray,
-        fn,
-        pieces,
-        shared,
-        None if per_chunk is None else [per_chunk(c) for c in pieces],
-        label=label,
-        progress=progress,
-        seed=seed,
-    )
-    return parts or checked
-
-
-def _nothing(chunk: Chunk) -> tuple[Any, ...]:
-    return ()

@@ -16,14 +16,17 @@ import numpy.typing as npt
 
 from ecarte._core.duel import (
     AGENT_SPECS,
+    AGENTS,
     COMPACT_OBSERVATION_SIZE,
     DEFAULT_EXPERT_SAMPLES,
     DEFAULT_MASTER_SAMPLES,
     DEFAULT_PIMC_SAMPLES,
+    LEVELS,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
     REASON_CODES,
     Action,
+    AgentInfo,
     BuiltinAgent,
     Deal,
     Frame,
@@ -34,6 +37,7 @@ from ecarte._core.duel import (
     Outcome,
     Reason,
     Rules,
+    RunMatch,
     Solution,
     Trick,
     VecEnv,
@@ -52,22 +56,25 @@ from ecarte._core.duel import decode_compact_rows as _decode_compact_rows
 from ecarte._core.duel import simulate as _simulate
 from ecarte._core.duel import solve_many as _solve_many
 from ecarte._core.duel import solve_many_timed as _solve_many_timed
-from ecarte.distributed import Backend, dispatch, ray_backend
+from ecarte.distributed import Backend, Work, run
 from ecarte.errors import EcarteError
 from ecarte.results import SimulationResult
 from ecarte.seeding import resolve_seed
 from ecarte.stats import wilson_interval
 
 __all__ = [
+    "AGENTS",
     "AGENT_SPECS",
     "COMPACT_OBSERVATION_SIZE",
     "DEFAULT_EXPERT_SAMPLES",
     "DEFAULT_MASTER_SAMPLES",
     "DEFAULT_PIMC_SAMPLES",
+    "LEVELS",
     "NUM_ACTIONS",
     "OBSERVATION_SIZE",
     "REASON_CODES",
     "Action",
+    "AgentInfo",
     "BuiltinAgent",
     "Deal",
     "Frame",
@@ -78,6 +85,7 @@ __all__ = [
     "Outcome",
     "Reason",
     "Rules",
+    "RunMatch",
     "SimulationResult",
     "Solution",
     "Trick",
@@ -147,10 +155,9 @@ def simulate(
     on_progress: Callable[[int], object] | None = None,
 ) -> SimulationResult:
     """Plays ``n`` whole deals (or, with ``matches=True``, whole matches) natively between
-    two built-in agents named by spec (:data:`AGENT_SPECS`: ``"random"``, ``"heuristic"``,
-    ``"pimc"``, ``"pimc:N"``, ``"expert"``, ``"expert:N"``, ``"master"``, ``"master:N"``), in
-    parallel with the GIL
-    released. Each agent sees only its own player's information.
+    two built-in agents named by spec (any agent of :data:`AGENTS`: ``"random"``,
+    ``"heuristic"``, ``"pimc:8"``, ...; the forms are :data:`AGENT_SPECS`), in parallel
+    with the GIL released. Each agent sees only its own player's information.
 
     Deal ``i`` is deal ``i`` of a :class:`Match` with seed ``seed`` and first dealer 0:
     shuffled with ``derive_seed(seed, i)`` and dealt by seat ``i % 2``. Match ``i`` is the
@@ -176,42 +183,21 @@ def simulate(
     milliseconds (``KeyboardInterrupt``).
     """
     seed = resolve_seed(seed)
-
-    def here(k: int) -> dict[str, npt.NDArray[Any]]:
-        return _simulate_chunk(start, k, seed, agents, rules, matches, threads, on_progress)
-
-    parts = dispatch(
-        backend,
-        _offset_simulate_chunk,
+    work = Work(
+        simulate_chunk,
         n,
-        functools.partial(simulate_item_seconds, agents, matches),
         (start, seed, agents, rules, matches),
-        local=lambda: here(n),
-        check=lambda: here(0),
+        item_seconds=functools.partial(simulate_item_seconds, agents, matches),
+        local_options={"threads": threads, "on_progress": on_progress},
         label="Matches" if matches else "Deals",
-        progress=progress,
         seed=seed,
     )
+    parts = run(work, backend, progress)
     columns = parts[0] if len(parts) == 1 else _joined(parts)
     return SimulationResult(n=n, seed=seed, columns=columns, summary=summarize(columns))
 
 
-def _simulate_chunk(
-    start: int,
-    n: int,
-    seed: int,
-    agents: tuple[str, str],
-    rules: Rules | None,
-    matches: bool,
-    threads: int | None = None,
-    on_progress: Callable[[int], object] | None = None,
-) -> dict[str, npt.NDArray[Any]]:
-    """Deals (or matches) ``start .. start + n - 1`` as columns: the unit of work."""
-    raw = _simulate(n, seed, agents, rules, matches, start, threads, on_progress)
-    return {name: np.asarray(values) for name, values in raw}
-
-
-def _offset_simulate_chunk(
+def simulate_chunk(
     start: int,
     n: int,
     offset: int,
@@ -219,8 +205,16 @@ def _offset_simulate_chunk(
     agents: tuple[str, str],
     rules: Rules | None,
     matches: bool,
+    *,
+    threads: int | None = None,
+    on_progress: Callable[[int], object] | None = None,
 ) -> dict[str, npt.NDArray[Any]]:
-    return _simulate_chunk(offset + start, n, seed, agents, rules, matches)
+    """Deals (or matches) ``offset + start`` onwards, ``n`` of them, as columns: the unit of
+    work."""
+    # A local run's one chunk hands the native checks the caller's start as given.
+    first = offset + start if start else offset
+    raw = _simulate(n, seed, agents, rules, matches, first, threads, on_progress)
+    return {name: np.asarray(values) for name, values in raw}
 
 
 def _joined(parts: Sequence[dict[str, npt.NDArray[Any]]]) -> dict[str, npt.NDArray[Any]]:
@@ -228,28 +222,18 @@ def _joined(parts: Sequence[dict[str, npt.NDArray[Any]]]) -> dict[str, npt.NDArr
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-#: Measured single-thread CPU seconds per deal of the agents without search
-#: (docs/scale.md, "Chunk sizing").
-AGENT_DEAL_SECONDS: Final = {"random": 0.8e-6, "heuristic": 1.6e-6}
-#: ... and of a search agent's deal per world of its decisions (its cost grows with them).
-#: Measured in one run, side by side, on one thread (CPU time, deals against the heuristic:
-#: ``RAYON_NUM_THREADS=1 python benches/ray_scale.py costs``, three runs, and
-#: ``simulate(40, 1, (spec, "heuristic"), threads=1)`` for the master), once the search
-#: took its plain lead order: pimc 0.018 s a deal at 24 worlds, expert 0.014 s at 24,
-#: master 0.023 s at its 40. Both have a fixed part too (at 4 worlds: 0.005 s a deal for
-#: pimc), which the sizing leaves out: it errs by less than 2x there, and chunks need no
-#: more.
-WORLD_DEAL_SECONDS: Final = {"pimc": 0.018 / 24, "expert": 0.014 / 24, "master": 0.023 / 40}
 #: Deals per match at the default target (measured mean, heuristic v heuristic).
 DEALS_PER_MATCH: Final = 11.0
 
 
 def simulate_item_seconds(agents: tuple[str, str], matches: bool) -> float:
-    """The estimated single-thread seconds of one deal (or match) between ``agents``."""
+    """The estimated single-thread seconds of one deal (or match) between ``agents``, from
+    each agent's cost in the registry (``AgentInfo.deal_seconds``, times its worlds if it
+    searches)."""
     total = 0.0
     for spec in agents:
-        kind, worlds = parse_agent(spec)
-        total += AGENT_DEAL_SECONDS[kind] if worlds is None else WORLD_DEAL_SECONDS[kind] * worlds
+        _, worlds = parse_agent(spec)
+        total += AgentInfo.of(spec).deal_seconds * (worlds or 1)
     return total * (DEALS_PER_MATCH if matches else 1.0)
 
 
@@ -263,13 +247,17 @@ def solve_many(
     threads: int | None = None,
     backend: Backend = "local",
     progress: bool | None = False,
+    *,
+    on_progress: Callable[[int], object] | None = None,
 ) -> list[Solution]:
     """Solves many play-phase positions in parallel (rayon on ``threads`` threads, ``None``:
     all cores; the GIL released); the results in input order. ``backend="ray"`` solves them
     in chunks on a Ray cluster (each task is shipped only its chunk's deals and runs
     ``RayBackend.cpus_per_task`` threads), with the same result, and ``progress`` shows a
-    bar that advances as chunks complete."""
-    return _solve_batch(False, deals, objective, threads, backend, progress)
+    bar that advances as chunks complete. A local run calls ``on_progress(solved)`` with
+    the positions solved so far a few times a second while it works, from the calling
+    thread; Ctrl-C stops it within milliseconds (``KeyboardInterrupt``)."""
+    return _solve_batch(False, deals, objective, threads, backend, progress, on_progress)
 
 
 def solve_many_timed(
@@ -278,10 +266,12 @@ def solve_many_timed(
     threads: int | None = None,
     backend: Backend = "local",
     progress: bool | None = False,
+    *,
+    on_progress: Callable[[int], object] | None = None,
 ) -> list[tuple[Solution, float]]:
     """:func:`solve_many` (the same arguments), each solution with its solve time in
     seconds, measured where it ran."""
-    return _solve_batch(True, deals, objective, threads, backend, progress)
+    return _solve_batch(True, deals, objective, threads, backend, progress, on_progress)
 
 
 def _solve_batch(
@@ -291,54 +281,35 @@ def _solve_batch(
     threads: int | None,
     backend: Backend,
     progress: bool | None,
+    on_progress: Callable[[int], object] | None,
 ) -> list[Any]:
-    """Both solve_many functions: the native call checks the arguments (in this process,
-    before any Ray task), then solves here or in chunks on Ray."""
-    native = _solve_many_timed if timed else _solve_many
-    # A Ray run ships each task a slice of a list; a local run (``local``) hands the native
-    # code the deals as given, so it makes no list.
-    shipped = [] if ray_backend(backend) is None else list(deals)
-    parts = dispatch(
-        backend,
+    """Both solve_many functions: one native call here, or chunks on Ray after the native
+    call on no positions has checked the arguments in this process."""
+    # A local run hands the native code the deals as given; a Ray run counts them.
+    work = Work(
         _solve_chunk,
-        len(shipped),
-        SOLVE_SECONDS,
+        0,
         (objective, timed),
-        lambda c: (shipped[c.start : c.start + c.n],),
-        local=lambda: native(deals, objective, threads),
-        check=lambda: native([], objective, threads),
+        item_seconds=SOLVE_SECONDS,
+        local_options={"threads": threads, "on_progress": on_progress},
+        items=deals,
         label="Positions",
-        progress=progress,
     )
-    return [solution for part in parts for solution in part]
-
-
-#: Positions per call into the solver in :func:`solve_in_chunks`: a progress step.
-SOLVE_CHUNK: Final = 64
-
-
-def solve_in_chunks(
-    deals: Sequence[Deal],
-    objective: str,
-    threads: int | None,
-    advance: Callable[[int], None] | None = None,
-) -> list[tuple[Solution, float]]:
-    """Every deal solved (in parallel within each chunk of ``SOLVE_CHUNK``), with its solve
-    time in seconds; ``advance(k)`` is called after each chunk of ``k``: batch solving with
-    progress (``ecarte solve --batch``, ``ecarte bench solver``)."""
-    out: list[tuple[Solution, float]] = []
-    for start in range(0, len(deals), SOLVE_CHUNK):
-        part = deals[start : start + SOLVE_CHUNK]
-        out += solve_many_timed(list(part), objective, threads)
-        if advance is not None:
-            advance(len(part))
-    return out
+    return [solution for part in run(work, backend, progress) for solution in part]
 
 
 def _solve_chunk(
-    start: int, n: int, objective: str | None, timed: bool, deals: Sequence[Deal]
+    start: int,
+    n: int,
+    objective: str | None,
+    timed: bool,
+    *,
+    items: Sequence[Deal],
+    threads: int | None = None,
+    on_progress: Callable[[int], object] | None = None,
 ) -> list[Any]:
-    return (_solve_many_timed if timed else _solve_many)(deals, objective)
+    """Positions ``start .. start + n - 1``, which are ``items``, solved: the unit of work."""
+    return (_solve_many_timed if timed else _solve_many)(items, objective, threads, on_progress)
 
 
 def summarize(columns: Mapping[str, npt.NDArray[Any]]) -> dict[str, Any]:

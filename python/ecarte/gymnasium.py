@@ -9,8 +9,8 @@ Importing this module registers ``"ecarte/Duel-v0"``::
     envs = gymnasium.make_vec("ecarte/Duel-v0", num_envs=64,
                               vectorization_mode="vector_entry_point", opponent="pimc:8")
 
-The opponent is named with the one agent grammar (``random``, ``heuristic``, ``pimc``,
-``pimc:N``, ``expert``, ``expert:N``, ``master``, ``master:N``) and acts inside Rust. An
+The opponent is a built-in agent named by its spec (any agent of ``ecarte.duel.AGENTS``:
+``"heuristic"``, ``"pimc:8"``, ...) and acts inside Rust. An
 episode is one deal; consecutive episodes are the consecutive deals of a run of matches to
 the rules' target, so the deal alternates between the seats and the observation carries the
 match score.

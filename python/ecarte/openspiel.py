@@ -474,8 +474,8 @@ class ismcts:
 
 
 class AgentBot(pyspiel.Bot):  # type: ignore[misc]
-    """An ecarte agent (``random``, ``heuristic``, ``pimc``, ``pimc:N``, or any agent
-    callable) as an OpenSpiel bot for this game, e.g. for ``evaluate_bots``."""
+    """An ecarte agent (an agent spec of ``ecarte.duel.AGENTS``, or any agent callable) as
+    an OpenSpiel bot for this game, e.g. for ``evaluate_bots``."""
 
     def __init__(self, agent: Any, seed: int | None = None) -> None:
         pyspiel.Bot.__init__(self)

@@ -27,9 +27,8 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from ecarte._core import derive_seed
 from ecarte._frameworks import missing, observation_high
-from ecarte.duel import NUM_ACTIONS, OBSERVATION_SIZE, Action, Deal, Match, Rules
+from ecarte.duel import NUM_ACTIONS, OBSERVATION_SIZE, Action, Deal, Match, Rules, RunMatch
 from ecarte.errors import EcarteError
 from ecarte.seeding import resolve_seed
 
@@ -67,8 +66,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
     passes through (a match is played to ``rules.target``); ``render_mode`` is ``"ansi"``
     (the ``ecarte play`` table, from the seat to move, as text) or ``"human"`` (printed).
 
-    ``reset(seed=s)`` starts a run of matches from ``s``: match ``m`` of the run has seed
-    ``derive_seed(s, m)`` and first dealer ``m % 2`` (``reset()`` without a seed goes on
+    ``reset(seed=s)`` starts a run of matches from ``s``: match ``m`` of the run is
+    ``duel.RunMatch(s, m)``, seed ``derive_seed(s, m)`` and first dealer ``m % 2`` (the
+    engine's own runs of matches are laid out alike; ``reset()`` without a seed goes on
     with the run; the first run's seed is fresh). A match episode is one match; deal
     episodes are the consecutive deals of the run's matches, each match played to the
     target (the dealer alternates, and the observation carries the match score). Illegal
@@ -142,7 +142,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         assert self._seed is not None
         m = self._matches
         self._matches += 1
-        return Match(seed=derive_seed(self._seed, m), first_dealer=m % 2, rules=self.rules)
+        return RunMatch(self._seed, m).start(self.rules)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._seed is None:

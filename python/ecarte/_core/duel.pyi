@@ -1,6 +1,6 @@
 """Type stubs for ``ecarte._core.duel``: the names of ``ecarte.duel``."""
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import ClassVar, Final, Literal, final
 
 from typing_extensions import Self, disjoint_base
@@ -58,10 +58,52 @@ _Phase = Literal["proposal", "response", "discard", "play", "over"]
 _ActionKind = Literal["play", "discard", "propose", "decline", "accept", "refuse"]
 _Objective = Literal["points", "cards"]
 
+@final
+class AgentInfo:
+    """One built-in agent of the registry (``AGENTS``): its name, its worlds, its cost, its
+    levels and what it does."""
+
+    @staticmethod
+    def of(spec: str) -> AgentInfo:
+        """The row of the agent that ``spec`` names (``"pimc:8"``: PIMC's)."""
+    @property
+    def name(self) -> str:
+        """The name its specs begin with."""
+    @property
+    def searches(self) -> bool:
+        """Whether it samples worlds (its specs then take ``:N``)."""
+    @property
+    def default_worlds(self) -> int | None:
+        """Worlds per decision of the spec that names none; ``None`` if it does not
+        search."""
+    @property
+    def max_worlds(self) -> int | None:
+        """The most worlds per decision a spec may name; ``None`` if it does not search."""
+    @property
+    def deal_seconds(self) -> float:
+        """Single-thread CPU seconds of a deal against the heuristic: per world of its
+        decisions if it searches, per deal otherwise."""
+    @property
+    def specs(self) -> tuple[str, ...]:
+        """The forms of its specs (``("pimc", "pimc:N")``)."""
+    @property
+    def levels(self) -> list[tuple[str, str]]:
+        """The levels that play it, each with its spec, easiest first."""
+    @property
+    def description(self) -> str:
+        """What it does, in one line."""
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[object, ...]: ...
+
+AGENTS: Final[tuple[AgentInfo, ...]]
+"""Every built-in agent, weakest first: the one registry (``rust/src/play/registry.rs``)."""
+LEVELS: Final[Mapping[str, str]]
+"""The levels of ``ecarte play --level`` and the protocol, easiest first, each with the
+agent spec it plays (``{"easy": "heuristic", "medium": "pimc:8", ...}``), read-only."""
 AGENT_SPECS: Final[tuple[str, ...]]
 """The forms of the agent specs the one grammar reads: ``("random", "heuristic", "pimc",
-"pimc:N", "expert", "expert:N")``, ``N`` the worlds per decision (1 to ``MAX_SAMPLES``);
-what each agent is: docs/agents.md."""
+"pimc:N", ...)``, ``N`` the worlds per decision (1 to the agent's ``max_worlds``); what
+each agent is: docs/agents.md."""
 DEFAULT_PIMC_SAMPLES: Final[int]
 """Worlds per decision of ``"pimc"``."""
 DEFAULT_EXPERT_SAMPLES: Final[int]
@@ -82,6 +124,32 @@ def parse_agent(spec: str) -> tuple[str, int | None]:
 def agent_seed(match_seed: int, seat: int) -> int:
     """The seed of the agent in ``seat`` (0 or 1; 2 and up for helpers) of the match with
     seed ``match_seed``."""
+
+@final
+class RunMatch:
+    """Match ``index`` of the run with seed ``run_seed``: its ``seed``
+    (``derive_seed(run_seed, index)``), its ``first_dealer`` (``index % 2``) and the seeds of
+    the agents in its seats. Every run of matches follows it: ``simulate``'s matches, both
+    paths of the arena, ``OpponentVecEnv`` and PettingZoo."""
+
+    def __new__(cls, run_seed: int, index: int) -> RunMatch: ...
+    @property
+    def run_seed(self) -> int: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def seed(self) -> int:
+        """The match's seed."""
+    @property
+    def first_dealer(self) -> int:
+        """The seat that deals its first deal."""
+    def agent_seed(self, seat: int) -> int:
+        """The seed of the agent in ``seat`` (0 or 1; 2 and up for helpers such as a hint
+        agent)."""
+    def start(self, rules: Rules | None = None) -> Match:
+        """The match, dealt and ready to play."""
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[object, ...]: ...
 
 def decision_seed(seed: int, observation: Observation) -> int:
     """The seed of the worlds a search agent with seed ``seed`` samples for
@@ -702,13 +770,20 @@ def solve(deal: Deal, objective: str | None = None) -> Solution:
     outside the play phase. Runs without the GIL."""
 
 def solve_many(
-    deals: Sequence[Deal], objective: str | None = None, threads: int | None = None
+    deals: Sequence[Deal],
+    objective: str | None = None,
+    threads: int | None = None,
+    on_progress: Callable[[int], object] | None = None,
 ) -> list[Solution]:
     """Solves many positions in parallel on ``threads`` threads (default: all cores);
-    results in input order. ``ecarte.duel.solve_many`` adds a Ray backend."""
+    results in input order; ``on_progress(solved)`` is told the positions solved so far
+    while it runs. ``ecarte.duel.solve_many`` adds a Ray backend."""
 
 def solve_many_timed(
-    deals: Sequence[Deal], objective: str | None = None, threads: int | None = None
+    deals: Sequence[Deal],
+    objective: str | None = None,
+    threads: int | None = None,
+    on_progress: Callable[[int], object] | None = None,
 ) -> list[tuple[Solution, float]]:
     """``solve_many`` (the same arguments), each solution with its own solve time in
     seconds."""

@@ -22,7 +22,7 @@ from ecarte._core.bank import (
 )
 from ecarte._core.bank import odds as _native_odds
 from ecarte._core.bank import simulate as _native_simulate
-from ecarte.distributed import Backend, dispatch, ray_backend
+from ecarte.distributed import Backend, Work, ray_backend, run
 from ecarte.errors import InvalidCardError
 from ecarte.results import SimulationResult
 from ecarte.seeding import resolve_seed
@@ -87,20 +87,18 @@ def simulate(
     seed = resolve_seed(seed)
     # Tasks are shipped the shoe as a list; a local run hands it over as given.
     cards = shoe if shoe is None or ray_backend(backend) is None else list(shoe)
-    parts = dispatch(
-        backend,
+    work = Work(
         _simulate_chunk,
         n,
-        SIMULATED_DEAL_SECONDS,
         (start, seed, cards),
-        local=lambda: _native_simulate(n, seed, cards, start, threads, on_progress),
-        check=lambda: _native_simulate(0, seed, cards, start, threads),
+        item_seconds=SIMULATED_DEAL_SECONDS,
+        local_options={"threads": threads, "on_progress": on_progress},
         align=CHUNK,
         limit=MAX_DEALS,
         label="Deals",
-        progress=progress,
         seed=seed,
     )
+    parts = run(work, backend, progress)
     counts, joint = parts[0]
     for part_counts, part_joint in parts[1:]:  # integer counts: exact in any order
         counts, joint = counts + part_counts, joint + part_joint
@@ -132,10 +130,20 @@ def summarize(n: int, counts: npt.NDArray[Any]) -> dict[str, Any]:
 
 
 def _simulate_chunk(
-    start: int, n: int, offset: int, seed: int, cards: list[Card | str] | None
+    start: int,
+    n: int,
+    offset: int,
+    seed: int,
+    cards: Iterable[Card | str] | None,
+    *,
+    threads: int | None = None,
+    on_progress: Callable[[int], object] | None = None,
 ) -> tuple[Any, Any]:
-    """Deals ``offset + start`` onwards, ``n`` of them: the count tables of one Ray task."""
-    counts, joint = _native_simulate(n, seed, cards, offset + start, None)
+    """Deals ``offset + start`` onwards, ``n`` of them, as their count tables: the unit of
+    work."""
+    # A local run's one chunk hands the native checks the caller's start as given.
+    first = offset + start if start else offset
+    counts, joint = _native_simulate(n, seed, cards, first, threads, on_progress)
     return counts, joint
 
 

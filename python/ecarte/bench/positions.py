@@ -16,8 +16,7 @@ a SplitMix64 generator of its own; version 2 is the same set drawn from the engi
 generator.
 
 ``ecarte bench solver`` times the solver on it (:func:`run_bench`) and checks every value;
-``ecarte solve --batch`` reads its lines too, and solves in the same chunks
-(:func:`ecarte.duel.solve_in_chunks`).
+``ecarte solve --batch`` solves a file of records as it does (``duel.solve_many_timed``).
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ecarte._core import Stream
-from ecarte.duel import Deal, Solution, solve_in_chunks, solve_many_timed
+from ecarte.duel import Deal, Solution, solve_many_timed
 from ecarte.errors import EcarteError
 
 __all__ = [
@@ -193,13 +192,14 @@ def run_bench(
     positions: int | None = None,
     threads: int = 1,
     path: Path | None = None,
-    advance: Callable[[int], None] | None = None,
+    on_progress: Callable[[int], object] | None = None,
 ) -> tuple[list[BenchRow], list[int]]:
-    """Solves the first ``positions`` positions of the set on ``threads`` threads; returns
-    one row per exchange count and the ids whose value or best actions differ from the
-    file's."""
+    """Solves the first ``positions`` positions of the set on ``threads`` threads
+    (``on_progress(solved)`` told how many are solved as it goes); returns one row per
+    exchange count and the ids whose value or best actions differ from the file's."""
     chosen = load_positions(path, positions)
-    solved = solve_in_chunks([p.deal for p in chosen], "points", threads, advance)
+    deals = [p.deal for p in chosen]
+    solved = solve_many_timed(deals, "points", threads, on_progress=on_progress)
     rows: dict[int, BenchRow] = {}
     wrong: list[int] = []
     for p, (solution, seconds) in zip(chosen, solved, strict=False):

@@ -67,8 +67,9 @@ def bench_solver_command(positions: int | None, threads: int) -> None:
 
     total = len(load_positions(limit=positions))
     started = time.perf_counter()
-    with progress_bar("Solving", total) as advance:
-        rows, wrong = run_bench(positions, threads, advance=advance)
+    with progress_bar("Solving", total) as bar:
+        rows, wrong = run_bench(positions, threads, on_progress=bar.running)
+        bar(total)
     wall = time.perf_counter() - started
     print(
         f"ecarte solver benchmark: {POSITIONS_FILE}, {total} positions, {threads} "

@@ -21,13 +21,22 @@ from ecarte.cli.common import (
     console,
     make_player,
 )
-from ecarte.duel import Match, Rules
-from ecarte.protocol.session import LEVELS
+from ecarte.duel import LEVELS, Match, Rules, parse_agent
 from ecarte.seeding import agent_seed
 
 #: The default level: the expert, next to the master in strength at about 0.6 of its time
 #: per move (docs/agents.md).
 DEFAULT_LEVEL = "expert"
+
+
+def levels_help() -> str:
+    """``--level``'s help: each level of the registry with the agent it plays."""
+    levels = []
+    for level, spec in LEVELS.items():
+        _, worlds = parse_agent(spec)
+        plays = spec if worlds is None or ":" in spec else f"{spec}, {worlds} worlds"
+        levels.append(f"{level} ({plays})")
+    return f"Opponent strength: {', '.join(levels)}; docs/agents.md tells them apart."
 
 
 @click.command("play")
@@ -36,9 +45,7 @@ DEFAULT_LEVEL = "expert"
     type=click.Choice(list(LEVELS)),
     default=DEFAULT_LEVEL,
     show_default=True,
-    help="Opponent strength: easy (heuristic), medium (pimc:8), hard (pimc, 24 worlds), "
-    "expert (expert: PIMC with draws by seat and inference), master (master: the expert's "
-    "search over 40 worlds, inferring from the opponent's follows too).",
+    help=levels_help(),
 )
 @click.option(
     "--opponent",

@@ -25,8 +25,26 @@ from ecarte.cli.common import (
     ray_option,
 )
 from ecarte.display import counted
-from ecarte.duel import DEALS_PER_MATCH, Rules, parse_agent, simulate
+from ecarte.duel import AGENT_SPECS, AGENTS, DEALS_PER_MATCH, Rules, parse_agent, simulate
 from ecarte.stats import wilson_interval
+
+
+def agents_help() -> str:
+    """The built-in agents of the registry, one sentence each, for the commands' help."""
+    rows = []
+    for agent in AGENTS:
+        if agent.searches:
+            rows.append(
+                f"{agent.name} or {agent.name}:N ({agent.description}; N from 1 to "
+                f"{agent.max_worlds}, {agent.default_worlds} by default)"
+            )
+        else:
+            rows.append(f"{agent.name} ({agent.description})")
+    return "Built-in agents: " + "; ".join(rows) + "."
+
+
+#: The search agents, for ``--samples``'s help.
+SEARCH_AGENTS = ", ".join(agent.name for agent in AGENTS if agent.searches)
 
 
 @click.command("simulate")
@@ -45,7 +63,8 @@ from ecarte.stats import wilson_interval
     type=AGENT,
     default=("random", "random"),
     show_default=True,
-    help="Seat 0 and seat 1.",
+    help=f"The agents of seat 0 and seat 1: {', '.join(AGENT_SPECS)} (N worlds per "
+    "decision); `ecarte arena --help` says what each is.",
 )
 @click.option("--matches", is_flag=True, help="Play whole matches instead of deals.")
 @click.option(
@@ -154,7 +173,11 @@ def rate_text(hits: int, n: int) -> str:
     return f"{hits / n:.1%} [{low:.1%}, {high:.1%}]"
 
 
-@click.command("arena")
+@click.command(
+    "arena",
+    help="Duplicate matches between AGENT_A and AGENT_B, with 95% confidence intervals.\n\n"
+    + agents_help(),
+)
 @click.argument("agent_a", type=AGENT)
 @click.argument("agent_b", type=AGENT)
 @click.option(
@@ -176,7 +199,7 @@ def rate_text(hits: int, n: int) -> str:
     "--samples",
     type=Whole(1, MAX_SAMPLES),
     default=None,
-    help="Worlds per decision of each search agent named without a count (pimc, expert).",
+    help=f"Worlds per decision of each search agent named without a count ({SEARCH_AGENTS}).",
 )
 @TARGET_OPTION
 @ORDER_OPTION
@@ -192,7 +215,6 @@ def arena_command(
     order: str,
     ray_address: str | None,
 ) -> None:
-    """Duplicate matches between AGENT_A and AGENT_B, with 95% confidence intervals."""
     from ecarte.arena import ArenaInterrupted, play
 
     specs = with_samples((agent_a, agent_b), samples)

@@ -236,7 +236,7 @@ def solve_batch(
     import json
     import sys
 
-    from ecarte.duel import solve_in_chunks
+    from ecarte.duel import solve_many_timed
     from ecarte.progress import progress_bar
 
     positions, problems = read_batch(path, strict)
@@ -246,8 +246,10 @@ def solve_batch(
                 click.echo(f"error: {problem}", err=True)
             fail(problems[-1])
         fail(f"{path} holds no positions (no JSON lines); solve --batch reads {BATCH_LINES}")
-    with progress_bar("Solving", len(positions)) as advance:
-        solved = solve_in_chunks([p.deal for p in positions], objective, threads, advance)
+    with progress_bar("Solving", len(positions)) as bar:
+        deals = [p.deal for p in positions]
+        solved = solve_many_timed(deals, objective, threads, on_progress=bar.running)
+        bar(len(positions))
     records = []
     for p, (solution, seconds) in zip(positions, solved, strict=True):
         record = {"line": p.line, **solution_record(solution, p.meta, seconds)}

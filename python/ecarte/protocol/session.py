@@ -18,7 +18,17 @@ import ecarte
 from ecarte._core import MAX_SAMPLES
 from ecarte.bank import Table
 from ecarte.bank import odds as bank_odds
-from ecarte.duel import AGENT_SPECS, Deal, Match, Rules, action_values, parse_agent, solve
+from ecarte.duel import (
+    AGENT_SPECS,
+    AGENTS,
+    LEVELS,
+    Deal,
+    Match,
+    Rules,
+    action_values,
+    parse_agent,
+    solve,
+)
 from ecarte.errors import EcarteError, IllegalActionError, InvalidRulesError, TableError
 from ecarte.protocol.bookkeeping import Bookkeeping, Departure
 from ecarte.protocol.clients import ALL_SEATS, Client
@@ -48,15 +58,6 @@ MAX_GO_SECONDS: Final = 60.0
 #: Players at one table.
 MAX_PLAYERS: Final = 8
 MAX_CHIPS: Final = 10**9
-#: The ``level`` names of ``go`` and ``ecarte play --level``, with the agent each plays
-#: (docs/agents.md).
-LEVELS: Final = {
-    "easy": "heuristic",
-    "medium": "pimc:8",
-    "hard": "pimc",
-    "expert": "expert",
-    "master": "master",
-}
 RULE_FIELDS: Final = frozenset({"order", "allow_trump_discard", "max_exchanges", "target"})
 #: Answers ``replay`` elsewhere: the record's text in; the result as JSON and the CPU
 #: seconds it took out.
@@ -273,6 +274,17 @@ class Session(Bookkeeping):
             "commands": list(COMMANDS),
             "agents": AGENT_SPECS,
             "levels": dict(LEVELS),
+            "builtin_agents": [
+                {
+                    "name": agent.name,
+                    "searches": agent.searches,
+                    "default_worlds": agent.default_worlds,
+                    "max_worlds": agent.max_worlds,
+                    "levels": dict(agent.levels),
+                    "description": agent.description,
+                }
+                for agent in AGENTS
+            ],
             "limits": {
                 "message_bytes": MAX_MESSAGE_BYTES,
                 "games": self.max_games,

@@ -10,6 +10,8 @@ pub mod opponent;
 pub mod opponent_record;
 pub mod policy;
 pub mod random;
+pub mod registry;
+pub mod run;
 pub mod runner;
 pub mod simulate;
 pub mod vecenv;

@@ -19,6 +19,7 @@ use rayon::prelude::*;
 
 use super::agent::Agent;
 use super::policy::Policy;
+use super::run::RunMatch;
 use super::runner::{self, Controlled, Stop};
 use super::vecenv::{check_batch_len, illegal_action_in_env};
 use crate::control::Control;
@@ -112,10 +113,10 @@ pub enum Seeds<'a> {
 }
 
 /// Env `i` with seed `e` plays match after match, each to the rules' target: its `j`-th
-/// match has seed `derive_seed(e, j)` and first dealer `j % 2`, so the dealer alternates
-/// within a match as the rules say and the learner deals every other deal. The opponent is
-/// the match's agent in its seat ([`rng::agent_seed`]`(match seed, opponent seat)`), as in
-/// the arena. Observations carry the match score. A batch built with seed `s` gives env `i`
+/// match is match `j` of the run with seed `e` ([`RunMatch`]: seed `derive_seed(e, j)`,
+/// first dealer `j % 2`), so the dealer alternates within a match as the rules say and the
+/// learner deals every other deal. The opponent is the match's agent in its seat, as in the
+/// arena. Observations carry the match score. A batch built with seed `s` gives env `i`
 /// the seed `derive_seed(s, i)`.
 #[derive(Clone, Debug)]
 pub struct OpponentVecEnv {
@@ -195,7 +196,7 @@ impl OpponentVecEnv {
 
     fn min_len(&self) -> usize {
         match self.setup.opponent {
-            Policy::Pimc(_) | Policy::Expert(_) | Policy::Master(_) => 1,
+            opponent if opponent.samples().is_some() => 1,
             _ => PARALLEL_MIN,
         }
     }
@@ -343,11 +344,10 @@ impl Game {
 
     /// Replaces the match with the run's next one, and its opponent.
     fn next_match(&mut self, setup: &Setup) -> Result<(), DuelError> {
-        let j = self.matches;
-        let match_seed = rng::derive_seed(self.seed, j);
-        self.play = Match::new(match_seed, (j % 2) as u8, setup.rules)?.without_history();
-        self.opponent = Agent::new(setup.opponent, opponent_seed(match_seed, setup));
-        self.matches = j + 1;
+        let game = RunMatch::of(self.seed, self.matches);
+        self.play = game.start(setup.rules)?.without_history();
+        self.opponent = game.agent(1 - setup.seat, setup.opponent);
+        self.matches += 1;
         Ok(())
     }
 
@@ -457,11 +457,6 @@ impl Game {
         }
         Ok((reward, true))
     }
-}
-
-/// The seed of the opponent's agent in the match with seed `match_seed`.
-pub(super) fn opponent_seed(match_seed: u64, setup: &Setup) -> u64 {
-    rng::agent_seed(match_seed, u64::from(1 - setup.seat))
 }
 
 #[cfg(test)]

@@ -10,8 +10,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::agent::Agent;
-use super::opponent::{opponent_seed, Autoreset, Ended, Game, OpponentVecEnv, Setup};
+use super::opponent::{Autoreset, Ended, Game, OpponentVecEnv, Setup};
 use super::policy::Policy;
+use super::run::RunMatch;
 use crate::duel::action::Action;
 use crate::duel::matches::Match;
 use crate::duel::record::DealRecord;
@@ -40,7 +41,7 @@ pub struct OpponentEnvRecord {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EnvRecord {
-    /// The env's seed: its match `j` has seed `derive_seed(seed, j)`.
+    /// The env's seed: its match `j` is match `j` of the run with this seed.
     pub seed: u64,
     /// Matches started: the match in progress is number `matches - 1`, from 0.
     pub matches: u64,
@@ -160,10 +161,10 @@ impl EnvRecord {
         let Some(started) = self.matches.checked_sub(1) else {
             return Err(bad("matches is at least 1"));
         };
-        let match_seed = crate::rng::derive_seed(self.seed, started);
+        let game = RunMatch::of(self.seed, started);
         let play = Match::resume(
-            match_seed,
-            (started % 2) as u8,
+            game.seed,
+            game.first_dealer,
             setup.rules,
             self.score,
             self.deal,
@@ -187,7 +188,11 @@ impl EnvRecord {
         }
         Ok(Game {
             seed: self.seed,
-            opponent: Agent::resumed(setup.opponent, opponent_seed(match_seed, setup), drawn),
+            opponent: Agent::resumed(
+                setup.opponent,
+                game.agent_seed(u64::from(1 - setup.seat)),
+                drawn,
+            ),
             play,
             matches: self.matches,
             ended,

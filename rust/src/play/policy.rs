@@ -1,23 +1,24 @@
 //! The built-in policies by name: uniform random, the rule-based heuristic, PIMC, the
-//! expert and the master. Each reads only what the player to move may know, never the hidden cards.
+//! expert and the master (each with its row in [`super::registry`]). Each reads only what
+//! the player to move may know, never the hidden cards.
 
 use crate::control::Control;
 use crate::duel::action::Action;
 use crate::duel::observe::Observation;
 use crate::duel::state::DealState;
 use crate::rng::{self, GameRng};
-use crate::solver::pimc::{pimc_search, Goal};
+use crate::solver::pimc::Goal;
 use crate::solver::sampler::SampleError;
 
-use super::expert::{expert_search, DEFAULT_EXPERT_SAMPLES};
-use super::heuristic::{heuristic_action, heuristic_rollout, View};
-use super::master::{master_search, DEFAULT_MASTER_SAMPLES};
+use super::heuristic::{heuristic_action, View};
 use super::random::{nth_action, random_action};
+use super::registry::{self, AgentInfo};
 
 /// Worlds per decision of the PIMC policy unless a count is given.
 pub const DEFAULT_PIMC_SAMPLES: u16 = 24;
 
-/// A native policy by name.
+/// A native policy by name: each variant has its row in the registry ([`Policy::row`]),
+/// which names it, costs it and, for a search policy, searches for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
     Random,
@@ -32,8 +33,8 @@ pub enum Policy {
     Master(u16),
 }
 
-/// The most worlds a search policy may sample per decision: the one limit of `pimc:N`,
-/// `expert:N`, the arena's `--samples` and the Python agents.
+/// The most worlds a search policy may sample per decision: the bound of every agent's
+/// `max_worlds` in the registry, the arena's `--samples` and the Python agents.
 pub const MAX_SAMPLES: u16 = 10_000;
 
 /// Why an agent spec names no agent.
@@ -41,15 +42,20 @@ pub const MAX_SAMPLES: u16 = 10_000;
 pub enum SpecError {
     /// No agent has this name.
     Unknown(String),
-    /// A search agent's world count outside `1..=MAX_SAMPLES`.
-    Samples { name: &'static str, given: String },
+    /// A search agent's world count outside `1..=max`.
+    Samples {
+        name: &'static str,
+        given: String,
+        max: u16,
+    },
 }
 
 impl std::fmt::Display for SpecError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SpecError::Unknown(spec) => {
-                let [forms @ .., last] = Policy::SPECS;
+                let mut forms = registry::spec_forms();
+                let last = forms.pop().unwrap_or_default();
                 write!(
                     f,
                     "unknown agent {spec:?}: choose {} or {last} (N worlds per decision, 1 to \
@@ -57,17 +63,19 @@ impl std::fmt::Display for SpecError {
                     forms.join(", ")
                 )
             }
-            SpecError::Samples { name, given } if given.bytes().all(|b| b.is_ascii_digit()) => {
+            SpecError::Samples { name, given, max }
+                if given.bytes().all(|b| b.is_ascii_digit()) =>
+            {
                 write!(
                     f,
-                    "{name}:{given} is out of range: {name}:N takes 1 to {MAX_SAMPLES} worlds \
-                     per decision"
+                    "{name}:{given} is out of range: {name}:N takes 1 to {max} worlds per \
+                     decision"
                 )
             }
-            SpecError::Samples { name, given } => write!(
+            SpecError::Samples { name, given, max } => write!(
                 f,
                 "{name}:{given:?}: in {name}:N, N is a whole number of worlds per decision, 1 \
-                 to {MAX_SAMPLES}"
+                 to {max}"
             ),
         }
     }
@@ -76,82 +84,44 @@ impl std::fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 impl Policy {
-    /// The forms of the agent specs [`Policy::parse`] reads (`N`: worlds per decision, 1
-    /// to [`MAX_SAMPLES`]), for lists, help and error texts.
-    pub const SPECS: [&'static str; 8] = [
-        "random",
-        "heuristic",
-        "pimc",
-        "pimc:N",
-        "expert",
-        "expert:N",
-        "master",
-        "master:N",
-    ];
-
-    /// `"random"`, `"heuristic"`, `"pimc"`, `"pimc:N"` (N worlds per decision), `"expert"`,
-    /// `"expert:N"`, `"master"` or `"master:N"`. This is the one grammar of agent specs: Python's agents, the arena
-    /// and the CLI read it here.
+    /// An agent spec: the name of a built-in agent ([`registry::AGENTS`]), and for a search
+    /// agent, optionally `:N` (N worlds per decision, 1 to its most): `"random"`,
+    /// `"pimc"`, `"pimc:8"`, ... This is the one grammar of agent specs: Python's agents,
+    /// the arena and the CLI read it here.
     pub fn parse(spec: &str) -> Result<Policy, SpecError> {
-        let (name, samples) = match spec.split_once(':') {
+        let (name, worlds) = match spec.split_once(':') {
             None => (spec, None),
             Some((name, n)) => (name, Some(n)),
         };
-        let search = match name {
-            "random" | "heuristic" if samples.is_some() => None,
-            "random" => return Ok(Policy::Random),
-            "heuristic" => return Ok(Policy::Heuristic),
-            "pimc" => Some((
-                "pimc",
-                Policy::Pimc as fn(u16) -> Policy,
-                DEFAULT_PIMC_SAMPLES,
-            )),
-            "expert" => Some((
-                "expert",
-                Policy::Expert as fn(u16) -> Policy,
-                DEFAULT_EXPERT_SAMPLES,
-            )),
-            "master" => Some((
-                "master",
-                Policy::Master as fn(u16) -> Policy,
-                DEFAULT_MASTER_SAMPLES,
-            )),
-            _ => None,
+        let unknown = || SpecError::Unknown(spec.to_string());
+        let row = AgentInfo::named(name).ok_or_else(unknown)?;
+        let Some(n) = worlds else {
+            return Ok(row.policy(None));
         };
-        let Some((name, make, default)) = search else {
-            return Err(SpecError::Unknown(spec.to_string()));
-        };
-        let Some(n) = samples else {
-            return Ok(make(default));
-        };
+        let search = row.search.as_ref().ok_or_else(unknown)?;
         Some(n)
             .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
             .and_then(|n| n.parse::<u16>().ok())
-            .filter(|n| (1..=MAX_SAMPLES).contains(n))
-            .map(make)
+            .filter(|n| (1..=search.max_worlds).contains(n))
+            .map(|n| row.policy(Some(n)))
             .ok_or_else(|| SpecError::Samples {
-                name,
+                name: row.name,
                 given: n.to_string(),
+                max: search.max_worlds,
             })
     }
 
     /// The spec that names this policy (`"pimc:24"`); [`Policy::parse`] reads it back.
     pub fn spec(self) -> String {
-        match self {
-            Policy::Random => "random".into(),
-            Policy::Heuristic => "heuristic".into(),
-            Policy::Pimc(n) => format!("pimc:{n}"),
-            Policy::Expert(n) => format!("expert:{n}"),
-            Policy::Master(n) => format!("master:{n}"),
+        match self.row() {
+            (row, Some(n)) => format!("{}:{n}", row.name),
+            (row, None) => row.name.to_string(),
         }
     }
 
     /// Worlds per decision of a search policy; `None` for the others.
     pub fn samples(self) -> Option<u16> {
-        match self {
-            Policy::Pimc(n) | Policy::Expert(n) | Policy::Master(n) => Some(n),
-            Policy::Random | Policy::Heuristic => None,
-        }
+        self.row().1
     }
 
     /// The action for the player to move in `state`, a deal of a match whose score is
@@ -174,7 +144,7 @@ impl Policy {
         match self {
             Policy::Random => random_action(state.legal_mask(), stream),
             Policy::Heuristic => heuristic_action(&View::of_state(state)),
-            Policy::Pimc(_) | Policy::Expert(_) | Policy::Master(_) => {
+            _ => {
                 let legal = state.legal_mask();
                 if legal.is_power_of_two() {
                     return nth_action(legal, 0);
@@ -199,9 +169,7 @@ impl Policy {
             Policy::Random => random_action(legal, stream),
             Policy::Heuristic => heuristic_action(&View::of_observation(obs, legal)),
             _ if legal.is_power_of_two() => nth_action(legal, 0),
-            Policy::Pimc(_) | Policy::Expert(_) | Policy::Master(_) => {
-                self.search(obs, legal, seed, control)
-            }
+            _ => self.search(obs, legal, seed, control),
         }
     }
 
@@ -226,20 +194,16 @@ impl Policy {
         goal: Goal,
         control: Control<'_>,
     ) -> Option<Result<Vec<(Action, f64)>, SampleError>> {
+        let (row, worlds) = self.row();
+        let (search, worlds) = (row.search.as_ref()?, worlds?);
         let decision = rng::decision_seed(seed, obs.key());
-        match self {
-            Policy::Pimc(n) => Some(pimc_search(
-                obs,
-                usize::from(n),
-                decision,
-                heuristic_rollout,
-                goal,
-                control,
-            )),
-            Policy::Expert(n) => Some(expert_search(obs, usize::from(n), decision, goal, control)),
-            Policy::Master(n) => Some(master_search(obs, usize::from(n), decision, goal, control)),
-            Policy::Random | Policy::Heuristic => None,
-        }
+        Some((search.run)(
+            obs,
+            usize::from(worlds),
+            decision,
+            goal,
+            control,
+        ))
     }
 
     /// The search policies' choice: the best value ([`best_action`]), searched for that
@@ -267,6 +231,9 @@ pub fn best_action(values: &[(Action, f64)]) -> Option<Action> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::play::expert::DEFAULT_EXPERT_SAMPLES;
+    use crate::play::master::DEFAULT_MASTER_SAMPLES;
 
     use crate::duel::Rules;
     use crate::rng::rng_from_seed;

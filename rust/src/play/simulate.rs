@@ -4,12 +4,12 @@
 
 use rayon::prelude::*;
 
-use super::agent::Agent;
 use super::policy::Policy;
 use super::random::with_bit_instructions;
+use super::run::{Run, RunMatch};
 use super::runner::{self, Controlled};
 use crate::control::Control;
-use crate::duel::matches::{match_deal_shuffled_by, Match};
+use crate::duel::matches::match_deal_shuffled_by;
 use crate::duel::rules::Rules;
 use crate::duel::state::{DealState, DuelError};
 use crate::rng::{self, chacha8_pairs, GameRng, SeedDeriver};
@@ -184,21 +184,18 @@ fn play_group(
     Ok(())
 }
 
-/// Plays the match with seed `match_seed` and first dealer `first_dealer` through the one
-/// runner ([`runner::play_match`]), the agent in seat `s` seeded with
-/// [`rng::agent_seed`]`(match_seed, s)`: the match `Match.play` plays with the same agents.
-/// Each deal counts one on `control`; once it is cancelled, the searches give way to the
-/// heuristic.
+/// Plays `game`, a match of a run, through the one runner ([`runner::play_match`]), the
+/// agent in seat `s` the run's ([`RunMatch::agent`]): the match `Match.play` plays with the
+/// same agents. Each deal counts one on `control`; once it is cancelled, the searches give
+/// way to the heuristic.
 pub fn play_match(
-    match_seed: u64,
-    first_dealer: u8,
+    game: RunMatch,
     rules: Rules,
     policies: [Policy; 2],
     control: Control<'_>,
 ) -> Result<MatchSummary, DuelError> {
-    let mut game = Match::new(match_seed, first_dealer, rules)?.without_history();
-    let mut agents =
-        [0, 1].map(|seat| Agent::new(policies[seat], rng::agent_seed(match_seed, seat as u64)));
+    let mut agents = [0, 1].map(|seat| game.agent(seat, policies[seat as usize]));
+    let mut game = game.start(rules)?.without_history();
     let [first, second] = &mut agents;
     let mut a = Controlled {
         agent: first,
@@ -225,8 +222,7 @@ pub fn play_match(
     })
 }
 
-/// Matches `start .. start + n`; match `i` has seed `derive_seed(seed, i)` and first
-/// dealer `i % 2`. Each deal played counts one on `control`; once it is cancelled, no
+/// Matches `start .. start + n` of the run with seed `seed` ([`RunMatch`]). Each deal played counts one on `control`; once it is cancelled, no
 /// further match begins and the result is empty.
 pub fn simulate_matches(
     start: u64,
@@ -237,14 +233,14 @@ pub fn simulate_matches(
     control: Control<'_>,
 ) -> Result<Vec<MatchSummary>, DuelError> {
     rules.validate().map_err(DuelError::InvalidRules)?;
-    let deriver = SeedDeriver::new(seed);
+    let run = Run::new(seed);
     let played = (start..start + n as u64)
         .into_par_iter()
         .map(|i| {
             if control.cancelled() {
                 return Err(None); // ends the other matches' jobs too
             }
-            play_match(deriver.derive(i), (i % 2) as u8, rules, policies, control).map_err(Some)
+            play_match(run.game(i), rules, policies, control).map_err(Some)
         })
         .collect();
     match played {

@@ -1,8 +1,8 @@
-//! The built-in agents for Python: the one agent-spec grammar, the heuristic's choice and
-//! the search agents' values.
+//! The built-in agents for Python: their registry, the one agent-spec grammar, the
+//! heuristic's choice and the search agents' values.
 
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
 
 use super::action::PyAction;
 use super::deal::seed_or_fresh;
@@ -16,6 +16,7 @@ use crate::duel::{Action, Observation};
 use crate::play::agent::Agent;
 use crate::play::heuristic::{heuristic_action, heuristic_rollout, View};
 use crate::play::policy::Policy;
+use crate::play::registry::{self, AgentInfo, AGENTS};
 use crate::rng;
 use crate::solver::pimc;
 
@@ -25,7 +26,7 @@ pub fn policy(spec: &Bound<'_, PyAny>) -> PyResult<Policy> {
         EcarteError::new_err(format!(
             "an agent spec is text, got {}: choose {}",
             super::errors::describe(spec),
-            Policy::SPECS.join(", ")
+            registry::spec_forms().join(", ")
         ))
     })?;
     Policy::parse(&text).map_err(|e| EcarteError::new_err(e.to_string()))
@@ -35,15 +36,85 @@ pub fn policy(spec: &Bound<'_, PyAny>) -> PyResult<Policy> {
 /// spec that names no agent.
 #[pyfunction]
 fn parse_agent(spec: &Bound<'_, PyAny>) -> PyResult<(&'static str, Option<u32>)> {
-    let policy = policy(spec)?;
-    let name = match policy {
-        Policy::Random => "random",
-        Policy::Heuristic => "heuristic",
-        Policy::Pimc(_) => "pimc",
-        Policy::Expert(_) => "expert",
-        Policy::Master(_) => "master",
-    };
-    Ok((name, policy.samples().map(u32::from)))
+    let (row, worlds) = policy(spec)?.row();
+    Ok((row.name, worlds.map(u32::from)))
+}
+
+/// One built-in agent of the registry (`ecarte.duel.AGENTS`): its name, its worlds, its
+/// cost, its levels and what it does.
+#[pyclass(name = "AgentInfo", module = "ecarte.duel", frozen)]
+pub struct PyAgentInfo(&'static AgentInfo);
+
+#[pymethods]
+impl PyAgentInfo {
+    /// The row of the agent that `spec` names (`"pimc:8"`: PIMC's).
+    #[staticmethod]
+    fn of(spec: &Bound<'_, PyAny>) -> PyResult<PyAgentInfo> {
+        Ok(PyAgentInfo(policy(spec)?.row().0))
+    }
+    /// The name its specs begin with.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.0.name
+    }
+    /// Whether it samples worlds (its specs then take `:N`).
+    #[getter]
+    fn searches(&self) -> bool {
+        self.0.search.is_some()
+    }
+    /// Worlds per decision of the spec that names none; `None` if it does not search.
+    #[getter]
+    fn default_worlds(&self) -> Option<u16> {
+        self.0.search.as_ref().map(|s| s.default_worlds)
+    }
+    /// The most worlds per decision a spec may name; `None` if it does not search.
+    #[getter]
+    fn max_worlds(&self) -> Option<u16> {
+        self.0.search.as_ref().map(|s| s.max_worlds)
+    }
+    /// Single-thread CPU seconds of a deal against the heuristic: per world of its
+    /// decisions if it searches, per deal otherwise.
+    #[getter]
+    fn deal_seconds(&self) -> f64 {
+        self.0.deal_seconds
+    }
+    /// The forms of its specs (`("pimc", "pimc:N")`).
+    #[getter]
+    fn specs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.0.spec_forms())
+    }
+    /// The levels that play it, each with its spec, easiest first.
+    #[getter]
+    fn levels(&self) -> Vec<(&'static str, String)> {
+        let row = self.0;
+        row.levels
+            .iter()
+            .map(|l| (l.name, row.level_spec(l)))
+            .collect()
+    }
+    /// What it does, in one line.
+    #[getter]
+    fn description(&self) -> &'static str {
+        self.0.description
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyAgentInfo>()
+            .is_ok_and(|o| o.get().0.name == self.0.name)
+    }
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.0.name.hash(&mut hasher);
+        hasher.finish()
+    }
+    /// Pickles as the spec of its agent.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (&'static str,))> {
+        Ok((slf.get_type().getattr("of")?, (slf.get().0.name,)))
+    }
+    fn __repr__(&self) -> String {
+        format!("AgentInfo.of({:?})", self.0.name)
+    }
 }
 
 /// A built-in agent (see `ecarte.agents`): a policy named by an agent spec, with its own
@@ -285,7 +356,17 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "DEFAULT_MASTER_SAMPLES",
         crate::play::master::DEFAULT_MASTER_SAMPLES,
     )?;
-    m.add("AGENT_SPECS", PyTuple::new(m.py(), Policy::SPECS)?)?;
+    m.add_class::<PyAgentInfo>()?;
+    let py = m.py();
+    m.add("AGENT_SPECS", PyTuple::new(py, registry::spec_forms())?)?;
+    let rows = AGENTS.iter().map(|row| PyAgentInfo(row));
+    m.add("AGENTS", PyTuple::new(py, rows)?)?;
+    let levels = PyDict::new(py);
+    for (level, spec) in registry::levels() {
+        levels.set_item(level, spec)?;
+    }
+    let read_only = py.import("types")?.getattr("MappingProxyType")?;
+    m.add("LEVELS", read_only.call1((levels,))?)?;
     m.add(
         "DEFAULT_PIMC_SAMPLES",
         crate::play::policy::DEFAULT_PIMC_SAMPLES,

@@ -167,6 +167,14 @@ fn seats(agents: [Option<Bound<'_, PyAny>>; 2]) -> PyResult<[Option<Seat<'_>>; 2
 }
 
 impl PyMatch {
+    /// A match from the engine, with no players' names.
+    pub fn from_match(game: Match) -> PyMatch {
+        PyMatch {
+            game,
+            players: None,
+        }
+    }
+
     /// Runs the match forward on a copy kept in step with `slf` after every action, so
     /// that agents and callbacks may read the match while it plays.
     fn run(

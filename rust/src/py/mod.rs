@@ -23,6 +23,7 @@ mod opponent;
 mod refusal;
 mod rng;
 mod rules;
+mod run;
 mod simulate;
 mod solver;
 mod threads;
@@ -52,6 +53,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     simulate::register(&duel)?;
     vecenv::register(&duel)?;
     opponent::register(&duel)?;
+    run::register(&duel)?;
     solver::register(&duel)?;
     bank::register(&submodule(m, "bank")?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -124,17 +124,18 @@ fn batch_args(
 }
 
 /// Solves many positions in parallel on `threads` threads (default: rayon's pool); results
-/// in input order.
+/// in input order. `on_progress(solved)` is told the positions solved so far while it runs.
 #[pyfunction]
-#[pyo3(signature = (deals, objective = None, threads = None))]
+#[pyo3(signature = (deals, objective = None, threads = None, on_progress = None))]
 fn solve_many(
     py: Python<'_>,
     deals: Vec<PyRef<'_, PyDeal>>,
     objective: Option<&Bound<'_, PyAny>>,
     threads: Option<&Bound<'_, PyAny>>,
+    on_progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<PySolution>> {
     let (states, objective, threads) = batch_args(&deals, objective, threads)?;
-    let results = interruptible(py, None, |control| {
+    let results = interruptible(py, on_progress, |control| {
         with_threads(threads, || solver::solve_many(&states, objective, control))
     })??;
     results
@@ -145,15 +146,16 @@ fn solve_many(
 
 /// `solve_many`, each solution with its own solve time in seconds.
 #[pyfunction]
-#[pyo3(signature = (deals, objective = None, threads = None))]
+#[pyo3(signature = (deals, objective = None, threads = None, on_progress = None))]
 fn solve_many_timed(
     py: Python<'_>,
     deals: Vec<PyRef<'_, PyDeal>>,
     objective: Option<&Bound<'_, PyAny>>,
     threads: Option<&Bound<'_, PyAny>>,
+    on_progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<(PySolution, f64)>> {
     let (states, objective, threads) = batch_args(&deals, objective, threads)?;
-    let results = interruptible(py, None, |control| {
+    let results = interruptible(py, on_progress, |control| {
         with_threads(threads, || {
             solver::solve_many_timed(&states, objective, control)
         })

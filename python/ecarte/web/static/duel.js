@@ -3,7 +3,31 @@ import { SUITS, back, card, el, prettyText } from "./cards.js";
 import { fail, say } from "./messages.js";
 import { seatGone, seatMoved } from "./connection.js";
 
-const LEVELS = ["easy", "medium", "hard", "expert", "master"];
+// The levels and the built-in agents come from the server's `hello` (the engine's one
+// registry); the page lists no agent of its own.
+const registries = new WeakMap();
+function registry(server) {
+  if (!registries.has(server)) {
+    const hello = server.request("hello");
+    hello.catch(() => registries.delete(server)); // asked again next time
+    registries.set(server, hello);
+  }
+  return registries.get(server);
+}
+
+// The agents a spectator may pick: each agent by its name, and the specs the levels play.
+function watchable(hello) {
+  const specs = [];
+  for (const agent of hello.builtin_agents) {
+    for (const spec of [...Object.values(agent.levels), agent.name]) if (!specs.includes(spec)) specs.push(spec);
+  }
+  return specs;
+}
+
+// Fills `select` with `values` once `hello` has come, `chosen` selected.
+function fill(select, values, chosen) {
+  select.replaceChildren(...values.map((v) => el("option", { value: v, selected: v === chosen }, v)));
+}
 const CALLS = ["propose", "decline", "accept", "refuse"];
 
 function trickArea(obs, me) {
@@ -20,10 +44,12 @@ function trickArea(obs, me) {
 }
 
 export function duelScreen(main, server) {
+  const levels = el("select", { id: "level" });
+  registry(server).then((hello) => fill(levels, Object.keys(hello.levels)), fail);
   const setup = el("div", { class: "panel" },
     el("h2", {}, "Play a duel"),
     el("div", { class: "row" },
-      el("label", {}, "Opponent level", el("select", { id: "level" }, LEVELS.map((l) => el("option", { value: l }, l)))),
+      el("label", {}, "Opponent level", levels),
       el("label", {}, "or agent spec", el("input", { id: "spec", placeholder: "e.g. pimc:16", size: 12 })),
       el("label", {}, "Your seat", el("select", { id: "seat" }, el("option", { value: 0 }, "0 (deals first)"), el("option", { value: 1 }, "1"))),
       el("label", {}, "Match to", el("input", { id: "target", type: "number", value: 7, min: 1, max: 100 })),
@@ -157,14 +183,17 @@ export function frameBoard(frame, names) {
 }
 
 export function watchScreen(main, server) {
-  const specs = ["random", "heuristic", "pimc:8", "pimc", "expert"];
-  const pick = (id, value) => el("select", { id }, specs.map((s) => el("option", { value: s, selected: s === value }, s)));
+  const seats = [el("select", { id: "agent0" }), el("select", { id: "agent1" })];
+  registry(server).then((hello) => {
+    fill(seats[0], watchable(hello), "heuristic");
+    fill(seats[1], watchable(hello), "pimc:8");
+  }, fail);
   const board = el("div", { id: "watch-board" });
   const info = el("div", { class: "scores" });
   let game = null, frames = [], index = 0, timer = null, names = ["seat 0", "seat 1"];
   main.append(el("div", { class: "panel" }, el("h2", {}, "Watch a match"),
     el("div", { class: "row" },
-      el("label", {}, "Seat 0", pick("agent0", "heuristic")), el("label", {}, "Seat 1", pick("agent1", "pimc:8")),
+      el("label", {}, "Seat 0", seats[0]), el("label", {}, "Seat 1", seats[1]),
       el("label", {}, "Match to", el("input", { id: "watch-target", type: "number", value: 7, min: 1, max: 100 })),
       el("label", {}, "Speed", el("select", { id: "speed" }, [["slow", 1200], ["normal", 600], ["fast", 200]].map(([n, ms]) => el("option", { value: ms, selected: n === "normal" }, n)))),
       el("button", { class: "primary", onclick: start }, "Start"),

@@ -1,0 +1,252 @@
+//! The built-in agents, one row each: the one list that the spec grammar, Python's agents,
+//! the chunk sizing of batch runs, the protocol's `go` time ladder, its `hello`, `ecarte play
+//! --level`, the command line's help and the web page read.
+//!
+//! Adding a built-in agent: its [`Policy`] variant, its row here (listed in [`AGENTS`] and
+//! named in [`Policy::row`]), and its docs (docs/agents.md).
+
+use super::expert::{expert_search, DEFAULT_EXPERT_SAMPLES};
+use super::heuristic::heuristic_rollout;
+use super::master::{master_search, DEFAULT_MASTER_SAMPLES};
+use super::policy::{Policy, DEFAULT_PIMC_SAMPLES, MAX_SAMPLES};
+use crate::control::Control;
+use crate::duel::action::Action;
+use crate::duel::observe::Observation;
+use crate::solver::pimc::{pimc_search, Goal};
+use crate::solver::sampler::SampleError;
+
+/// One built-in agent.
+#[derive(Debug)]
+pub struct AgentInfo {
+    /// The name its spec begins with.
+    pub name: &'static str,
+    /// How it searches, for an agent that samples worlds; `None` for one that does not.
+    pub search: Option<Search>,
+    /// Single-thread CPU seconds of one deal against the heuristic: per world of its
+    /// decisions for a search agent (a deal of `pimc:24` costs 24 times this), per deal
+    /// otherwise. Sizes the chunks of batch runs and the first rung of `go`'s time ladder.
+    pub deal_seconds: f64,
+    /// The levels of `ecarte play --level` and the protocol that play this agent, easiest
+    /// first.
+    pub levels: &'static [Level],
+    /// What it does, in one line.
+    pub description: &'static str,
+    /// Its policy with this many worlds per decision (ignored by an agent that does not
+    /// search).
+    policy: fn(u16) -> Policy,
+}
+
+/// How a search agent searches: over how many worlds, and its search.
+#[derive(Debug)]
+pub struct Search {
+    /// Worlds per decision of the spec that names none.
+    pub default_worlds: u16,
+    /// The most worlds per decision a spec may name (at most [`MAX_SAMPLES`]).
+    pub max_worlds: u16,
+    /// Each legal action's value (or, for [`Goal::Choice`], what the best one needs) over
+    /// this many worlds drawn from this decision seed.
+    pub run: SearchFn,
+}
+
+/// A search agent's search: `(observation, worlds, decision seed, goal, control)`.
+pub type SearchFn =
+    fn(&Observation, usize, u64, Goal, Control<'_>) -> Result<Vec<(Action, f64)>, SampleError>;
+
+/// A level that plays an agent: its name and the worlds of its spec (`None`: the default).
+#[derive(Debug)]
+pub struct Level {
+    pub name: &'static str,
+    pub worlds: Option<u16>,
+}
+
+/// Every built-in agent, weakest first.
+pub static AGENTS: [&AgentInfo; 5] = [&RANDOM, &HEURISTIC, &PIMC, &EXPERT, &MASTER];
+
+// The costs: measured in one run, side by side, on one thread (CPU time, deals against the
+// heuristic: `RAYON_NUM_THREADS=1 python benches/ray_scale.py costs`, three runs, and
+// `simulate(40, 1, (spec, "heuristic"), threads=1)` for the master): pimc 0.018 s a deal at
+// 24 worlds, expert 0.014 s at 24, master 0.023 s at 40 (docs/scale.md, "Chunk sizing"). A
+// search has a fixed part too (at 4 worlds: 0.005 s a deal for pimc), which is left out: the
+// estimate errs by less than 2x there, and chunks need no more.
+
+static RANDOM: AgentInfo = AgentInfo {
+    name: "random",
+    search: None,
+    deal_seconds: 0.8e-6,
+    levels: &[],
+    description: "uniform among the legal actions",
+    policy: |_| Policy::Random,
+};
+
+static HEURISTIC: AgentInfo = AgentInfo {
+    name: "heuristic",
+    search: None,
+    deal_seconds: 1.6e-6,
+    levels: &[Level {
+        name: "easy",
+        worlds: None,
+    }],
+    description: "rules of thumb for the exchange and the play",
+    policy: |_| Policy::Heuristic,
+};
+
+static PIMC: AgentInfo = AgentInfo {
+    name: "pimc",
+    search: Some(Search {
+        default_worlds: DEFAULT_PIMC_SAMPLES,
+        max_worlds: MAX_SAMPLES,
+        run: pimc,
+    }),
+    deal_seconds: 0.018 / 24.0,
+    levels: &[
+        Level {
+            name: "medium",
+            worlds: Some(8),
+        },
+        Level {
+            name: "hard",
+            worlds: None,
+        },
+    ],
+    description: "Perfect-Information Monte Carlo: the best mean double-dummy value over N \
+                  sampled worlds",
+    policy: Policy::Pimc,
+};
+
+static EXPERT: AgentInfo = AgentInfo {
+    name: "expert",
+    search: Some(Search {
+        default_worlds: DEFAULT_EXPERT_SAMPLES,
+        max_worlds: MAX_SAMPLES,
+        run: expert_search,
+    }),
+    deal_seconds: 0.014 / 24.0,
+    levels: &[Level {
+        name: "expert",
+        worlds: None,
+    }],
+    description: "PIMC over N worlds solved with the talon drawn by seat, resampled by \
+                  inference on the opponent's exchange decisions",
+    policy: Policy::Expert,
+};
+
+static MASTER: AgentInfo = AgentInfo {
+    name: "master",
+    search: Some(Search {
+        default_worlds: DEFAULT_MASTER_SAMPLES,
+        max_worlds: MAX_SAMPLES,
+        run: master_search,
+    }),
+    deal_seconds: 0.023 / 40.0,
+    levels: &[Level {
+        name: "master",
+        worlds: None,
+    }],
+    description: "the expert's search over N worlds, resampled by inference on the \
+                  opponent's follows as well as its exchange decisions",
+    policy: Policy::Master,
+};
+
+/// PIMC's search: the exchange's rest played out by the heuristic.
+fn pimc(
+    obs: &Observation,
+    worlds: usize,
+    seed: u64,
+    goal: Goal,
+    control: Control<'_>,
+) -> Result<Vec<(Action, f64)>, SampleError> {
+    pimc_search(obs, worlds, seed, heuristic_rollout, goal, control)
+}
+
+impl Policy {
+    /// This policy's row of the registry, and its worlds per decision if it searches.
+    pub fn row(self) -> (&'static AgentInfo, Option<u16>) {
+        match self {
+            Policy::Random => (&RANDOM, None),
+            Policy::Heuristic => (&HEURISTIC, None),
+            Policy::Pimc(n) => (&PIMC, Some(n)),
+            Policy::Expert(n) => (&EXPERT, Some(n)),
+            Policy::Master(n) => (&MASTER, Some(n)),
+        }
+    }
+}
+
+impl AgentInfo {
+    /// The row whose agent is named `name`.
+    pub fn named(name: &str) -> Option<&'static AgentInfo> {
+        AGENTS.into_iter().find(|row| row.name == name)
+    }
+
+    /// The agent's policy with `worlds` per decision (its default for `None`), for a
+    /// search agent; the agent's one policy otherwise.
+    pub fn policy(&self, worlds: Option<u16>) -> Policy {
+        let default = self.search.as_ref().map_or(0, |s| s.default_worlds);
+        (self.policy)(worlds.unwrap_or(default))
+    }
+
+    /// The forms of its specs: `"pimc"` and `"pimc:N"` for a search agent, its name alone
+    /// otherwise.
+    pub fn spec_forms(&self) -> Vec<String> {
+        let mut forms = vec![self.name.to_string()];
+        if self.search.is_some() {
+            forms.push(format!("{}:N", self.name));
+        }
+        forms
+    }
+
+    /// The spec of `level`, one of its levels: the name alone for the default worlds.
+    pub fn level_spec(&self, level: &Level) -> String {
+        match level.worlds {
+            Some(n) => format!("{}:{n}", self.name),
+            None => self.name.to_string(),
+        }
+    }
+}
+
+/// The forms of every agent spec, in the registry's order (`N`: worlds per decision).
+pub fn spec_forms() -> Vec<String> {
+    AGENTS.iter().flat_map(|row| row.spec_forms()).collect()
+}
+
+/// Every level with the spec it plays, easiest first.
+pub fn levels() -> Vec<(&'static str, String)> {
+    AGENTS
+        .iter()
+        .flat_map(|row| row.levels.iter().map(|l| (l.name, row.level_spec(l))))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_names_its_own_policies() {
+        for row in AGENTS {
+            assert_eq!(AgentInfo::named(row.name).map(|r| r.name), Some(row.name));
+            let policy = row.policy(None);
+            let (found, worlds) = policy.row();
+            assert_eq!(found.name, row.name);
+            assert_eq!(worlds, row.search.as_ref().map(|s| s.default_worlds));
+            assert_eq!(Policy::parse(row.name), Ok(policy));
+            if let Some(search) = &row.search {
+                assert!((1..=MAX_SAMPLES).contains(&search.default_worlds));
+                assert!((search.default_worlds..=MAX_SAMPLES).contains(&search.max_worlds));
+                let (found, worlds) = row.policy(Some(3)).row();
+                assert_eq!((found.name, worlds), (row.name, Some(3)));
+            }
+            assert!(row.deal_seconds > 0.0 && !row.description.is_empty());
+        }
+    }
+
+    #[test]
+    fn levels_are_unique_and_parse() {
+        let levels = levels();
+        let names: Vec<&str> = levels.iter().map(|(name, _)| *name).collect();
+        assert_eq!(names, ["easy", "medium", "hard", "expert", "master"]);
+        for (_, spec) in &levels {
+            assert!(Policy::parse(spec).is_ok(), "{spec}");
+        }
+        assert_eq!(levels[1].1, "pimc:8");
+    }
+}
