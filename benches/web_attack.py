@@ -1,4 +1,4 @@
-"""Two attacks on ``ecarte serve`` (issue 35), the server in its own process, each
+"""Two attacks on ``ecarte serve``, the server in its own process, each
 loopback address ``127.x.y.z`` another client to it:
 
 - ``replay``: an honest player (127.0.0.1) moves against ``heuristic``, one move every

@@ -1,4 +1,4 @@
-"""Every array the API hands out or takes, changed by the caller in each way of issue 26.
+"""Every array the API hands out or takes, changed by the caller in each way a caller can.
 
 Run as a script (``python tests/numpy_boundary.py``) by ``test_numpy_boundary.py``, so that
 an abort fails that test instead of killing pytest. Each case prints one line as it ends,
@@ -38,7 +38,7 @@ def _other_dtype(a: np.ndarray[Any, Any]) -> type:
 
 
 def _resize_then_reinterpret(a: np.ndarray[Any, Any]) -> None:
-    # The issue's first case: a smaller array, then its bytes as uint8.
+    # A smaller array, then its bytes as uint8.
     a.resize((1, *a.shape[1:]), refcheck=False)
     a.dtype = np.uint8  # type: ignore[assignment]
 

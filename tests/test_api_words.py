@@ -1,4 +1,4 @@
-"""One meaning per API word (issue 21): ``seed=None`` is a fresh seed kept on the object,
+"""One meaning per API word: ``seed=None`` is a fresh seed kept on the object,
 the shoe and the odds copy and pickle, both solve_many functions take the same arguments,
 "agent spec" is the string, and chunk sizing knows what a search decision costs."""
 

@@ -1,4 +1,4 @@
-"""Regression tests for the hostile-input findings of issue 10: every one gets a typed error
+"""Hostile inputs: every one gets a typed error
 (an ``EcarteError``), changes nothing, and neither panics nor aborts the interpreter."""
 
 from __future__ import annotations

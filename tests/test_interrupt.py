@@ -52,8 +52,8 @@ API_CALLS = {
     ),
     "solve_many": "duel.solve_many([d] * 200_000)",
     "solve_many_timed": "duel.solve_many_timed([d] * 200_000)",
-    # 10,000 worlds take under a second since the search's lead order (issue 24): each of
-    # these calls is made over and over, so that Ctrl-C finds one at work.
+    # 10,000 worlds take under a second: each of these calls is made over and over, so
+    # that Ctrl-C finds one at work.
     "pimc_values, over and over": "while True: duel.pimc_values(obs, 10_000, 1)",
     "expert_values, over and over": "while True: duel.expert_values(obs, 10_000, 1)",
     "a pimc:10000 agent, over and over": (

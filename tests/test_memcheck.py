@@ -1,4 +1,4 @@
-"""A deep run (issue 26): valgrind's memcheck over the code that works on raw memory, in the
+"""A deep run: valgrind's memcheck over the code that works on raw memory, in the
 Rust tests (the SIMD card planes, the SSE2 and AVX2 ChaCha8 blocks, the POPCNT and BMI2
 picks, the VecEnv) and through Python (VecEnv steps over several blocks of envs in both
 layouts, and every case of ``numpy_boundary.py``), each with the fast paths and with

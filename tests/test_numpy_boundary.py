@@ -65,7 +65,7 @@ def test_every_array_the_api_hands_out_or_takes() -> None:
     assert any("alias" in name for name in done)
 
 
-#: The issue's table: what a caller did to an array a ``VecEnv`` handed out.
+#: What a caller did to an array a ``VecEnv`` handed out.
 TABLE = {
     "resize and change the dtype": "o.resize((1, 214), refcheck=False); o.dtype = np.uint8",
     "resize smaller": "o.resize((1, 214), refcheck=False)",

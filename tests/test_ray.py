@@ -1,5 +1,5 @@
 """The Ray backend: identical results to local runs, retries after a dead worker, errors that
-name the chunk and seed (issue 12). One local Ray instance with two CPUs for the module."""
+name the chunk and seed. One local Ray instance with two CPUs for the module."""
 
 from __future__ import annotations
 

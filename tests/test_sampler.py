@@ -1,4 +1,4 @@
-"""The world sampler never fails on a legal observation (issue 10), stays exact under
+"""The world sampler never fails on a legal observation, stays exact under
 constraints, and refuses huge counts with a typed error.
 
 The property test plays deals under every ``Rules`` (``max_exchanges`` 0 to 11, trump

@@ -1,5 +1,5 @@
-"""Confidence intervals of reported rates stay within [0, 1] (issue 10: the arena printed
-a match win rate of 0.833 [0.507, 1.160])."""
+"""Confidence intervals of reported rates stay within their bounds (a match win
+rate is never reported as 0.833 [0.507, 1.160])."""
 
 from __future__ import annotations
 

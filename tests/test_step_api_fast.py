@@ -1,4 +1,4 @@
-"""The step API's fast paths (issue 14): interned actions, ``legal_action_ids`` and
+"""The step API's fast paths: interned actions, ``legal_action_ids`` and
 ``apply`` on ids and ``Action`` objects keep the general path's results and errors."""
 
 from __future__ import annotations

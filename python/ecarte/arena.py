@@ -331,17 +331,18 @@ def _ratio_ci(
 
 
 def summarize(
-    agent_a: str | AgentFactory,
-    agent_b: str | AgentFactory,
+    name_a: str,
+    name_b: str,
     pairs: list[PairResult],
     seconds: float,
     seed: int | None = None,
 ) -> ArenaResult:
+    """The statistics of ``pairs`` played by the agents named ``name_a`` and ``name_b``."""
     decisions = [sum(p.decisions[i] for p in pairs) for i in (0, 1)]
     spent = [sum(p.seconds[i] for p in pairs) for i in (0, 1)]
     return ArenaResult(
-        agent_a=agent_name(agent_a),
-        agent_b=agent_name(agent_b),
+        agent_a=name_a,
+        agent_b=name_b,
         pairs=len(pairs),
         deals=sum(p.deals for p in pairs),
         match_win_rate=_match_rate_ci([p.matches_won for p in pairs]),
@@ -481,6 +482,7 @@ def play(
             label="Seeds",
             seed=seed,
         )
+    names = agent_name(a), agent_name(b)
     started = time.perf_counter()
     try:
         parts = run(work, backend, progress, workers)
@@ -488,10 +490,10 @@ def play(
         pairs = [pair for part in stop.finished for pair in part]
         partial = None
         if pairs:
-            result = summarize(a, b, pairs, time.perf_counter() - started, seed)
+            result = summarize(*names, pairs, time.perf_counter() - started, seed)
             native_run = work.chunk is _native_chunk
             partial = dataclasses.replace(result, native=native_run, partial=True)
         raise ArenaInterrupted(partial) from None
     pairs = [pair for part in parts for pair in part]
-    result = summarize(a, b, pairs, time.perf_counter() - started, seed)
+    result = summarize(*names, pairs, time.perf_counter() - started, seed)
     return dataclasses.replace(result, native=work.chunk is _native_chunk)

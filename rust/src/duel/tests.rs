@@ -719,7 +719,7 @@ fn undo_and_moves_derive_from_the_log() {
 }
 
 /// The deal is a small `Copy` value: its size sets the memory of a `Deal` and of a `VecEnv`
-/// env (issue 14). Print it with `cargo test deal_state_size -- --nocapture`.
+/// env. Print it with `cargo test deal_state_size -- --nocapture`.
 #[test]
 fn deal_state_size() {
     let size = std::mem::size_of::<DealState>();

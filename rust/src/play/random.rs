@@ -60,7 +60,7 @@ fn nth_set_bit(mut bits: u32, k: u32) -> u32 {
 }
 
 /// [`nth_set_bit`] in one instruction: BMI2's `pdep` deposits bit `k` onto the `k`-th set
-/// bit of `bits`. A tenth of `simulate`'s time (issue 14).
+/// bit of `bits`. A tenth of `simulate`'s time.
 ///
 /// # Safety
 /// The CPU must have BMI1 and BMI2.

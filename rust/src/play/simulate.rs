@@ -143,7 +143,7 @@ const GROUP: usize = 4;
 /// computations, each a chain of dependent instructions that leaves the CPU mostly idle.
 /// The seeds and the policy blocks of the whole group are computed in one pass, the
 /// shuffles' blocks in a second, so a deal waits on two chains shared with its group
-/// instead of three or four of its own (issue 14). The words are those of
+/// instead of three or four of its own. The words are those of
 /// [`match_deal_with`] and of a fresh policy stream: the deals are the same.
 fn play_group(
     first: u64,

@@ -23,7 +23,7 @@ use crate::duel::{Action, DealState, Outcome, Trick, NUM_ACTIONS};
 pub struct PyAction(pub Action);
 
 /// The 68 `Action` objects, one per id, made once per interpreter: `legal_actions` hands
-/// out new references to them instead of allocating (issue 14).
+/// out new references to them instead of allocating.
 static INTERNED_ACTIONS: PyOnceLock<Vec<Py<PyAction>>> = PyOnceLock::new();
 
 pub(super) fn interned_actions(py: Python<'_>) -> PyResult<&[Py<PyAction>]> {

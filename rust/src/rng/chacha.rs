@@ -155,7 +155,7 @@ pub struct BlockStart<'a> {
 /// `P` pairs of `ChaCha8` blocks, each block from its own start, as 32 words per pair (the
 /// first block's 16, then the second's). With AVX2 a pair is one chain of 256-bit
 /// vectors, and the `P` chains are computed side by side: a chain's rounds wait on each
-/// other and leave most of the CPU idle, which the other chains fill (issue 14). Without
+/// other and leave most of the CPU idle, which the other chains fill. Without
 /// AVX2, block by block.
 #[inline]
 pub fn chacha8_pairs<const P: usize>(starts: &[[BlockStart<'_>; 2]; P]) -> [[u32; 32]; P] {

@@ -189,7 +189,7 @@ const SHUFFLE_TABLE: [(u32, u8, u64); SHUFFLE_TABLE_LEN] = {
 /// Shuffles `items` as `rand`'s `SliceRandom::shuffle` does with `rng`, draw for draw: a
 /// Fisher–Yates pass whose swap indices are unpacked from one draw per chunk
 /// (`IncreasingUniform`). Here the chunks come from a table and the divisions are
-/// multiplications, a third of the shuffle's instructions (issue 14).
+/// multiplications, a third of the shuffle's instructions.
 pub fn shuffle<T>(items: &mut [T], rng: &mut GameRng) {
     if items.len() >= SHUFFLE_TABLE_LEN {
         items.shuffle(rng);

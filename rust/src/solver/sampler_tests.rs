@@ -1,4 +1,4 @@
-//! The world sampler: the issue's failing positions, the constraint logic, exact counts,
+//! The world sampler: positions where sampling once failed, the constraint logic, exact counts,
 //! agreement with an independent rejection sampler, and a property test over positions
 //! reached by varied and adversarial play.
 
@@ -58,7 +58,8 @@ fn falling(n: u32, k: u32) -> f64 {
 
 #[test]
 fn no_exchanges_dealer_view_after_the_lead() {
-    // The issue's first case: the elder's lead at action 0 used to find no slot.
+    // The elder's lead at action 0, with no exchanges, from the dealer's view: a world
+    // must still be found.
     for seed in 0..40 {
         let mut d = DealState::from_seed(seed, (seed % 2) as u8, rules(0, false)).unwrap();
         let lead = d.legal_actions()[0];
@@ -703,7 +704,7 @@ fn sampler_state_counts() {
     }
 }
 
-/// How rarely rejection finds a world in the issue's position:
+/// How rarely rejection finds a world in a hard position:
 /// `cargo test --release issue_position_rejection_rate -- --ignored --nocapture`.
 #[test]
 #[ignore = "a measurement, not a test"]

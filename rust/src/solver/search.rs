@@ -344,8 +344,7 @@ impl Search {
     /// what counts (the side suits by rank across suits were slower too): a finer
     /// static score (a card above every other live one first, then a suit the follower can
     /// neither follow nor trump, then trumps, then low side cards) took 40% more time on
-    /// the expert's exchange decisions, and this order with the trumps first 30% more
-    /// (BENCHMARKS.md, issue 24's third pass).
+    /// the expert's exchange decisions, and this order with the trumps first 30% more.
     fn order_leads(&self, cands: u32, best: u8, killer: [u8; 2], moves: &mut Moves) {
         let mut rest = cands;
         for c in [best, killer[0], killer[1]] {
