@@ -2,8 +2,9 @@
 //! generator, so that Python derives no seed and draws no number of its own.
 
 use pyo3::exceptions::PyTypeError;
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::PyBool;
+use pyo3::types::{PyBool, PyInt};
 
 use super::card::{extract_cards, to_py, PyCard};
 use super::errors::{describe, extract_u64, int_in, EcarteError, InvalidSeedError};
@@ -21,7 +22,13 @@ pub fn extract_seed(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
             describe(obj)
         )
     };
-    if obj.is_instance_of::<PyBool>() || !obj.hasattr("__index__")? {
+    // An `int` first: looking up `__index__` costs more than the rest of a new `Deal`.
+    if obj.is_exact_instance_of::<PyInt>() {
+        return obj
+            .extract::<u64>()
+            .map_err(|_| InvalidSeedError::new_err(message()));
+    }
+    if obj.is_instance_of::<PyBool>() || !obj.hasattr(intern!(obj.py(), "__index__"))? {
         return Err(PyTypeError::new_err(message()));
     }
     obj.extract::<u64>()
