@@ -37,10 +37,12 @@ def read_run(lines: Iterable[str], name: str) -> tuple[dict[str, Any], list[dict
 
 
 def machine(meta: Mapping[str, Any]) -> str:
-    """The CPU in a few words, and the cores the run had."""
+    """The CPU in a few words, the cores the run had, and the load average it started at."""
     cpu = str(meta.get("cpu") or "unknown CPU")
     cpu = re.sub(r"\((R|TM|tm)\)|\bCPU\b|\bProcessor\b|@.*$|\s\d+-Core", "", cpu)
-    return f"{' '.join(cpu.split())}, {meta.get('cores', '?')} cores"
+    load = meta.get("load")
+    loaded = "" if load is None else f", load {load:g}"
+    return f"{' '.join(cpu.split())}, {meta.get('cores', '?')} cores{loaded}"
 
 
 def commit(meta: Mapping[str, Any]) -> str:

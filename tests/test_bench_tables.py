@@ -76,7 +76,8 @@ def compare_run() -> list[str]:
             "note": "n/a (open_spiel not installed)",
         },
     ]
-    return [json.dumps({**META, "bench": "compare", "full": True})] + [json.dumps(r) for r in rows]
+    meta = {**META, "bench": "compare", "full": True, "load": 3.5}
+    return [json.dumps(meta)] + [json.dumps(r) for r in rows]
 
 
 def solver_run() -> list[str]:
@@ -94,7 +95,7 @@ def test_the_tables_carry_figure_ratio_command_commit_and_machine() -> None:
     duel = tables["duel"].splitlines()[2]
     assert duel == (
         "| new deal (shuffle + deal) | deal | 340 ns | 20.0× reference | `ecarte bench --full` "
-        "| `0123456` | Intel Xeon, 2 cores |"
+        "| `0123456` | Intel Xeon, 2 cores, load 3.5 |"
     )
     assert "| 512 MiB | 50% of 1 GiB |" in tables["memory"]
     assert "n/a (open_spiel not installed)" in tables["openspiel"]
@@ -145,7 +146,7 @@ def test_ecarte_bench_json_writes_metadata_then_rows() -> None:
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     meta, rows = lines[0], lines[1:]
     assert meta["bench"] == "compare" and meta["full"] is False
-    for key in ("ecarte", "commit", "cpu", "threads", "python", "os", "date"):
+    for key in ("ecarte", "commit", "cpu", "threads", "python", "os", "date", "load"):
         assert key in meta, key
     assert meta["threads"] >= 1
     assert {r["area"] for r in rows} == set(AREAS)

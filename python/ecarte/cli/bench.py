@@ -19,7 +19,7 @@ POSITIONS_IN_SET = 1_200
     "as_json",
     is_flag=True,
     help="JSON lines: the run's metadata (version, commit, CPU, threads, Python, OS, "
-    "date), then one object per comparison (benches/write_tables.py makes BENCHMARKS.md's "
+    "date, load), then one object per comparison (benches/write_tables.py makes BENCHMARKS.md's "
     "tables of them).",
 )
 @click.pass_context
@@ -35,7 +35,7 @@ def bench_command(ctx: click.Context, full: bool, as_json: bool) -> None:
     from ecarte.bench.metadata import metadata
 
     if as_json:
-        meta = {**metadata(_threads()), "full": full}
+        meta = {**metadata(_threads()), "full": full, "load": _load()}
         for line in json_lines(run_areas(full=full), meta):
             click.echo(line)
         return
@@ -45,6 +45,18 @@ def bench_command(ctx: click.Context, full: bool, as_json: bool) -> None:
     )
     click.echo(format_table(run_benchmarks(full=full)))
     click.echo("\n" + textwrap.fill(NOTES, 88))
+
+
+def _load() -> float | None:
+    """The system's load average over the last minute when the run starts (``None`` where
+    the platform does not say): on a shared machine, what the absolute times competed
+    with."""
+    import os
+
+    try:
+        return round(os.getloadavg()[0], 1)
+    except (AttributeError, OSError):
+        return None
 
 
 def _threads() -> int:
