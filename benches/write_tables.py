@@ -119,10 +119,11 @@ def times_cell(ms: float) -> str:
 
 
 def caption(meta: Mapping[str, Any]) -> str:
+    threads = meta.get("threads", "?")
     return (
         f"\nMeasured {meta.get('date', '?')} with ecarte {meta.get('ecarte', '?')}, Python "
-        f"{meta.get('python', '?')}, {meta.get('os', '?')}, {meta.get('threads', '?')} "
-        f"threads.\n"
+        f"{meta.get('python', '?')}, {meta.get('os', '?')}, {threads} "
+        f"thread{'' if threads == 1 else 's'}.\n"
     )
 
 
