@@ -41,7 +41,11 @@ def test_the_docs_site_builds_strictly(tmp_path: Path) -> None:
     assert 'id="ecarte.bank.odds"' in bank
     # BENCHMARKS.md is on the site, and a guide page's link to it lands there.
     assert (site / "benchmarks" / "index.html").is_file()
-    assert 'href="../benchmarks/' in (site / "integrations" / "index.html").read_text()
+    agents = (site / "agents" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../benchmarks/#agents"' in agents
+    # The README is the site's home page, its links to docs/NAME.md made site links.
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert 'href="duel/"' in home and "docs/duel.md" not in home
 
 
 def words(text: str) -> int:
