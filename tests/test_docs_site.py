@@ -39,6 +39,10 @@ def test_the_docs_site_builds_strictly(tmp_path: Path) -> None:
         assert f'id="{name}"' in duel, name
     bank = (site / "reference" / "bank" / "index.html").read_text(encoding="utf-8")
     assert 'id="ecarte.bank.odds"' in bank
+    # The docstrings' reStructuredText roles are shown as code, not raw.
+    for page in (site / "reference").glob("*/index.html"):
+        raw = re.findall(r":(?:class|func|meth|mod|data|attr|exc|obj):<code>", page.read_text())
+        assert not raw, f"{page.parent.name}: {len(raw)} roles shown raw"
     # BENCHMARKS.md is on the site, and a guide page's link to it lands there.
     assert (site / "benchmarks" / "index.html").is_file()
     agents = (site / "agents" / "index.html").read_text(encoding="utf-8")
