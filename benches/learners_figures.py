@@ -2,7 +2,7 @@
 native call steps every env and the opponent's replies) and of sb3's own
 ``make_vec_env("ecarte/Duel-v0")`` (a ``DummyVecEnv`` of single Gymnasium envs), each
 stepped with masked random actions as a learner's rollout steps them (masks through
-sb3-contrib's ``get_action_masks``). Prints the figures of BENCHMARKS.md, "Learners".
+sb3-contrib's ``get_action_masks``). Prints the figures of BENCHMARKS.md, "Framework integrations".
 
     python benches/learners_figures.py [--envs 64] [--steps 300]
 """

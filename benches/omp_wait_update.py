@@ -2,7 +2,7 @@
 8,192 decisions on the native env, then 4 epochs), with PyTorch's OpenMP threads sleeping
 when idle (``OMP_WAIT_POLICY=PASSIVE`` set before PyTorch loads) or spinning (GNU OpenMP's
 default). Spinning counts as CPU time, and on a loaded machine it dominates: the figures of
-BENCHMARKS.md, "Learners", and the reason the recipe sets the policy first.
+BENCHMARKS.md, "Learning", and the reason the recipe sets the policy first.
 
     python benches/omp_wait_update.py passive|default [--updates 3] [--threads 2]
 """

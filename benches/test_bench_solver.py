@@ -1,4 +1,4 @@
-"""The double-dummy solver on BENCHMARKS.md's 100 full positions (the deal of seed 0..99,
+"""The double-dummy solver on 100 full positions (the deal of seed 0..99,
 dealer 0, no exchange, at the first lead), one solve at a time on the calling thread.
 
 Run: ``pytest benches/test_bench_solver.py --benchmark-enable``. Each round solves all 100

@@ -1,9 +1,9 @@
-"""The docs tell one truth: the README's `ecarte play` transcript is what the command prints,
-every list of agents names every agent, the docs stand alone, and install commands work
-from a checkout.
+"""The docs tell one truth: the `ecarte play` transcript of docs/cli.md is what the command
+prints, every list of agents names every agent, the docs stand alone, and install commands
+work from a checkout.
 
 The transcript is regenerated from a real run with ``python tests/test_docs.py``, which
-rewrites the README's block in place (the inputs are the block's own ``> `` lines)."""
+rewrites the page's block in place (the inputs are the block's own ``> `` lines)."""
 
 from __future__ import annotations
 
@@ -18,17 +18,19 @@ from ecarte.duel import AGENT_SPECS
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-AGENT_DOCS = [README, ROOT / "docs" / "api.md", ROOT / "docs" / "integrations.md"]
+#: The page that holds the `ecarte play` transcript.
+TRANSCRIPT_PAGE = ROOT / "docs" / "cli.md"
+AGENT_DOCS = [README, *(ROOT / "docs" / f"{n}.md" for n in ("api", "duel", "integrations"))]
 DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
 
-#: The README's transcript: the block after this sentence.
+#: The transcript: the block after this sentence.
 TRANSCRIPT_INTRO = "A real session (`ecarte play --seed 7`):"
 PLAY_ARGS = ["play", "--seed", "7"]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 
 
 def transcript_block(text: str) -> tuple[int, int]:
-    """The character span of the transcript inside the README's ```text block."""
+    """The character span of the transcript inside its page's ```text block."""
     start = text.index("```text\n", text.index(TRANSCRIPT_INTRO)) + len("```text\n")
     return start, text.index("```", start)
 
@@ -60,16 +62,16 @@ def play_transcript(inputs: list[str]) -> str:
     return "".join(line.rstrip() + "\n" for line in text.splitlines())
 
 
-def readme_inputs(block: str) -> list[str]:
+def block_inputs(block: str) -> list[str]:
     return [line[2:] for line in block.splitlines() if line.startswith("> ")]
 
 
-def test_the_readme_play_transcript_is_a_real_run() -> None:
-    text = README.read_text(encoding="utf-8")
+def test_the_play_transcript_is_a_real_run() -> None:
+    text = TRANSCRIPT_PAGE.read_text(encoding="utf-8")
     start, end = transcript_block(text)
     block = text[start:end]
-    assert play_transcript(readme_inputs(block)) == block, (
-        "the README's transcript has drifted: regenerate it with python tests/test_docs.py"
+    assert play_transcript(block_inputs(block)) == block, (
+        "the transcript has drifted: regenerate it with python tests/test_docs.py"
     )
 
 
@@ -121,12 +123,12 @@ def test_the_readme_calls_only_the_master_the_strongest() -> None:
 
 
 def regenerate() -> None:
-    """Rewrites the README's transcript from a real run, with the block's own inputs."""
-    text = README.read_text(encoding="utf-8")
+    """Rewrites the transcript from a real run, with the block's own inputs."""
+    text = TRANSCRIPT_PAGE.read_text(encoding="utf-8")
     start, end = transcript_block(text)
-    fresh = play_transcript(readme_inputs(text[start:end]))
-    README.write_text(text[:start] + fresh + text[end:], encoding="utf-8")
-    print(f"README.md: the `ecarte {' '.join(PLAY_ARGS)}` transcript regenerated")
+    fresh = play_transcript(block_inputs(text[start:end]))
+    TRANSCRIPT_PAGE.write_text(text[:start] + fresh + text[end:], encoding="utf-8")
+    print(f"docs/cli.md: the `ecarte {' '.join(PLAY_ARGS)}` transcript regenerated")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ the fast ones here; the AVX-512 planes are compared with the others by the Rust 
 
     ECARTE_MEMCHECK=1 pytest tests/test_memcheck.py
 
-takes a few minutes on 2 cores (BENCHMARKS.md has the figures); skipped otherwise."""
+takes a few minutes on 2 cores (docs/testing.md); skipped otherwise."""
 
 from __future__ import annotations
 

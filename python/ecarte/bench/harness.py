@@ -49,7 +49,17 @@ from ecarte.bench.workloads import (
     resolution_inputs,
 )
 
-__all__ = ["NOTES", "Row", "format_table", "memory_rows", "run_benchmarks"]
+__all__ = [
+    "AREAS",
+    "NOTES",
+    "Row",
+    "format_figure",
+    "format_table",
+    "json_lines",
+    "memory_rows",
+    "run_areas",
+    "run_benchmarks",
+]
 
 NOT_INSTALLED = "n/a (open_spiel not installed)"
 
@@ -76,17 +86,56 @@ class Row:
 # -- the table ---------------------------------------------------------------------------
 
 
-def run_benchmarks(full: bool = False, min_time: float | None = None) -> list[Row]:
-    """Measures every comparison once; ``full`` runs each longer (steadier figures).
-    ``min_time`` (seconds of timed loops per measurement) overrides the choice of ``full``."""
+#: The areas of the table, in its order: the duel's engine, the banking game, the duel
+#: against OpenSpiel's games, and memory.
+AREAS = ("duel", "bank", "openspiel", "memory")
+
+
+def run_areas(full: bool = False, min_time: float | None = None) -> dict[str, list[Row]]:
+    """Measures every comparison once, by area (:data:`AREAS`); ``full`` runs each longer
+    (steadier figures). ``min_time`` (seconds of timed loops per measurement) overrides the
+    choice of ``full``."""
     if min_time is None:
         min_time = 0.5 if full else 0.05
-    rows: list[Row] = []
-    rows += _duel_rows(min_time, full)
-    rows += _bank_rows(min_time)
-    rows += _openspiel_rows(min_time)
-    rows += memory_rows(1_000_000 if full else 100_000)
-    return rows
+    return {
+        "duel": _duel_rows(min_time, full),
+        "bank": _bank_rows(min_time),
+        "openspiel": _openspiel_rows(min_time),
+        "memory": memory_rows(1_000_000 if full else 100_000),
+    }
+
+
+def run_benchmarks(full: bool = False, min_time: float | None = None) -> list[Row]:
+    """Every comparison of :func:`run_areas`, in one list."""
+    return [row for rows in run_areas(full, min_time).values() for row in rows]
+
+
+def json_lines(areas: dict[str, list[Row]], meta: dict[str, Any]) -> list[str]:
+    """``ecarte bench --json``: the run's metadata (``meta``, with ``bench`` set to
+    ``"compare"``), then one object per row: its ``area``, ``benchmark``, ``unit``, the
+    ``ecarte`` figure and the ``peer``'s (seconds per unit, or bytes), the ``ratio`` (the
+    peer's figure over ecarte's: above 1, ecarte is faster or smaller) and a ``note``;
+    a figure not measured is ``null``."""
+    import json
+
+    lines = [json.dumps({**meta, "bench": "compare"})]
+    for area, rows in areas.items():
+        for r in rows:
+            lines.append(
+                json.dumps(
+                    {
+                        "area": area,
+                        "benchmark": r.group,
+                        "unit": r.unit,
+                        "ecarte": r.ecarte,
+                        "peer": r.baseline_name,
+                        "peer_value": r.baseline,
+                        "ratio": r.ratio,
+                        "note": r.note,
+                    }
+                )
+            )
+    return lines
 
 
 def _duel_rows(min_time: float, full: bool) -> list[Row]:
@@ -402,12 +451,17 @@ def _fmt_time(seconds: float | None) -> str:
     return f"{seconds / 1e-9:.3g} ns"
 
 
+def format_figure(value: float | None, unit: str) -> str:
+    """A figure as the table shows it: bytes for the unit ``bytes``, else seconds in the
+    unit that suits it ("-" when not measured)."""
+    return _fmt_bytes(value) if unit == "bytes" else _fmt_time(value)
+
+
 def format_table(rows: list[Row]) -> str:
     """A plain-text table: ecarte, the baseline, and how many times faster ecarte is."""
     header = ("benchmark", "per", "ecarte", "baseline", "baseline time", "ecarte speed-up")
     lines = [header]
     for r in rows:
-        fmt = _fmt_bytes if r.unit == "bytes" else _fmt_time
         if r.unit == "bytes":
             if r.ecarte is not None and r.baseline is not None:
                 ratio = f"{r.ecarte / r.baseline:.0%} of the budget"
@@ -419,7 +473,16 @@ def format_table(rows: list[Row]) -> str:
             ratio = r.note
         else:
             ratio = "-"
-        lines.append((r.group, r.unit, fmt(r.ecarte), r.baseline_name, fmt(r.baseline), ratio))
+        lines.append(
+            (
+                r.group,
+                r.unit,
+                format_figure(r.ecarte, r.unit),
+                r.baseline_name,
+                format_figure(r.baseline, r.unit),
+                ratio,
+            )
+        )
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     out = []
     for i, line in enumerate(lines):

@@ -14,8 +14,16 @@ POSITIONS_IN_SET = 1_200
 
 @click.group("bench", invoke_without_command=True)
 @click.option("--full", is_flag=True, help="Longer runs, steadier figures.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="JSON lines: the run's metadata (version, commit, CPU, threads, Python, OS, "
+    "date, load), then one object per comparison (benches/write_tables.py makes BENCHMARKS.md's "
+    "tables of them).",
+)
 @click.pass_context
-def bench_command(ctx: click.Context, full: bool) -> None:
+def bench_command(ctx: click.Context, full: bool, as_json: bool) -> None:
     """Time ecarte against the pure-Python reference (and OpenSpiel, when installed), side by
     side in one run, and print the ratios. `ecarte bench solver` times the solver."""
     if ctx.invoked_subcommand is not None:
@@ -23,14 +31,46 @@ def bench_command(ctx: click.Context, full: bool) -> None:
     import platform
     import textwrap
 
-    from ecarte.bench.harness import NOTES, format_table, run_benchmarks
+    from ecarte.bench.harness import NOTES, format_table, json_lines, run_areas, run_benchmarks
+    from ecarte.bench.metadata import metadata
 
+    if as_json:
+        meta = {**metadata(_threads()), "full": full, "load": _load()}
+        for line in json_lines(run_areas(full=full), meta):
+            click.echo(line)
+        return
     click.echo(
         f"python {platform.python_version()} on {platform.machine()}, "
         f"{'full' if full else 'quick'} run"
     )
     click.echo(format_table(run_benchmarks(full=full)))
     click.echo("\n" + textwrap.fill(NOTES, 88))
+
+
+def _load() -> float | None:
+    """The system's load average over the last minute when the run starts (``None`` where
+    the platform does not say): on a shared machine, what the absolute times competed
+    with."""
+    import os
+
+    try:
+        return round(os.getloadavg()[0], 1)
+    except (AttributeError, OSError):
+        return None
+
+
+def _threads() -> int:
+    """The threads the engine's parallel work runs on: ``RAYON_NUM_THREADS`` when it is set
+    to a positive number, else every CPU this process may use."""
+    import os
+
+    setting = os.environ.get("RAYON_NUM_THREADS", "")
+    if setting.isdigit() and int(setting) > 0:
+        return int(setting)
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 @bench_command.command("solver")
