@@ -3,6 +3,7 @@ card texts, whether undo has a move to take back, and a record's player names.""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ecarte import duel
@@ -18,9 +19,10 @@ def ask(session: Session, cmd: str, **fields: Any) -> Any:
     return response["result"]
 
 
-def test_hello_gives_the_default_level_and_every_card_as_people_read_it() -> None:
+def test_hello_gives_the_defaults_and_every_card_as_people_read_it() -> None:
     hello = ask(Session(), "hello")
     assert hello["default_level"] == duel.DEFAULT_LEVEL in hello["levels"]
+    assert duel.Rules.from_json(json.dumps(hello["rules"])) == duel.Rules()
     assert hello["suits"] == {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
     cards = hello["cards"]
     assert set(cards) == {str(c) for c in full_pack()}

@@ -128,6 +128,12 @@ def test_no_screen_scrolls_sideways(app: tuple[str, Browser], tmp_path: Path, wi
     page.click("button[data-action=deal]")
     page.wait_for_selector(".tableau .card.back")
     screen("bank")
+    # The odds name the trump card as people read it.
+    page.click("#odds")
+    page.wait_for_selector("#message:has-text('Odds')")
+    trump = page.get_attribute(".trump-card", "title")
+    said = page.inner_text("#message")
+    assert f"with {trump} turned up" in said and not RAW_CARD.search(said), said
     assert not errors
     context.close()
 
@@ -142,6 +148,10 @@ def test_the_defaults_are_the_engine_s(app: tuple[str, Browser]) -> None:
     page.goto(url + "/#/duel")
     page.wait_for_selector("#level option", state="attached")
     assert page.eval_on_selector("#level", "(s) => s.value") == duel.DEFAULT_LEVEL == "expert"
+    assert page.input_value("#target") == str(duel.Rules().target)
+    page.goto(url + "/#/watch")
+    page.wait_for_selector("#agent0 option", state="attached")
+    assert page.input_value("#watch-target") == str(duel.Rules().target)
     page.close()
 
 

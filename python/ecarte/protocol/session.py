@@ -277,6 +277,7 @@ class Session(Bookkeeping):
             "agents": AGENT_SPECS,
             "levels": dict(LEVELS),
             "default_level": DEFAULT_LEVEL,
+            "rules": json.loads(Rules().to_json()),
             "builtin_agents": [
                 {
                     "name": agent.name,

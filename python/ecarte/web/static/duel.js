@@ -44,7 +44,7 @@ export function duelScreen(main, server, hello) {
       el("label", {}, "Opponent level", levels),
       el("label", {}, "or agent spec", el("input", { id: "spec", placeholder: "e.g. pimc:16", size: 12 })),
       el("label", {}, "Your seat", el("select", { id: "seat" }, el("option", { value: 0 }, "0 (deals first)"), el("option", { value: 1 }, "1"))),
-      el("label", {}, "Match to", el("input", { id: "target", type: "number", value: 7, min: 1, max: 100 })),
+      el("label", {}, "Match to", el("input", { id: "target", type: "number", value: hello.rules.target })),
       el("button", { class: "primary", id: "start", onclick: start }, "Start")));
   const board = el("div", { id: "board" });
   main.append(setup, board);
@@ -189,7 +189,7 @@ export function watchScreen(main, server, hello) {
   main.append(el("div", { class: "panel" }, el("h2", {}, "Watch a match"),
     el("div", { class: "row" },
       el("label", {}, "Seat 0", seats[0]), el("label", {}, "Seat 1", seats[1]),
-      el("label", {}, "Match to", el("input", { id: "watch-target", type: "number", value: 7, min: 1, max: 100 })),
+      el("label", {}, "Match to", el("input", { id: "watch-target", type: "number", value: hello.rules.target })),
       el("label", {}, "Speed", el("select", { id: "speed" }, [["slow", 1200], ["normal", 600], ["fast", 200]].map(([n, ms]) => el("option", { value: ms, selected: n === "normal" }, n)))),
       el("button", { class: "primary", onclick: start }, "Start"),
       next), info), board);
