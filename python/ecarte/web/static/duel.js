@@ -19,7 +19,6 @@ function watchable(hello) {
 function fill(select, values, chosen) {
   select.replaceChildren(...values.map((v) => el("option", { value: v, selected: v === chosen }, v)));
 }
-const CALLS = ["propose", "decline", "accept", "refuse"];
 
 function trickArea(obs, me) {
   const last = obs.tricks.length ? obs.tricks[obs.tricks.length - 1] : null;
@@ -112,8 +111,10 @@ export function duelScreen(main, server, hello) {
     const legal = new Set(state.legal);
     const newDraws = obs.draws.slice(seenDraws);
     seenDraws = obs.draws.length;
+    const cardActions = new Set();
     const hand = obs.hand.map((c) => {
       const action = obs.phase === "discard" ? `discard ${c}` : c;
+      cardActions.add(action);
       const classes = [legal.has(action) ? "legal" : "", newDraws.includes(c) ? "drawn" : "", obs.phase === "discard" || obs.phase === "play" ? "playable" : ""].join(" ");
       return card(c, { classes, onclick: () => act(action) });
     });
@@ -139,7 +140,8 @@ export function duelScreen(main, server, hello) {
           el("div", { class: "seat-label" }, state.legal.length ? "Your move" : state.over ? "Match over" : "Waiting"),
           el("div", { class: "cards", id: "hand" }, hand),
           el("div", { class: "actions" },
-            CALLS.filter((c) => legal.has(c)).map((c) => el("button", { class: "primary", "data-action": c, onclick: () => act(c) }, c)),
+            // The legal actions that are no card of the hand: the calls, in the engine's order.
+            state.legal.filter((a) => !cardActions.has(a)).map((a) => el("button", { class: "primary", "data-action": a, onclick: () => act(a) }, a)),
             el("button", { id: "undo", onclick: undo, disabled: !state.can_undo }, "Undo"),
             el("button", { id: "hint", onclick: hint, disabled: !state.legal.length }, "Hint")))),
       el("div", { class: "panel" }, el("h3", {}, "Log"),
