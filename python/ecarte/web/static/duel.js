@@ -1,10 +1,9 @@
-// The duel: a match against a built-in agent, and a spectator's view of two agents.
+// The duel: a match against a built-in agent, and a spectator's view of two agents. The
+// levels, the default level and rules, and the built-in agents come from the server's
+// `hello` (the engine's one registry); the page lists no agent of its own.
 import { actionText, back, card, cardText, el, suitText } from "./cards.js";
 import { messages } from "./messages.js";
 import { seatGone, seatMoved } from "./connection.js";
-
-// The levels, the default level and the built-in agents come from the server's `hello`
-// (the engine's one registry); the page lists no agent of its own.
 
 // The agents a spectator may pick: each agent by its name, and the specs the levels play.
 function watchable(hello) {
