@@ -92,8 +92,10 @@ def test_no_screen_scrolls_sideways(app: tuple[str, Browser], tmp_path: Path, wi
     page.select_option("#level", "easy")
     page.click("#start")
     rendered(page, "#board", None)
-    play_some(page, 8, lambda: width_fits(page, "a duel"))
+    play_some(page, 6, lambda: width_fits(page, "a duel"))
     screen("duel")
+    play_some(page, 80, lambda: width_fits(page, "a duel"))  # to the deal's result
+    assert page.locator("#result-banner").count()
 
     page.goto(url + "/#/watch")
     page.select_option("#agent0", "heuristic")
