@@ -209,11 +209,19 @@ class Game:
         self.advance()
         return Reply("", redraw=True, banner=self.last_banner)
 
+    @property
+    def can_undo(self) -> bool:
+        """Whether :meth:`undo` has a move to take back: one of the human's in the deal in
+        play (undo stays within a deal, and a finished match stays finished)."""
+        if self.match.is_over() or self.pending_banner:
+            return False
+        return any(player == self.seat for player, _ in self.match.deal.moves)
+
     def undo(self) -> Reply:
         """Takes back the human's last decision in this deal, and the opponent's replies."""
-        seats = [player for player, _ in self.match.deal.moves]
-        if self.seat not in seats:
+        if not self.can_undo:
             return Reply("Nothing to undo in this deal.")
+        seats = [player for player, _ in self.match.deal.moves]
         while seats:
             self.match.undo()
             if seats.pop() == self.seat:

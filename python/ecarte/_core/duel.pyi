@@ -100,6 +100,9 @@ AGENTS: Final[tuple[AgentInfo, ...]]
 LEVELS: Final[Mapping[str, str]]
 """The levels of ``ecarte play --level`` and the protocol, easiest first, each with the
 agent spec it plays (``{"easy": "heuristic", "medium": "pimc:8", ...}``), read-only."""
+DEFAULT_LEVEL: Final[str]
+"""The level of :data:`LEVELS` played when none is named (``ecarte play``, the web page)
+and that gives hints: ``"expert"``."""
 AGENT_SPECS: Final[tuple[str, ...]]
 """The forms of the agent specs the one grammar reads: ``("random", "heuristic", "pimc",
 "pimc:N", ...)``, ``N`` the worlds per decision (1 to the agent's ``max_worlds``); what

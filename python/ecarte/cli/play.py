@@ -21,12 +21,8 @@ from ecarte.cli.common import (
     console,
     make_player,
 )
-from ecarte.duel import LEVELS, Match, Rules, parse_agent
+from ecarte.duel import DEFAULT_LEVEL, LEVELS, Match, Rules, parse_agent
 from ecarte.seeding import agent_seed
-
-#: The default level: the expert, next to the master in strength at about 0.6 of its time
-#: per move (docs/agents.md).
-DEFAULT_LEVEL = "expert"
 
 
 def levels_help() -> str:
@@ -137,8 +133,8 @@ def play_command(
     _offer_save(match, save_path)
 
 
-#: The expert gives the hints (the default level's agent, quick to answer).
-HINT_AGENT = "expert"
+#: The default level's agent gives the hints (the expert, quick to answer).
+HINT_AGENT = LEVELS[DEFAULT_LEVEL]
 
 
 def _offer_save(match: Match, save_path: Path | None) -> None:

@@ -154,6 +154,7 @@ class PlayDuel(Holder):
             "over": match.is_over(),
             "winner": match.winner,
             "log": self.game.log[-LOG_LINES:],
+            "can_undo": self.game.can_undo,
             "finished": self.finished,
         }
 

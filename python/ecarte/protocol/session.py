@@ -21,6 +21,7 @@ from ecarte.bank import odds as bank_odds
 from ecarte.duel import (
     AGENT_SPECS,
     AGENTS,
+    DEFAULT_LEVEL,
     LEVELS,
     Deal,
     Match,
@@ -35,6 +36,7 @@ from ecarte.protocol.clients import ALL_SEATS, Client
 from ecarte.protocol.games import BankTable, Holder, OpenDuel, PlayDuel, WatchDuel
 from ecarte.protocol.replay import replay
 from ecarte.protocol.thinking import think
+from ecarte.protocol.views import card_faces
 from ecarte.protocol.wire import (
     MAX_MESSAGE_BYTES,
     PROTOCOL,
@@ -274,6 +276,8 @@ class Session(Bookkeeping):
             "commands": list(COMMANDS),
             "agents": AGENT_SPECS,
             "levels": dict(LEVELS),
+            "default_level": DEFAULT_LEVEL,
+            "rules": json.loads(Rules().to_json()),
             "builtin_agents": [
                 {
                     "name": agent.name,
@@ -300,6 +304,7 @@ class Session(Bookkeeping):
                 name: {"variant": f.variant, "description": f.description, "replay": bool(f.replay)}
                 for name, f in record_formats().items()
             },
+            **card_faces(),
         }
 
     def _cmd_new(self, client: Client, request: Request) -> dict[str, Any]:
@@ -351,7 +356,7 @@ class Session(Bookkeeping):
             return WatchDuel(match, specs), None
         if opponent:
             seat = request.integer("seat", 0, 1, default=0) if request.has("seat") else 0
-            return PlayDuel(match, self._spec(request, "opponent", "expert"), seat), {seat}
+            return PlayDuel(match, self._spec(request, "opponent", DEFAULT_LEVEL), seat), {seat}
         if not self.open_games:
             raise AccessError("this server plays matches against agents: give an opponent")
         return OpenDuel(match), None
@@ -487,7 +492,7 @@ class Session(Bookkeeping):
         game, holder, seat = self._holder(client, request)
         if request.has("agent") and request.has("level"):
             raise ProtocolError("go: give an agent or a level, not both")
-        spec = self._spec(request, "level" if request.has("level") else "agent", "expert")
+        spec = self._spec(request, "level" if request.has("level") else "agent", DEFAULT_LEVEL)
         limit = request.number("time", 0.0, MAX_GO_SECONDS) if request.has("time") else None
         apply = request.flag("apply", False)
         with holder.lock:

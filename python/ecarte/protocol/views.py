@@ -12,11 +12,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ecarte._core import Suit, full_pack
 from ecarte.bank import LegalAction, PunterView, session_steps
 from ecarte.display import outcome_reason
 from ecarte.duel import Deal, Frame, Match, Observation, Outcome
 
 __all__ = [
+    "card_faces",
     "deal_frames",
     "frame_view",
     "legal_action_view",
@@ -27,6 +29,19 @@ __all__ = [
     "punter_view",
     "table_frames",
 ]
+
+
+def card_faces() -> dict[str, Any]:
+    """How a person reads the cards the views name by code (``"TH"``): each suit's symbol
+    (``suits``) and each card of the full pack written in the engine's ``"symbols"`` style
+    (``cards``: its text ``10♥``, its rank ``10`` and its suit ``♥``), for a client that
+    draws cards, so that it writes them as every other face does."""
+    suits = (Suit.Clubs, Suit.Diamonds, Suit.Hearts, Suit.Spades)
+    cards = {}
+    for card in full_pack():
+        text, suit = card.text("symbols"), card.suit.text("symbols")
+        cards[str(card)] = {"text": text, "rank": text.removesuffix(suit), "suit": suit}
+    return {"suits": {s.letter: s.text("symbols") for s in suits}, "cards": cards}
 
 
 def observation_view(observation: Observation) -> dict[str, Any]:

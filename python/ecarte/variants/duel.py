@@ -29,7 +29,8 @@ def _replay_match(text: str) -> dict[str, Any]:
     from ecarte.protocol.views import match_frames
 
     match = Match.from_json(text)
-    return {"frames": match_frames(match), "target": match.target}
+    players = None if match.players is None else list(match.players)
+    return {"frames": match_frames(match), "target": match.target, "players": players}
 
 
 def _run_summary(n: int, columns: Mapping[str, npt.NDArray[Any]]) -> dict[str, Any]:

@@ -208,6 +208,11 @@ pub fn spec_forms() -> Vec<String> {
     AGENTS.iter().flat_map(|row| row.spec_forms()).collect()
 }
 
+/// The level a person meets when they name none (`ecarte play`, the web page, the
+/// protocol's hints): the expert, next to the master in strength at about 0.6 of its time
+/// per move (docs/agents.md).
+pub const DEFAULT_LEVEL: &str = "expert";
+
 /// Every level with the spec it plays, easiest first.
 pub fn levels() -> Vec<(&'static str, String)> {
     AGENTS
@@ -248,5 +253,6 @@ mod tests {
             assert!(Policy::parse(spec).is_ok(), "{spec}");
         }
         assert_eq!(levels[1].1, "pimc:8");
+        assert!(names.contains(&DEFAULT_LEVEL));
     }
 }

@@ -367,6 +367,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     let read_only = py.import("types")?.getattr("MappingProxyType")?;
     m.add("LEVELS", read_only.call1((levels,))?)?;
+    m.add("DEFAULT_LEVEL", registry::DEFAULT_LEVEL)?;
     m.add(
         "DEFAULT_PIMC_SAMPLES",
         crate::play::policy::DEFAULT_PIMC_SAMPLES,

@@ -1,12 +1,13 @@
 // The banking table: one seat per browser, joined by the table's link; every seat sees
 // the punters' view (the tableaux face down until the reveal).
-import { back, card, el } from "./cards.js";
-import { fail, say } from "./messages.js";
+import { back, card, cardText, el } from "./cards.js";
+import { messages } from "./messages.js";
 import { seatGone, seatMoved } from "./connection.js";
 
 const COLOURS = ["#f5c400", "#7fd1ff", "#ff8a80", "#b9f6ca", "#e1bee7", "#ffcc80", "#cfd8dc", "#f48fb1"];
 
 export function bankScreen(main, server) {
+  const { fail } = messages();
   main.append(el("div", { class: "panel" }, el("h2", {}, "Open a banking table"),
     el("p", {}, "Name the players in seat order; the first holds the bank. Each player opens the table's link in their own browser and takes their seat."),
     el("div", { class: "row" },
@@ -121,15 +122,16 @@ export function tableBoard(state, { onAct } = {}) {
     el("div", { class: "panel" }, el("div", { class: "tableaux" }, tableaux),
       el("div", { class: "actions", id: "table-actions" }, controls)),
     el("div", { class: "panel row" },
-      el("div", {}, el("h3", {}, "Chips"), el("table", { class: "ledger", id: "chips" },
+      el("div", { class: "wide" }, el("h3", {}, "Chips"), el("table", { class: "ledger", id: "chips" },
         Object.entries(state.chips).map(([p, c]) => el("tr", {}, el("td", {}, p), el("td", {}, c))))),
       state.ledger ? el("div", {}, el("h3", {}, "Chip chart"), chart(state.ledger, Object.keys(state.chips))) : null,
-      state.ledger ? el("div", {}, el("h3", {}, "Ledger"), el("table", { class: "ledger", id: "ledger" },
+      state.ledger ? el("div", { class: "wide" }, el("h3", {}, "Ledger"), el("table", { class: "ledger", id: "ledger" },
         el("tr", {}, el("th", {}, "deal"), el("th", {}, "banker"), el("th", {}, "bank"), Object.keys(state.chips).map((p) => el("th", {}, p))),
         state.ledger.map((e) => el("tr", {}, el("td", {}, e.deal), el("td", {}, e.banker), el("td", {}, e.bank), Object.keys(state.chips).map((p) => el("td", {}, e.chips[p])))))) : null));
 }
 
 export function tableScreen(main, server, game) {
+  const { say, fail } = messages();
   const key = `ecarte.table.${game}`;
   const board = el("div", { id: "table-board" });
   const link = `${location.origin}/#/table/${game}`;
@@ -144,7 +146,7 @@ export function tableScreen(main, server, game) {
   async function odds() {
     try {
       const r = await server.request("odds", { game });
-      say(`Odds for one tableau with ${r.trump_card} turned up: punter ${(100 * r.punter).toFixed(1)}%, en carte ${(100 * r.en_carte).toFixed(1)}%, banker ${(100 * r.banker).toFixed(1)}%`);
+      say(`Odds for one tableau with ${cardText(r.trump_card)} turned up: punter ${(100 * r.punter).toFixed(1)}%, en carte ${(100 * r.en_carte).toFixed(1)}%, banker ${(100 * r.banker).toFixed(1)}%`);
     } catch (error) { fail(error); }
   }
 

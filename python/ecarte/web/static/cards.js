@@ -1,5 +1,11 @@
-// Cards drawn with CSS: a rank and a suit symbol, red for hearts and diamonds.
-export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+// Cards drawn with CSS, written as the engine writes them for people: `hello`'s `suits`
+// and `cards` (the rank and suit symbol of each card code), red for hearts and diamonds.
+let faces = { suits: {}, cards: {} };
+
+// The engine's card texts, from `hello`; the page draws no card before it has them.
+export function useFaces(hello) {
+  faces = { suits: hello.suits, cards: hello.cards };
+}
 
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -14,26 +20,30 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-export function pretty(code) {
-  const rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
-  return rank + SUITS[code.slice(-1)];
+// A card code ("TH") as a person reads it ("10♥").
+export function cardText(code) {
+  return faces.cards[code] ? faces.cards[code].text : code;
+}
+
+// A suit letter ("H") as its symbol.
+export function suitText(letter) {
+  return faces.suits[letter] || letter;
+}
+
+// A duel action ("discard 7C", "QH", "propose") with its card as a person reads it.
+export function actionText(action) {
+  return action.split(" ").map(cardText).join(" ");
 }
 
 export function card(code, { small = false, classes = "", onclick } = {}) {
-  const suit = code.slice(-1);
-  const red = suit === "H" || suit === "D";
-  const rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
+  const face = faces.cards[code] || { text: code, rank: code, suit: "" };
+  const red = code.endsWith("H") || code.endsWith("D");
   return el("div", {
     class: `card${red ? " red" : ""}${small ? " small" : ""} ${classes}`,
-    "data-card": code, title: pretty(code), onclick,
-  }, el("span", { class: "corner" }, rank, el("br"), SUITS[suit]), el("span", { class: "pip" }, SUITS[suit]));
+    "data-card": code, title: face.text, onclick,
+  }, el("span", { class: "corner" }, face.rank, el("br"), face.suit), el("span", { class: "pip" }, face.suit));
 }
 
 export function back({ small = false } = {}) {
   return el("div", { class: `card back${small ? " small" : ""}`, "aria-label": "face-down card" });
-}
-
-export function prettyText(text) {
-  // Cards written as codes in engine texts ("discard 7C") shown with suit symbols.
-  return text.replace(/\b([2-9TJQKA])([CDHS])\b/g, (_, r, s) => (r === "T" ? "10" : r) + SUITS[s]);
 }

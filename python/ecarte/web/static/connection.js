@@ -2,10 +2,13 @@
 // response matched by id; events (a table's updates, a seat that left or moved) go to the
 // listeners. A dropped connection is reopened (after 1 s, then up to 8 s apart) and the
 // reconnectors run again; requests pending when it dropped fail with "Disconnected".
+// `hello` is the server's answer to "hello" (its registry: levels, agents, records, card
+// texts), asked once, on the first connection that answers it.
 import { el } from "./cards.js";
 
 export class Connection {
   constructor(onStatus) {
+    this.hello = new Promise((resolve) => { this.greet = resolve; });
     this.pending = new Map();
     this.listeners = new Set();
     this.reconnectors = new Set();
@@ -18,7 +21,13 @@ export class Connection {
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = this.ws = new WebSocket(`${scheme}://${location.host}/ws`);
-    this.ready = new Promise((resolve) => { ws.onopen = () => { this.onStatus("connected"); resolve(); }; });
+    this.ready = new Promise((resolve) => {
+      ws.onopen = () => {
+        this.onStatus("connected");
+        resolve();
+        if (this.greet) this.request("hello").then((hello) => { if (this.greet) this.greet(hello); this.greet = null; }, () => {});
+      };
+    });
     ws.onmessage = (event) => { this.retry = 1000; this.receive(JSON.parse(event.data)); };
     ws.onclose = (event) => {
       this.onStatus(`disconnected${event.reason ? ` (${event.reason})` : ""}: reconnecting…`);

@@ -1,19 +1,9 @@
-// The duel: a match against a built-in agent, and a spectator's view of two agents.
-import { SUITS, back, card, el, prettyText } from "./cards.js";
-import { fail, say } from "./messages.js";
+// The duel: a match against a built-in agent, and a spectator's view of two agents. The
+// levels, the default level and rules, and the built-in agents come from the server's
+// `hello` (the engine's one registry); the page lists no agent of its own.
+import { actionText, back, card, cardText, el, suitText } from "./cards.js";
+import { messages } from "./messages.js";
 import { seatGone, seatMoved } from "./connection.js";
-
-// The levels and the built-in agents come from the server's `hello` (the engine's one
-// registry); the page lists no agent of its own.
-const registries = new WeakMap();
-function registry(server) {
-  if (!registries.has(server)) {
-    const hello = server.request("hello");
-    hello.catch(() => registries.delete(server)); // asked again next time
-    registries.set(server, hello);
-  }
-  return registries.get(server);
-}
 
 // The agents a spectator may pick: each agent by its name, and the specs the levels play.
 function watchable(hello) {
@@ -28,7 +18,6 @@ function watchable(hello) {
 function fill(select, values, chosen) {
   select.replaceChildren(...values.map((v) => el("option", { value: v, selected: v === chosen }, v)));
 }
-const CALLS = ["propose", "decline", "accept", "refuse"];
 
 function trickArea(obs, me) {
   const last = obs.tricks.length ? obs.tricks[obs.tricks.length - 1] : null;
@@ -36,23 +25,24 @@ function trickArea(obs, me) {
     el("div", { class: "pile" },
       obs.talon_size ? back() : null,
       obs.turn_up_holder === null ? card(obs.turn_up, { classes: "turn-up" }) : null,
-      el("div", { class: "count" }, `Talon: ${obs.talon_size}`, el("br"), `Trump: ${SUITS[obs.trump]}`)),
+      el("div", { class: "count" }, `Talon: ${obs.talon_size}`, el("br"), `Trump: ${suitText(obs.trump)}`)),
     el("div", {}, el("div", { class: "seat-label" }, "Current trick"),
       el("div", { class: "cards", id: "trick" }, obs.lead ? card(obs.lead) : el("span", { class: "count" }, "–"))),
     last ? el("div", {}, el("div", { class: "seat-label" }, `Last trick: won by ${last.winner === me ? "you" : "the opponent"}`),
       el("div", { class: "cards" }, last.cards.map((c) => card(c, { small: true })))) : null);
 }
 
-export function duelScreen(main, server) {
+export function duelScreen(main, server, hello) {
+  const { say, fail } = messages();
   const levels = el("select", { id: "level" });
-  registry(server).then((hello) => fill(levels, Object.keys(hello.levels)), fail);
+  fill(levels, Object.keys(hello.levels), hello.default_level);
   const setup = el("div", { class: "panel" },
     el("h2", {}, "Play a duel"),
     el("div", { class: "row" },
       el("label", {}, "Opponent level", levels),
       el("label", {}, "or agent spec", el("input", { id: "spec", placeholder: "e.g. pimc:16", size: 12 })),
       el("label", {}, "Your seat", el("select", { id: "seat" }, el("option", { value: 0 }, "0 (deals first)"), el("option", { value: 1 }, "1"))),
-      el("label", {}, "Match to", el("input", { id: "target", type: "number", value: 7, min: 1, max: 100 })),
+      el("label", {}, "Match to", el("input", { id: "target", type: "number", value: hello.rules.target })),
       el("button", { class: "primary", id: "start", onclick: start }, "Start")));
   const board = el("div", { id: "board" });
   main.append(setup, board);
@@ -84,7 +74,8 @@ export function duelScreen(main, server) {
   }
 
   async function hint() {
-    try { const r = await server.request("go", { game: game.id, level: "expert", time: 2 }); say(`Hint (${r.agent}): ${prettyText(r.action)}`); } catch (error) { fail(error); }
+    // The engine's default level gives the hint, within 2 seconds.
+    try { const r = await server.request("go", { game: game.id, time: 2 }); say(`Hint (${r.agent}): ${actionText(r.action)}`); } catch (error) { fail(error); }
   }
 
   // Back to the seat after a reconnection or from another tab; the token is forgotten only
@@ -119,8 +110,10 @@ export function duelScreen(main, server) {
     const legal = new Set(state.legal);
     const newDraws = obs.draws.slice(seenDraws);
     seenDraws = obs.draws.length;
+    const cardActions = new Set();
     const hand = obs.hand.map((c) => {
       const action = obs.phase === "discard" ? `discard ${c}` : c;
+      cardActions.add(action);
       const classes = [legal.has(action) ? "legal" : "", newDraws.includes(c) ? "drawn" : "", obs.phase === "discard" || obs.phase === "play" ? "playable" : ""].join(" ");
       return card(c, { classes, onclick: () => act(action) });
     });
@@ -146,8 +139,9 @@ export function duelScreen(main, server) {
           el("div", { class: "seat-label" }, state.legal.length ? "Your move" : state.over ? "Match over" : "Waiting"),
           el("div", { class: "cards", id: "hand" }, hand),
           el("div", { class: "actions" },
-            CALLS.filter((c) => legal.has(c)).map((c) => el("button", { class: "primary", "data-action": c, onclick: () => act(c) }, c)),
-            el("button", { id: "undo", onclick: undo, disabled: state.over }, "Undo"),
+            // The legal actions that are no card of the hand: the calls, in the engine's order.
+            state.legal.filter((a) => !cardActions.has(a)).map((a) => el("button", { class: "primary", "data-action": a, onclick: () => act(a) }, a)),
+            el("button", { id: "undo", onclick: undo, disabled: !state.can_undo }, "Undo"),
             el("button", { id: "hint", onclick: hint, disabled: !state.legal.length }, "Hint")))),
       el("div", { class: "panel" }, el("h3", {}, "Log"),
         el("div", { class: "log", id: "log" }, state.log.map((line) => el("div", {}, line))))));
@@ -168,7 +162,7 @@ export function frameBoard(frame, names) {
   const hands = [1, 0].map((seat) => el("div", { class: "panel" },
     el("div", { class: "seat-label" }, `${names[seat]}${frame.dealer === seat ? " (dealer)" : ""}${frame.current_player === seat ? " — to move" : ""}: tricks ${frame.tricks_taken[seat]}, cards ${frame.cards_taken[seat]}`),
     el("div", { class: "cards" }, frame.hands[seat].map((c) => card(c))),
-    frame.discards[seat].length ? el("div", { class: "seat-label" }, `discards: ${frame.discards[seat].map(prettyText).join(" ")}`) : null));
+    frame.discards[seat].length ? el("div", { class: "seat-label" }, `discards: ${frame.discards[seat].map(cardText).join(" ")}`) : null));
   const last = frame.tricks.length ? frame.tricks[frame.tricks.length - 1] : null;
   const centre = el("div", { class: "panel centre" },
     el("div", { class: "pile" }, frame.talon_size ? back() : null,
@@ -176,35 +170,39 @@ export function frameBoard(frame, names) {
       el("div", { class: "count" }, `Talon: ${frame.talon_size}`, el("br"), `Exchanges: ${frame.exchanges}`)),
     el("div", {}, el("div", { class: "seat-label" }, "Current trick"), el("div", { class: "cards" }, frame.lead ? card(frame.lead) : "–")),
     last ? el("div", {}, el("div", { class: "seat-label" }, `Last trick → ${names[last.winner]}`), el("div", { class: "cards" }, last.cards.map((c) => card(c, { small: true })))) : null,
-    el("div", { class: "count" }, frame.action === null ? "The deal" : `${names[frame.actor]}: ${prettyText(frame.action)}`));
+    el("div", { class: "count" }, frame.action === null ? "The deal" : `${names[frame.actor]}: ${actionText(frame.action)}`));
   const outcome = frame.outcome ? el("div", { class: "banner", id: "frame-result" },
     `${names[frame.outcome.winner]} wins the deal, ${frame.outcome.points} point${frame.outcome.points > 1 ? "s" : ""}: ${frame.outcome.reason.replace(/seat (\d)/g, (_, s) => names[Number(s)])}.`) : null;
   return el("div", {}, hands[0], centre, hands[1], outcome);
 }
 
-export function watchScreen(main, server) {
+export function watchScreen(main, server, hello) {
+  const { fail } = messages();
   const seats = [el("select", { id: "agent0" }), el("select", { id: "agent1" })];
-  registry(server).then((hello) => {
-    fill(seats[0], watchable(hello), "heuristic");
-    fill(seats[1], watchable(hello), "pimc:8");
-  }, fail);
+  // The easiest level against the default one, until the spectator picks others.
+  const levels = Object.values(hello.levels);
+  fill(seats[0], watchable(hello), levels[0]);
+  fill(seats[1], watchable(hello), hello.levels[hello.default_level]);
+  const next = el("button", { id: "next-deal", onclick: nextDeal, disabled: true }, "Next deal");
   const board = el("div", { id: "watch-board" });
   const info = el("div", { class: "scores" });
   let game = null, frames = [], index = 0, timer = null, names = ["seat 0", "seat 1"];
   main.append(el("div", { class: "panel" }, el("h2", {}, "Watch a match"),
     el("div", { class: "row" },
       el("label", {}, "Seat 0", seats[0]), el("label", {}, "Seat 1", seats[1]),
-      el("label", {}, "Match to", el("input", { id: "watch-target", type: "number", value: 7, min: 1, max: 100 })),
+      el("label", {}, "Match to", el("input", { id: "watch-target", type: "number", value: hello.rules.target })),
       el("label", {}, "Speed", el("select", { id: "speed" }, [["slow", 1200], ["normal", 600], ["fast", 200]].map(([n, ms]) => el("option", { value: ms, selected: n === "normal" }, n)))),
       el("button", { class: "primary", onclick: start }, "Start"),
-      el("button", { id: "next-deal", onclick: nextDeal }, "Next deal")), info), board);
+      next), info), board);
 
   async function start() {
     names = [document.getElementById("agent0").value, document.getElementById("agent1").value];
+    next.disabled = true;
     try {
       if (game) await server.request("close", { game }).catch(() => {});
       const r = await server.request("new", { kind: "match", agents: names, rules: { target: Number(document.getElementById("watch-target").value) } });
       game = r.game;
+      next.disabled = false;
       names = names.map((n, i) => `${n} (seat ${i})`);
       nextDeal();
     } catch (error) { fail(error); }
@@ -215,6 +213,7 @@ export function watchScreen(main, server) {
     try {
       const r = await server.request("advance", { game });
       frames = r.frames; index = 0;
+      next.disabled = r.over;
       info.replaceChildren(el("span", {}, `Deal ${r.deal_number}`), el("span", {}, `Score: ${names[0]} ${r.score[0]} – ${names[1]} ${r.score[1]} (to ${r.target})`),
         el("b", {}, r.over ? `${names[r.winner]} wins the match.` : ""));
       play();

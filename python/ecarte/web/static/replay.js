@@ -1,23 +1,26 @@
 // A saved record (deal, match or bank session), replayed by the server and stepped here;
-// the record formats and their variants come from the server (hello's "records").
+// the record formats and their variants come from the server (hello's "records"), the
+// players' names from the record (seat 0 and seat 1 when it has none).
 import { el } from "./cards.js";
-import { fail } from "./messages.js";
+import { messages } from "./messages.js";
 import { frameBoard } from "./duel.js";
 import { tableBoard } from "./bank.js";
 
-export function replayScreen(main, server) {
+export function replayScreen(main, server, hello) {
+  const { fail } = messages();
   const board = el("div", { id: "replay-board" });
   const position = el("span", { id: "replay-step", class: "count" });
   const slider = el("input", { type: "range", min: 0, value: 0, id: "replay-slider", class: "grow" });
-  let frames = [], variant = null, index = 0, records = null;
+  let frames = [], variant = null, index = 0, names = null;
   main.append(el("div", { class: "panel" }, el("h2", {}, "Replay a record"),
     el("p", {}, "Open a record saved by ecarte (ecarte play --save, ecarte match --out, a bank session's to_json())."),
     el("div", { class: "row" },
       el("input", { type: "file", id: "record-file", accept: ".json,application/json", onchange: load }),
-      el("button", { id: "replay-first", onclick: () => go(0) }, "First"),
-      el("button", { id: "replay-prev", onclick: () => go(index - 1) }, "◀"),
-      el("button", { id: "replay-next", onclick: () => go(index + 1) }, "▶"),
-      el("button", { id: "replay-last", onclick: () => go(frames.length - 1) }, "Last"),
+      el("div", { class: "row steps" },
+        el("button", { id: "replay-first", onclick: () => go(0) }, "First"),
+        el("button", { id: "replay-prev", onclick: () => go(index - 1) }, "◀"),
+        el("button", { id: "replay-next", onclick: () => go(index + 1) }, "▶"),
+        el("button", { id: "replay-last", onclick: () => go(frames.length - 1) }, "Last")),
       slider, position)), board);
   slider.addEventListener("input", () => go(Number(slider.value)));
   document.addEventListener("keydown", (e) => {
@@ -31,8 +34,8 @@ export function replayScreen(main, server) {
     if (!file) return;
     try {
       const r = await server.request("replay", { record: await file.text() });
-      records = records || (await server.request("hello")).records;
-      frames = r.frames; variant = records[r.format].variant;
+      frames = r.frames; variant = hello.records[r.format].variant;
+      names = r.players || ["seat 0", "seat 1"];
       slider.max = frames.length - 1;
       go(0);
     } catch (error) { fail(error); }
@@ -48,8 +51,8 @@ export function replayScreen(main, server) {
       const action = frame.action ? frame.action.join(" ") : "the table opens";
       board.replaceChildren(el("div", { class: "panel" }, el("b", {}, action)), tableBoard({ ...frame, legal: [] }));
     } else {
-      const names = ["seat 0", "seat 1"];
-      const header = frame.deal_number ? el("div", { class: "panel scores" }, el("span", {}, `Deal ${frame.deal_number}`), el("span", {}, `Score: seat 0 ${frame.score[0]} – seat 1 ${frame.score[1]}`)) : null;
+      const header = frame.deal_number ? el("div", { class: "panel scores", id: "replay-score" }, el("span", {}, `Deal ${frame.deal_number}`),
+        el("span", {}, `Score: ${names[0]} ${frame.score[0]} – ${names[1]} ${frame.score[1]}`)) : null;
       board.replaceChildren(el("div", {}, header, frameBoard(frame, names)));
     }
   }
