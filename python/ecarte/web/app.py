@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ecarte.errors import EcarteError
 from ecarte.protocol.session import Session
+from ecarte.protocol.store import DEFAULT_KEEP, Store, default_path
 from ecarte.protocol.wire import MAX_MESSAGE_BYTES
 from ecarte.web.conversation import Scheduler, converse
 from ecarte.web.guard import AllowedHosts, HostGuard
@@ -62,8 +63,9 @@ def _need_web() -> None:
         raise EcarteError("ecarte serve needs the web extra: pip install 'ecarte[web]'") from None
 
 
-def web_session() -> Session:
-    return Session(**WEB_LIMITS)  # type: ignore[arg-type]
+def web_session(store: Store | None = None) -> Session:
+    """A session with the web server's limits, keeping its games in ``store``."""
+    return Session(**WEB_LIMITS, store=store)  # type: ignore[arg-type]
 
 
 def create_app(session: Session | None = None, *, allowed_hosts: Iterable[str] = ()) -> Starlette:
@@ -150,27 +152,46 @@ def serve(
     *,
     open_browser: bool = False,
     allowed_hosts: Iterable[str] = (),
+    db: str | None = None,
+    keep: int = DEFAULT_KEEP,
 ) -> None:
     """Runs the app until Ctrl-C; prints its URL, and opens it in a browser only when
     asked. ``port=0`` takes a free port (the printed URL names it). Requests must name a
     loopback host, the address listened on (unless it is every address) or one of
-    ``allowed_hosts``."""
+    ``allowed_hosts``. The games are kept in the database ``db`` (default:
+    :func:`~ecarte.protocol.store.default_path`; ``":memory:"``: nowhere), with ``keep``
+    finished games, and those it holds are restored first."""
     _need_web()
-    import click
-
     allowed = list(allowed_hosts)
     if host not in ("0.0.0.0", "::", ""):
         allowed.append(f"[{host}]" if ":" in host else host)
     try:
-        app = create_app(allowed_hosts=allowed)
+        AllowedHosts(allowed)
     except ValueError as exc:
         raise EcarteError(f"--allowed-host: {exc}") from None
+    store = Store(default_path() if db is None else db, keep)
+    try:
+        _serve(host, port, store, allowed, open_browser)
+    finally:
+        store.close()
+
+
+def _serve(host: str, port: int, store: Store, allowed: list[str], open_browser: bool) -> None:
+    import click
+
+    session = web_session(store)
+    restored, failed = session.restore()
+    for line in failed:
+        click.echo(f"ecarte: {line}", err=True)
+    if restored:
+        click.echo(f"ecarte: {restored} games restored from {store.path}", err=True)
+    app = create_app(session, allowed_hosts=allowed)
     sock = listening_socket(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if sock.family == socket.AF_INET6 else host
     url = f"http://{shown}:{bound}/"
     click.echo(f"ecarte: the web app is at {url} (Ctrl-C stops it)", err=False)
-    if host in ("0.0.0.0", "::") and not allowed_hosts:
+    if host in ("0.0.0.0", "::") and not allowed:
         click.echo(
             "ecarte: other machines reach it only by the names given with --allowed-host",
             err=True,
