@@ -1,10 +1,11 @@
 """``ecarte serve`` keeps its games in SQLite (docs/protocol.md, "Persistence"), tested as
 an operator meets a crash: the real server in a process of its own, killed with SIGKILL
-while a duel against an agent and a bank table are played (``ECARTE_KILLS`` times,
-default 8), then started again on the same file. Every seat rejoins with its token to
-the state it last had acknowledged, and play goes on. A kill while a request is in
-flight may keep that request's step (it was written, not yet answered) or not: the
-stored steps are counted to tell which, and never fall below the acknowledged ones.
+while a duel against an agent, a spectated match and a bank table are played
+(``ECARTE_KILLS`` times, default 8), then started again on the same file. Every seat
+rejoins with its token to the state it last had acknowledged, and play goes on. A kill
+while a request is in flight may keep that request's step (it was written, not yet
+answered) or not: the stored steps are counted to tell which, and never fall below the
+acknowledged ones.
 """
 
 from __future__ import annotations
@@ -65,21 +66,21 @@ def stored_steps(db: Path, game: str) -> int:
 
 
 class Scripted:
-    """A duel against ``heuristic`` and a table for ann (the banker) and bob, played one
-    request at a time: the tokens, and for each game the state last acknowledged and the
-    steps acknowledged."""
+    """A duel against ``heuristic``, a spectated match and a table for ann (the banker)
+    and bob, played one request at a time: the tokens, and for each game the state last
+    acknowledged and the steps acknowledged."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.games: dict[str, str] = {}
         self.tokens: dict[str, str] = {}
         self.acked: dict[str, dict[str, Any]] = {}
-        self.steps = {"duel": 0, "table": 0}
+        self.steps = {"duel": 0, "watch": 0, "table": 0}
         self.inflight: str | None = None
         self.seats: dict[str, Seat] = {}
 
     def connect(self, url: str) -> None:
-        self.seats = {name: Seat(ws_url(url)) for name in ("duel", "ann", "bob")}
+        self.seats = {name: Seat(ws_url(url)) for name in ("duel", "watch", "ann", "bob")}
 
     def close(self) -> None:
         for seat in self.seats.values():
@@ -93,6 +94,13 @@ class Scripted:
             made["result"]["seat_token"],
         )
         self.acked["duel"] = made["result"]["state"]
+        agents = ["heuristic", "random"]
+        made = self.seats["watch"]("new", kind="match", agents=agents, rules={"target": 30})
+        self.games["watch"], self.tokens["watch"] = (
+            made["result"]["game"],
+            made["result"]["seat_token"],
+        )
+        self.acked["watch"] = made["result"]["state"]
         table = self.seats["ann"]("new", kind="table", players=["ann", "bob"], bank=200)
         self.games["table"] = table["result"]["game"]
         for name in ("ann", "bob"):
@@ -103,8 +111,8 @@ class Scripted:
     def rejoin(self) -> dict[str, dict[str, Any]]:
         """Each seat back with its token: the state each is given."""
         states = {}
-        for name in ("duel", "ann", "bob"):
-            game = self.games["duel" if name == "duel" else "table"]
+        for name in ("duel", "watch", "ann", "bob"):
+            game = self.games["table" if name in ("ann", "bob") else name]
             answer = self.seats[name]("join", game=game, seat_token=self.tokens[name])
             assert answer["ok"], answer
             states[name] = answer["result"]["state"]
@@ -113,17 +121,19 @@ class Scripted:
     def check(self, db: Path, states: dict[str, dict[str, Any]]) -> None:
         """The states after a restart are the acknowledged ones (or, where a request was in
         flight and its step was stored, the states after it)."""
-        for game in ("duel", "table"):
+        for game in ("duel", "watch", "table"):
             stored = stored_steps(db, self.games[game])
             late = self.inflight == game and stored == self.steps[game] + 1
             assert stored == self.steps[game] or late, (game, stored, self.steps[game])
-            views = [states["duel"]] if game == "duel" else [states["ann"], states["bob"]]
+            views = [states["ann"], states["bob"]] if game == "table" else [states[game]]
             if late:  # answered by no one: the stored step is the state now
                 assert shared(views[0]) != shared(self.acked[game])
                 self.steps[game] += 1
                 self.acked[game] = views[-1]
             elif game == "duel":
                 assert views[0] == self.acked["duel"]
+            elif game == "watch":  # the view, without the frames of the deal last played
+                assert views[0] == {k: self.acked["watch"][k] for k in views[0]}
             else:
                 for view in views:
                     assert shared(view) == shared(self.acked["table"])
@@ -131,13 +141,17 @@ class Scripted:
 
     def play(self, steps: int) -> None:
         for _ in range(steps):
-            self.step(self.rng.choice(("duel", "table")))
+            self.step(self.rng.choice(("duel", "watch", "table")))
 
     def step(self, game: str) -> None:
         if game == "duel":
             legal = self.acked["duel"]["legal"]
             if legal:
                 self.act("duel", "duel", self.rng.choice(legal))
+            return
+        if game == "watch":
+            if not self.acked["watch"]["over"]:
+                self.act("watch", "watch", None)
             return
         move = self.table_move()
         if move is not None:
@@ -158,8 +172,13 @@ class Scripted:
         return None  # the session is over
 
     def act(self, game: str, name: str, action: Any) -> None:
+        """``action`` applied by seat ``name`` (``None``: the next deal of a spectated
+        match)."""
         self.inflight = game
-        answer = self.seats[name]("apply", game=self.games[game], action=action)
+        if action is None:
+            answer = self.seats[name]("advance", game=self.games[game])
+        else:
+            answer = self.seats[name]("apply", game=self.games[game], action=action)
         self.inflight = None
         if answer["ok"]:
             self.steps[game] += 1
@@ -197,11 +216,12 @@ def test_kill_9_at_any_point_loses_no_acknowledged_step(tmp_path: Path) -> None:
                 assert states["bob"]["deals_played"] >= 3 and states["bob"]["stakes"]
                 assert states["ann"]["ledger"] == script.acked["table"]["ledger"]
             if kills == KILLS:  # the last restart: play goes on
-                for game in ("duel", "table"):
-                    before = script.steps[game]
+                for game in ("duel", "watch", "table"):
+                    before, state = script.steps[game], script.acked[game]
                     for _ in range(3):
                         script.step(game)
-                    assert script.steps[game] > before, game
+                    over = state.get("over") or state.get("phase") == "over"
+                    assert script.steps[game] > before or over, game
                 break
             if kills % 2 == 0:  # between two requests
                 script.play(rng.randint(1, 6))

@@ -39,10 +39,13 @@ from ecarte.protocol.games import BankTable, Holder
 from ecarte.protocol.store import Store
 from ecarte.protocol.wire import ProtocolError
 
-__all__ = ["PROTECTED_SECONDS", "Bookkeeping", "Departure", "Entry"]
+__all__ = ["PROTECTED_SECONDS", "SPECTATOR", "Bookkeeping", "Departure", "Entry"]
 
 #: A game used within this many seconds is never evicted to make room for another's.
 PROTECTED_SECONDS: Final = 3600.0
+#: Where a spectated match keeps its spectator's token among its seats' tokens (a
+#: spectator holds no seat).
+SPECTATOR: Final = -1
 
 
 @dataclass(eq=False)
@@ -256,6 +259,17 @@ class Bookkeeping:
         entry.seated[seat] = client
         entry.clients.add(client)
         client.grants[game] = {seat}
+        return token
+
+    def _spectator_token(self, game: str) -> str:
+        """A token that gives a spectated match back to its spectator on another
+        connection, or after a restart."""
+        token = new_token()
+        digest = hash_token(token)
+        with self._lock:
+            if self.store is not None:
+                self.store.seat(game, SPECTATOR, digest)
+            self._entries[game].tokens[SPECTATOR] = digest
         return token
 
     def _opened(self, entry: Entry, token: str) -> int | None:

@@ -30,7 +30,7 @@ from ecarte.duel import (
     solve,
 )
 from ecarte.errors import EcarteError, IllegalActionError, InvalidRulesError, TableError
-from ecarte.protocol.bookkeeping import Bookkeeping, Departure
+from ecarte.protocol.bookkeeping import SPECTATOR, Bookkeeping, Departure
 from ecarte.protocol.clients import ALL_SEATS, Client
 from ecarte.protocol.games import BankTable, Holder, OpenDuel, PlayDuel, WatchDuel
 from ecarte.protocol.replay import replay
@@ -381,6 +381,8 @@ class Session(Bookkeeping):
         if (seed := holder.seed()) is not None:
             recipe["seed"] = seed  # kept, never sent: it deals every card to come
         game, token = self._add(client, holder, grant, recipe)
+        if isinstance(holder, WatchDuel) and not self.open_games:
+            token = self._spectator_token(game)
         seat = min(grant) if grant else None
         result = {"game": game, "state": self._state(game, holder, seat)}
         if token is not None:
@@ -483,7 +485,7 @@ class Session(Bookkeeping):
         game = request.text("game", limit=64)
         with self._lock:
             entry = self._entries.get(game)
-            if entry is None or not isinstance(entry.holder, (BankTable, PlayDuel)):
+            if entry is None or not isinstance(entry.holder, (BankTable, PlayDuel, WatchDuel)):
                 raise ProtocolError(f"no game {game!r} here to join")
             holder, tokens = entry.holder, entry.tokens
             token = ""
@@ -492,9 +494,17 @@ class Session(Bookkeeping):
                 opened = self._opened(entry, token)
                 if opened is None:
                     raise AccessError("that seat token opens no seat of this game")
+                if opened == SPECTATOR:
+                    client.grants[game] = ALL_SEATS
+                    entry.clients.add(client)
+                    entry.used = time.time()
+                    state = self._state(game, holder, None)
+                    return {"game": game, "seat": None, "seat_token": token, "state": state}
                 seat = opened
             elif not isinstance(holder, BankTable):
-                raise AccessError("a game against an agent is rejoined with its seat token")
+                raise AccessError(
+                    "a game against an agent or a spectated match is rejoined with its token"
+                )
             elif not request.has("player"):  # the lobby: who sits where
                 return {
                     "game": game,
