@@ -354,3 +354,30 @@ def test_the_default_database_is_in_the_users_data_folder(tmp_path: Path) -> Non
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_an_action_that_cannot_be_stored_is_refused_and_the_file_keeps_the_last_answered(
+    tmp_path: Path,
+) -> None:
+    from ecarte.protocol.store import Store
+    from ecarte.web.app import web_session
+
+    db = tmp_path / "serve.sqlite3"
+    store = Store(db)
+    session = web_session(store)
+    client = session.connect("127.0.0.1")
+    made = session.handle(client, {"id": 1, "cmd": "new", "kind": "match", "opponent": "random"})
+    game, token = made["result"]["game"], made["result"]["seat_token"]
+    move = {"id": 2, "cmd": "apply", "game": game, "action": made["result"]["state"]["legal"][0]}
+    acked = session.handle(client, move)["result"]
+    store._db.execute("PRAGMA query_only = ON")  # the disk takes no more writes
+    move = {"id": 3, "cmd": "apply", "game": game, "action": acked["legal"][0]}
+    refused = session.handle(client, move)
+    assert not refused["ok"] and "cannot write" in refused["error"]["message"]
+    observed = session.handle(client, {"id": 4, "cmd": "observe", "game": game})
+    assert "no game" in observed["error"]["message"]  # let go: never a state the file lacks
+    store.close()
+    again = web_session(Store(db))
+    assert again.restore() == (1, [])
+    join = {"id": 1, "cmd": "join", "game": game, "seat_token": token}
+    assert again.handle(again.connect("127.0.0.1"), join)["result"]["state"] == acked

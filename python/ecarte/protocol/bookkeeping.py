@@ -227,11 +227,12 @@ class Bookkeeping:
                 )
             self._drop(min(idle)[1])
 
-    def _drop(self, game: str) -> None:
+    def _drop(self, game: str, *, delete: bool = True) -> None:
+        """Lets a game go, deleting it from the store too unless ``delete`` is false."""
         entry = self._entries.pop(game, None)
         if entry is None:
             return
-        if self.store is not None:
+        if self.store is not None and delete:
             self.store.drop(game)
         entry.owner.games.discard(game)
         entry.creator.games.discard(game)

@@ -34,7 +34,7 @@ from ecarte.protocol.bookkeeping import SPECTATOR, Bookkeeping, Departure
 from ecarte.protocol.clients import ALL_SEATS, Client
 from ecarte.protocol.games import BankTable, Holder, OpenDuel, PlayDuel, WatchDuel
 from ecarte.protocol.replay import replay
-from ecarte.protocol.store import Store
+from ecarte.protocol.store import Store, StoreError
 from ecarte.protocol.thinking import think
 from ecarte.protocol.wire import (
     MAX_MESSAGE_BYTES,
@@ -365,10 +365,18 @@ class Session(Bookkeeping):
 
     def _take(self, game: str, holder: Holder, step: dict[str, Any]) -> Any:
         """:meth:`_do`, then the step stored (durably, before any answer), with whether it
-        finished the game; finished games beyond the store's count are dropped."""
+        finished the game; finished games beyond the store's count are dropped. A step
+        that cannot be stored is refused, and the game let go until a restart."""
         done = self._do(holder, step)
         if self.store is not None:
-            pruned = self.store.step(game, step, holder.is_over())
+            try:
+                pruned = self.store.step(game, step, holder.is_over())
+            except StoreError:
+                # The game here is a step ahead of its file: it is let go, and the file's
+                # state (the last one acknowledged) comes back when the server restarts.
+                with self._lock:
+                    self._drop(game, delete=False)
+                raise
             if pruned:
                 with self._lock:
                     for old in pruned:
