@@ -289,29 +289,27 @@ def test_two_servers_never_share_a_database(tmp_path: Path) -> None:
         pass
 
 
+def write(path: Path, *statements: str) -> None:
+    """Runs ``statements`` on the SQLite file ``path``, as another program would."""
+    connection = sqlite3.connect(path)
+    for statement in statements:
+        connection.execute(statement)
+    connection.commit()
+    connection.close()
+
+
 def foreign_files(folder: Path) -> dict[str, tuple[Path, str]]:
     """Files that are no database of this ecarte's: each with what its one line says."""
     text = folder / "notes.txt"
     text.write_text("not a database\n" * 20)
     other = folder / "other.sqlite3"
-    connection = sqlite3.connect(other)
-    connection.execute("CREATE TABLE people (name TEXT)")
-    connection.execute("INSERT INTO people VALUES ('ann')")
-    connection.commit()
-    connection.close()
+    write(other, "CREATE TABLE people (name TEXT)", "INSERT INTO people VALUES ('ann')")
     other_app = folder / "other_app.sqlite3"
-    connection = sqlite3.connect(other_app)
-    connection.execute("PRAGMA application_id = 1234")
-    connection.execute("CREATE TABLE t (x)")
-    connection.commit()
-    connection.close()
+    write(other_app, "PRAGMA application_id = 1234", "CREATE TABLE t (x)")
     newer = folder / "newer.sqlite3"
     with serve_process(db=str(newer)):
         pass
-    connection = sqlite3.connect(newer)
-    connection.execute("PRAGMA user_version = 99")
-    connection.commit()
-    connection.close()
+    write(newer, "PRAGMA user_version = 99")
     damaged = folder / "damaged.sqlite3"
     with serve_process(db=str(damaged)) as (url, _):
         seat = Seat(ws_url(url))
