@@ -341,14 +341,16 @@ def test_a_foreign_or_damaged_file_is_refused_in_one_line_and_left_untouched(
         assert path.read_bytes() == before, name
 
 
-def test_the_default_database_is_in_the_users_data_folder(tmp_path: Path) -> None:
+def test_the_default_database_is_in_the_users_data_folder_and_only_theirs(tmp_path: Path) -> None:
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path))
     command = [sys.executable, "-c", "from ecarte.cli import run; run()", "serve", "--port", "0"]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
     try:
         assert server.stdout is not None
         assert "the web app is at" in server.stdout.readline()
-        assert (tmp_path / "ecarte" / "serve.sqlite3").is_file()
+        made = tmp_path / "ecarte" / "serve.sqlite3"
+        assert made.is_file()
+        assert made.stat().st_mode & 0o777 == 0o600  # it holds the seeds: its owner's alone
     finally:
         server.terminate()
         server.wait(10)

@@ -130,9 +130,14 @@ class Store:
         target = Path(self.path)
         fresh = _check_foreign(target)
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            # Its owner's alone: the recipes hold the seeds, which deal every card to come.
+            target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if fresh and not target.exists():
+                os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            pass
         except OSError as exc:
-            raise StoreError(f"{self.path}: cannot create its folder: {exc.strerror}") from None
+            raise StoreError(f"{self.path}: cannot create it: {exc.strerror}") from None
         self._lockfile = _take_lock(target)
         try:
             self._db = _open(target, fresh)

@@ -184,7 +184,8 @@ def _serve(host: str, port: int, store: Store, allowed: list[str], open_browser:
     for line in failed:
         click.echo(f"ecarte: {line}", err=True)
     if restored:
-        click.echo(f"ecarte: {restored} games restored from {store.path}", err=True)
+        games = "1 game" if restored == 1 else f"{restored} games"
+        click.echo(f"ecarte: {games} restored from {store.path}", err=True)
     app = create_app(session, allowed_hosts=allowed)
     sock = listening_socket(host, port)
     bound = sock.getsockname()[1]
