@@ -10,6 +10,7 @@ acknowledged ones.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -54,13 +55,12 @@ def shared(view: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in view.items() if k not in PERSONAL}
 
 
-def stored_steps(db: Path, game: str) -> int:
-    """The steps of ``game`` in the killed server's file, read as an operator would."""
+def stored_steps(db: Path, game: str) -> list[dict[str, Any]]:
+    """The steps of ``game`` in the server's file, read as an operator would."""
     connection = sqlite3.connect(db)
     try:
-        return int(
-            connection.execute("SELECT count(*) FROM steps WHERE game = ?", (game,)).fetchone()[0]
-        )
+        query = "SELECT step FROM steps WHERE game = ? ORDER BY number"
+        return [json.loads(row[0]) for row in connection.execute(query, (game,))]
     finally:
         connection.close()
 
@@ -68,15 +68,18 @@ def stored_steps(db: Path, game: str) -> int:
 class Scripted:
     """A duel against ``heuristic``, a spectated match and a table for ann (the banker)
     and bob, played one request at a time: the tokens, and for each game the state last
-    acknowledged and the steps acknowledged."""
+    acknowledged and the actions acknowledged."""
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
         self.games: dict[str, str] = {}
         self.tokens: dict[str, str] = {}
         self.acked: dict[str, dict[str, Any]] = {}
-        self.steps = {"duel": 0, "watch": 0, "table": 0}
+        #: Each game's acknowledged actions, in order (``None``: an advance).
+        self.actions: dict[str, list[Any]] = {"duel": [], "watch": [], "table": []}
+        #: The game of the request in flight, and its action (``None``: an advance).
         self.inflight: str | None = None
+        self.sent: Any = None
         self.seats: dict[str, Seat] = {}
 
     def connect(self, url: str) -> None:
@@ -122,13 +125,17 @@ class Scripted:
         """The states after a restart are the acknowledged ones (or, where a request was in
         flight and its step was stored, the states after it)."""
         for game in ("duel", "watch", "table"):
-            stored = stored_steps(db, self.games[game])
-            late = self.inflight == game and stored == self.steps[game] + 1
-            assert stored == self.steps[game] or late, (game, stored, self.steps[game])
+            steps = stored_steps(db, self.games[game])
+            acked = len(self.actions[game])
+            late = self.inflight == game and len(steps) == acked + 1
+            assert len(steps) == acked or late, (game, len(steps), acked)
+            if late:  # the step in flight, whole
+                assert steps[-1].get("action") == self.sent, (steps[-1], self.sent)
+                self.actions[game].append(self.sent)
+            assert [step.get("action") for step in steps] == self.actions[game]
             views = [states["ann"], states["bob"]] if game == "table" else [states[game]]
             if late:  # answered by no one: the stored step is the state now
                 assert shared(views[0]) != shared(self.acked[game])
-                self.steps[game] += 1
                 self.acked[game] = views[-1]
             elif game == "duel":
                 assert views[0] == self.acked["duel"]
@@ -174,14 +181,14 @@ class Scripted:
     def act(self, game: str, name: str, action: Any) -> None:
         """``action`` applied by seat ``name`` (``None``: the next deal of a spectated
         match)."""
-        self.inflight = game
+        self.inflight, self.sent = game, action
         if action is None:
             answer = self.seats[name]("advance", game=self.games[game])
         else:
             answer = self.seats[name]("apply", game=self.games[game], action=action)
         self.inflight = None
         if answer["ok"]:
-            self.steps[game] += 1
+            self.actions[game].append(action)
             self.acked[game] = answer["result"]
 
 
@@ -217,11 +224,11 @@ def test_kill_9_at_any_point_loses_no_acknowledged_step(tmp_path: Path) -> None:
                 assert states["ann"]["ledger"] == script.acked["table"]["ledger"]
             if kills == KILLS:  # the last restart: play goes on
                 for game in ("duel", "watch", "table"):
-                    before, state = script.steps[game], script.acked[game]
+                    before, state = len(script.actions[game]), script.acked[game]
                     for _ in range(3):
                         script.step(game)
                     over = state.get("over") or state.get("phase") == "over"
-                    assert script.steps[game] > before or over, game
+                    assert len(script.actions[game]) > before or over, game
                 break
             if kills % 2 == 0:  # between two requests
                 script.play(rng.randint(1, 6))
