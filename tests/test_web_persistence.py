@@ -380,7 +380,9 @@ def test_an_action_that_cannot_be_stored_is_refused_and_the_file_keeps_the_last_
     store._db.execute("PRAGMA query_only = ON")  # the disk takes no more writes
     move = {"id": 3, "cmd": "apply", "game": game, "action": acked["legal"][0]}
     refused = session.handle(client, move)
-    assert not refused["ok"] and "cannot write" in refused["error"]["message"]
+    assert (
+        refused["error"]["type"] == "StoreError" and "cannot write" in refused["error"]["message"]
+    )
     observed = session.handle(client, {"id": 4, "cmd": "observe", "game": game})
     assert "no game" in observed["error"]["message"]  # let go: never a state the file lacks
     store.close()
