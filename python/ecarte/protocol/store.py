@@ -168,14 +168,6 @@ class Store:
             self._steps = {game: len(stored.steps) for game, stored in games.items()}
             return list(games.values())
 
-    def finished_games(self) -> list[str]:
-        """The finished games kept, oldest first."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT game FROM games WHERE finished IS NOT NULL ORDER BY finished, rowid"
-            )
-            return [row[0] for row in rows]
-
     # ------------------------------------------------------------------ writing
     def create(self, game: str, recipe: dict[str, Any], owner: str, created: float) -> None:
         """Stores a new game."""
