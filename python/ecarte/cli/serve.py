@@ -30,10 +30,11 @@ from ecarte.protocol.store import DEFAULT_KEEP, MEMORY
 )
 @click.option(
     "--keep",
-    type=click.IntRange(0, 512),
+    type=click.IntRange(0),
     default=DEFAULT_KEEP,
     show_default=True,
-    help="Finished games kept (the oldest go first; live games always stay).",
+    help="Finished games kept, up to the games the server holds (the oldest go first; "
+    "live games always stay).",
 )
 @click.option("--open", "open_browser", is_flag=True, help="Open the app in a web browser.")
 def serve_command(

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_CONNECTIONS",
+    "MAX_GAMES",
     "USER_TIMEOUT_SECONDS",
     "WEB_LIMITS",
     "create_app",
@@ -36,12 +37,14 @@ __all__ = [
 STATIC = Path(__file__).with_name("static")
 #: Open WebSocket connections at once.
 MAX_CONNECTIONS: Final = 1024
+#: Games the server holds at once (finished ones kept included).
+MAX_GAMES: Final = 512
 #: The web server's session: games against agents, spectated matches and shared tables
 #: only, seeds of its own, and bounds on games, search and each address's CPU time (30 s
 #: saved up at most, refilled at half a core).
 WEB_LIMITS: Final = {
     "open_games": False,
-    "max_games": 512,
+    "max_games": MAX_GAMES,
     "games_per_client": 8,
     "games_per_address": 64,
     "max_worlds": 100,
@@ -169,6 +172,8 @@ def serve(
         AllowedHosts(allowed)
     except ValueError as exc:
         raise EcarteError(f"--allowed-host: {exc}") from None
+    if keep > MAX_GAMES:  # the finished games kept are games it holds
+        raise EcarteError(f"--keep: at most {MAX_GAMES}, the games it holds")
     store = Store(default_path() if db is None else db, keep)
     try:
         _serve(host, port, store, allowed, open_browser)
