@@ -131,8 +131,11 @@ def main() -> None:
     parser.add_argument("--max-moves", type=int, default=10_000)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--server-path", help="PYTHONPATH of the server (another build)")
+    parser.add_argument(
+        "--db", default=":memory:", help="the server's --db ('': a build without one)"
+    )
     args = parser.parse_args()
-    with serve_process(python_path=args.server_path) as (url, server):
+    with serve_process(python_path=args.server_path, db=args.db or None) as (url, server):
         socket = url.replace("http", "ws") + "ws"
         server_cpu, client_cpu = cpu_seconds(server.pid), time.process_time()
         result = asyncio.run(

@@ -159,8 +159,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=25.0, help="of each unread attack")
     parser.add_argument("--rounds", type=int, default=1, help="unread attacks in a row")
     parser.add_argument("--server-path", help="PYTHONPATH of the server (another build)")
+    parser.add_argument(
+        "--db", default=":memory:", help="the server's --db ('': a build without one)"
+    )
     args = parser.parse_args()
-    with serve_process(python_path=args.server_path) as (url, process):
+    with serve_process(python_path=args.server_path, db=args.db or None) as (url, process):
         socket = url.replace("http", "ws") + "ws"
         if args.attack == "replay":
             result = asyncio.run(replay_attack(socket, args))

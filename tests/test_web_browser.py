@@ -295,3 +295,45 @@ def test_a_departure_is_shown_and_a_refused_connection_keeps_the_seat(
         ann.wait_for_selector("#presence:text('ann, bob')")
         ann_ctx.close()
         bob_ctx.close()
+
+
+def test_a_duel_and_a_watched_match_go_on_after_the_server_is_killed(
+    app: tuple[str, Any], tmp_path: Path
+) -> None:
+    import signal
+    import socket
+
+    from webserver import serve_process
+
+    _, browser = app
+    db = str(tmp_path / "serve.sqlite3")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    player, watcher = browser.new_page(), browser.new_page()
+    with serve_process("--port", port, db=db) as (url, server):
+        player.goto(url + "#/duel")
+        player.select_option("#level", "easy")
+        player.click("#start")
+        version = rendered(player, "#board", None)
+        moves = player.locator("#hand .card.legal, #board button[data-action]")
+        moves.first.click()
+        version = rendered(player, "#board", version)
+        hand = player.inner_text("#hand")
+        watcher.goto(url + "#/watch")
+        watcher.select_option("#agent1", "heuristic")
+        watcher.fill("#watch-target", "30")
+        watcher.click("text=Start")
+        watcher.wait_for_selector(".scores span:text('Deal 1')")
+        server.send_signal(signal.SIGKILL)
+        server.wait(30)
+    player.wait_for_selector("#status:text('reconnecting')")
+    with serve_process("--port", port, db=db):
+        # Each page reconnects by itself and takes its seat back with the token it kept.
+        until(player, lambda: player.inner_text("#hand") == hand, seconds=60)
+        version = str(player.get_attribute("#board", "data-version"))
+        moves.first.click()
+        rendered(player, "#board", version)
+        watcher.wait_for_selector("#status:text-is('connected')", timeout=60_000)
+        watcher.click("#next-deal")
+        watcher.wait_for_selector(".scores span:text('Deal 2')", timeout=60_000)

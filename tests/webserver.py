@@ -152,21 +152,27 @@ def running_server(
 
 @contextmanager
 def serve_process(
-    *args: str, python_path: str | None = None
+    *args: str, db: str | None = ":memory:", python_path: str | None = None
 ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """``ecarte serve --port 0 ARGS`` in a child process, as a user starts it: the URL it
-    prints, and the process (stopped when the block ends). ``python_path``: run the
-    server from another source tree (``PYTHONPATH``), to compare builds."""
+    """``ecarte serve --port 0 --db DB ARGS`` in a child process, as a user starts it: the
+    URL it prints, and the process (stopped when the block ends). ``db``: the database
+    (by default none, so that no test writes to the user's data folder; ``None``: no
+    ``--db``, for a build without one). ``python_path``:
+    run the server from another source tree (``PYTHONPATH``), to compare builds."""
     env = dict(os.environ, PYTHONPATH=python_path) if python_path else None
+    command = [sys.executable, "-c", "from ecarte.cli import run; run()", "serve", "--port", "0"]
     server = subprocess.Popen(
-        [sys.executable, "-c", "from ecarte.cli import run; run()", "serve", "--port", "0", *args],
+        [*command, *(["--db", db] if db is not None else []), *args],
         stdout=subprocess.PIPE,
         text=True,
         env=env,
     )
     try:
         assert server.stdout is not None
-        yield server.stdout.readline().split(" at ", 1)[1].split()[0], server
+        line = server.stdout.readline()
+        if " at " not in line:
+            raise RuntimeError(f"the server did not start (status {server.wait(10)})")
+        yield line.split(" at ", 1)[1].split()[0], server
     finally:
         server.terminate()
         server.wait(10)

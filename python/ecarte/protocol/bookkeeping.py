@@ -12,7 +12,8 @@ recently used game that nobody holds or sits in and that has been idle for
 So no client can take another's table or seat, nor more than its address's share.
 
 Everything kept is plain data (ids, keys, times, token hashes) besides the connections
-themselves, so that it can be stored.
+themselves, and with a :class:`~ecarte.protocol.store.Store` it is stored as it changes: a
+game made, a seat's token, a game dropped (the session stores each step taken in a game).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from ecarte.protocol.clients import (
     ALL_SEATS,
@@ -35,12 +36,16 @@ from ecarte.protocol.clients import (
     peer_key,
 )
 from ecarte.protocol.games import BankTable, Holder
+from ecarte.protocol.store import Store
 from ecarte.protocol.wire import ProtocolError
 
-__all__ = ["PROTECTED_SECONDS", "Bookkeeping", "Departure", "Entry"]
+__all__ = ["PROTECTED_SECONDS", "SPECTATOR", "Bookkeeping", "Departure", "Entry"]
 
 #: A game used within this many seconds is never evicted to make room for another's.
 PROTECTED_SECONDS: Final = 3600.0
+#: Where a spectated match keeps its spectator's token among its seats' tokens (a
+#: spectator holds no seat).
+SPECTATOR: Final = -1
 
 
 @dataclass(eq=False)
@@ -80,12 +85,15 @@ class Bookkeeping:
         games_per_address: int,
         secret_ids: bool,
         cpu_budget: tuple[float, float] | None,
+        store: Store | None = None,
     ) -> None:
         self.max_games = max_games
         self.games_per_client = games_per_client
         self.games_per_address = games_per_address
         self.secret_ids = secret_ids
         self.cpu_budget = cpu_budget
+        #: Where the games are kept across restarts (``None``: nowhere).
+        self.store = store
         self._entries: dict[str, Entry] = {}
         self._peers: dict[str, Peer] = {}
         self._counter = itertools.count(1)
@@ -106,16 +114,20 @@ class Bookkeeping:
     def connect(self, address: str | None = None, notify: Notify | None = None) -> Client:
         """A new connection from ``address`` (an IP address; ``None``: a local pipe). Its
         peer (and so its budgets) is that of every other connection from the address."""
-        key = peer_key(address)
         with self._lock:
-            peer = self._peers.get(key)
-            if peer is None:
-                for idle in [k for k, p in self._peers.items() if p.idle()]:
-                    del self._peers[idle]
-                budget = None if self.cpu_budget is None else CpuBudget(*self.cpu_budget)
-                peer = self._peers[key] = Peer(key, budget)
+            peer = self._peer(peer_key(address))
             peer.connections += 1
         return Client(notify, peer)
+
+    def _peer(self, key: str) -> Peer:
+        """The peer of ``key``, made if new (forgetting the idle ones)."""
+        peer = self._peers.get(key)
+        if peer is None:
+            for idle in [k for k, p in self._peers.items() if p.idle()]:
+                del self._peers[idle]
+            budget = None if self.cpu_budget is None else CpuBudget(*self.cpu_budget)
+            peer = self._peers[key] = Peer(key, budget)
+        return peer
 
     def _release(self, client: Client) -> list[Departure]:
         """Forgets a closed connection (once): its seats stay taken, for their tokens; the
@@ -135,14 +147,17 @@ class Bookkeeping:
         return departures
 
     def _add(
-        self, client: Client, holder: Holder, grant: set[int] | None
+        self, client: Client, holder: Holder, grant: set[int] | None, recipe: dict[str, Any]
     ) -> tuple[str, str | None]:
-        """Holds a new game for ``client``: its id, and the seat token of the seat it was
-        given (if any)."""
+        """Holds a new game for ``client``, made by ``recipe`` (the fields of its ``new``
+        request, and its seed): its id, and the seat token of the seat it was given (if
+        any)."""
         with self._lock:
             self._make_room(client)
-            game = secrets.token_urlsafe(16) if self.secret_ids else f"g{next(self._counter)}"
+            game = self._new_id()
             now = time.time()
+            if self.store is not None:
+                self.store.create(game, recipe, client.peer.key, now)
             entry = self._entries[game] = Entry(holder, client.peer, client, now, now)
             client.games.add(game)
             client.peer.games.add(game)
@@ -153,6 +168,31 @@ class Bookkeeping:
             elif grant:
                 token = self._seat(client, game, entry, min(grant))
             return game, token
+
+    def _new_id(self) -> str:
+        while True:
+            game = secrets.token_urlsafe(16) if self.secret_ids else f"g{next(self._counter)}"
+            if game not in self._entries:  # restored games hold ids of an earlier run
+                return game
+
+    def _restored(
+        self,
+        game: str,
+        holder: Holder,
+        owner: str,
+        times: tuple[float, float],
+        tokens: dict[int, str],
+    ) -> None:
+        """Holds a game brought back from the store: its owner's, its seats taken by their
+        stored tokens, no connection in it yet."""
+        with self._lock:
+            peer = self._peer(owner)
+            creator = Client(None, peer)
+            creator.closed = True
+            entry = Entry(holder, peer, creator, *times, tokens=dict(tokens))
+            self._entries[game] = entry
+            creator.games.add(game)
+            peer.games.add(game)
 
     def _make_room(self, client: Client) -> None:
         """Makes room for one more game of ``client`` within its budgets and the server's
@@ -187,10 +227,13 @@ class Bookkeeping:
                 )
             self._drop(min(idle)[1])
 
-    def _drop(self, game: str) -> None:
+    def _drop(self, game: str, *, delete: bool = True) -> None:
+        """Lets a game go, deleting it from the store too unless ``delete`` is false."""
         entry = self._entries.pop(game, None)
         if entry is None:
             return
+        if self.store is not None and delete:
+            self.store.drop(game)
         entry.owner.games.discard(game)
         entry.creator.games.discard(game)
         for other in entry.clients:
@@ -199,7 +242,13 @@ class Bookkeeping:
     def _seat(self, client: Client, game: str, entry: Entry, seat: int, token: str = "") -> str:
         """Seats ``client`` (and only it) at ``seat``, moving it from any other seat of the
         game; the connection that held the seat is told it moved. The seat's token: the
-        one it was opened with, else a new one."""
+        one it was opened with, else a new one (stored before the seat is taken)."""
+        if not token:
+            token = new_token()
+            digest = hash_token(token)
+            if self.store is not None:
+                self.store.seat(game, seat, digest)
+            entry.tokens[seat] = digest
         previous = entry.seated.get(seat)
         if previous is not None and previous is not client:
             previous.grants.pop(game, None)
@@ -211,9 +260,17 @@ class Bookkeeping:
         entry.seated[seat] = client
         entry.clients.add(client)
         client.grants[game] = {seat}
-        if not token:
-            token = new_token()
-            entry.tokens[seat] = hash_token(token)
+        return token
+
+    def _spectator_token(self, game: str) -> str:
+        """A token that gives a spectated match back to its spectator on another
+        connection, or after a restart."""
+        token = new_token()
+        digest = hash_token(token)
+        with self._lock:
+            if self.store is not None:
+                self.store.seat(game, SPECTATOR, digest)
+            self._entries[game].tokens[SPECTATOR] = digest
         return token
 
     def _opened(self, entry: Entry, token: str) -> int | None:

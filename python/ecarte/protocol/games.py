@@ -64,6 +64,14 @@ class Holder:
     def undo(self, seat: int | None) -> str:
         raise AccessError(f"a {self.kind} game has no undo")
 
+    def seed(self) -> int | None:
+        """The seed the game was dealt from (``None``: a deck or record laid it out)."""
+        raise NotImplementedError
+
+    def is_over(self) -> bool:
+        """Whether nothing more can happen in the game."""
+        raise NotImplementedError
+
 
 def _parse_action(text: object) -> Action:
     if not isinstance(text, str):
@@ -120,6 +128,12 @@ class OpenDuel(Holder):
     def record(self) -> dict[str, Any]:
         record: dict[str, Any] = json.loads(self.game.to_json())
         return record
+
+    def seed(self) -> int | None:
+        return self.game.seed
+
+    def is_over(self) -> bool:
+        return self.game.is_over()
 
 
 class PlayDuel(Holder):
@@ -188,6 +202,12 @@ class PlayDuel(Holder):
         self.finished = None
         return reply.message
 
+    def seed(self) -> int | None:
+        return self.match.seed
+
+    def is_over(self) -> bool:
+        return self.match.is_over()
+
 
 class WatchDuel(Holder):
     """A match between two built-in agents, advanced a deal at a time."""
@@ -229,6 +249,12 @@ class WatchDuel(Holder):
     def record(self) -> dict[str, Any]:
         record: dict[str, Any] = json.loads(self.match.to_json())
         return record
+
+    def seed(self) -> int | None:
+        return self.match.seed
+
+    def is_over(self) -> bool:
+        return self.match.is_over()
 
 
 class BankTable(Holder):
@@ -294,3 +320,9 @@ class BankTable(Holder):
     def record(self) -> dict[str, Any]:
         record: dict[str, Any] = json.loads(self.table.to_json())
         return record
+
+    def seed(self) -> int | None:
+        return self.table.seed
+
+    def is_over(self) -> bool:
+        return self.table.phase == "over"

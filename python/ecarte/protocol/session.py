@@ -31,10 +31,11 @@ from ecarte.duel import (
     solve,
 )
 from ecarte.errors import EcarteError, IllegalActionError, InvalidRulesError, TableError
-from ecarte.protocol.bookkeeping import Bookkeeping, Departure
+from ecarte.protocol.bookkeeping import SPECTATOR, Bookkeeping, Departure
 from ecarte.protocol.clients import ALL_SEATS, Client
 from ecarte.protocol.games import BankTable, Holder, OpenDuel, PlayDuel, WatchDuel
 from ecarte.protocol.replay import replay
+from ecarte.protocol.store import Store, StoreError
 from ecarte.protocol.thinking import think
 from ecarte.protocol.views import card_faces
 from ecarte.protocol.wire import (
@@ -109,7 +110,12 @@ class Session(Bookkeeping):
     peer (every connection from one address; by default ``max_games``) and ``max_games``
     in all. ``cpu_budget`` (seconds, seconds per second): each peer's CPU time, charged
     after each request (:class:`~ecarte.protocol.clients.CpuBudget`; a transport makes an
-    overdrawn peer wait). ``max_worlds`` bounds the worlds of any agent."""
+    overdrawn peer wait). ``max_worlds`` bounds the worlds of any agent.
+
+    ``store``: where the games are kept across restarts
+    (:class:`~ecarte.protocol.store.Store`): each game's recipe, seats and every step
+    taken in it, each stored before its request is answered; :meth:`restore` brings them
+    back."""
 
     def __init__(
         self,
@@ -121,6 +127,7 @@ class Session(Bookkeeping):
         max_worlds: int = MAX_SAMPLES,
         secret_ids: bool = False,
         cpu_budget: tuple[float, float] | None = None,
+        store: Store | None = None,
     ) -> None:
         super().__init__(
             max_games=max_games,
@@ -128,6 +135,7 @@ class Session(Bookkeeping):
             games_per_address=max_games if games_per_address is None else games_per_address,
             secret_ids=secret_ids,
             cpu_budget=cpu_budget,
+            store=store,
         )
         self.open_games = open_games
         self.max_worlds = max_worlds
@@ -138,6 +146,8 @@ class Session(Bookkeeping):
         }
         #: Where ``replay`` is answered (``None``: here, in the calling thread).
         self.replayer: Replayer | None = None
+        #: While stored games are made again: their recipes carry the seeds they were dealt.
+        self._restoring = False
 
     # ------------------------------------------------------------------ entry points
     def handle_line(self, client: Client, line: str | bytes) -> str:
@@ -193,6 +203,32 @@ class Session(Bookkeeping):
             return error_response(ProtocolError(f"bad request: {str(exc)[:200]}"), ident)
         except Exception as exc:  # a bug: report it, keep serving
             return error_response(EcarteError(f"internal error: {type(exc).__name__}"), ident)
+
+    def restore(self) -> tuple[int, list[str]]:
+        """Brings back every game of the store (before any client connects): each made
+        again from its recipe and its steps taken again, in order, through the code that
+        took them, its seats held by their stored tokens. The games restored, and a line
+        for each game that could not be (left in the store, untouched)."""
+        if self.store is None:
+            return 0, []
+        restored, failed = 0, []
+        self._restoring = True
+        try:
+            for stored in self.store.load():
+                try:
+                    request = Request({"cmd": "new", **stored.recipe})
+                    holder, _ = self._build(request)
+                    for step in stored.steps:
+                        self._do(holder, step)
+                except Exception as exc:  # one bad game keeps no other back
+                    failed.append(f"game {stored.game} not restored: {exc}")
+                    continue
+                times = (stored.created, stored.used)
+                self._restored(stored.game, holder, stored.owner, times, stored.tokens)
+                restored += 1
+        finally:
+            self._restoring = False
+        return restored, failed
 
     def disconnect(self, client: Client) -> None:
         """Forgets a closed connection: its seats stay for a rejoin with their tokens, and
@@ -263,7 +299,7 @@ class Session(Bookkeeping):
         return self._check_spec(request.text(name, default, limit=32))
 
     def _seed(self, request: Request) -> int | None:
-        if request.has("seed") and not self.open_games:
+        if request.has("seed") and not self.open_games and not self._restoring:
             raise AccessError("this server deals with seeds of its own (a seed shows the cards)")
         return request.seed() if request.has("seed") else None
 
@@ -307,15 +343,59 @@ class Session(Bookkeeping):
             **card_faces(),
         }
 
-    def _cmd_new(self, client: Client, request: Request) -> dict[str, Any]:
+    def _build(self, request: Request) -> tuple[Holder, Grant]:
+        """The game a ``new`` request makes, and the seats its client is granted."""
         kind = request.text("kind", limit=8)
         kinds = game_kinds()
         if kind not in kinds:
             raise ProtocolError(
                 f"new: kind must be one of {', '.join(map(repr, kinds))}, got {kind!r}"
             )
-        holder, grant = self._new_game[kinds[kind].name](request, kind)
-        game, token = self._add(client, holder, grant)
+        return self._new_game[kinds[kind].name](request, kind)
+
+    def _do(self, holder: Holder, step: Mapping[str, Any]) -> Any:
+        """Takes one step in a game (under its lock): ``{"do": "apply", "seat", "action"}``,
+        ``{"do": "undo", "seat"}`` or ``{"do": "advance"}``; what it returns. Every step a
+        client takes goes through here, and so does every stored step when the game is
+        made again."""
+        what = step["do"]
+        if what == "apply":
+            holder.apply(step["seat"], step["action"])
+            return None
+        if what == "undo":
+            return holder.undo(step["seat"])
+        if what == "advance" and isinstance(holder, WatchDuel):
+            return holder.advance()
+        raise ProtocolError(f"no such step: {what!r}")
+
+    def _take(self, game: str, holder: Holder, step: dict[str, Any]) -> Any:
+        """:meth:`_do`, then the step stored (durably, before any answer), with whether it
+        finished the game; finished games beyond the store's count are dropped. A step
+        that cannot be stored is refused, and the game let go until a restart."""
+        done = self._do(holder, step)
+        if self.store is not None:
+            try:
+                pruned = self.store.step(game, step, holder.is_over())
+            except StoreError:
+                # The game here is a step ahead of its file: it is let go, and the file's
+                # state (the last one acknowledged) comes back when the server restarts.
+                with self._lock:
+                    self._drop(game, delete=False)
+                raise
+            if pruned:
+                with self._lock:
+                    for old in pruned:
+                        self._drop(old)
+        return done
+
+    def _cmd_new(self, client: Client, request: Request) -> dict[str, Any]:
+        holder, grant = self._build(request)
+        recipe = dict(request.fields)
+        if (seed := holder.seed()) is not None:
+            recipe["seed"] = seed  # kept, never sent: it deals every card to come
+        game, token = self._add(client, holder, grant, recipe)
+        if isinstance(holder, WatchDuel) and not self.open_games:
+            token = self._spectator_token(game)
         seat = min(grant) if grant else None
         result = {"game": game, "state": self._state(game, holder, seat)}
         if token is not None:
@@ -418,7 +498,7 @@ class Session(Bookkeeping):
         game = request.text("game", limit=64)
         with self._lock:
             entry = self._entries.get(game)
-            if entry is None or not isinstance(entry.holder, (BankTable, PlayDuel)):
+            if entry is None or not isinstance(entry.holder, (BankTable, PlayDuel, WatchDuel)):
                 raise ProtocolError(f"no game {game!r} here to join")
             holder, tokens = entry.holder, entry.tokens
             token = ""
@@ -427,9 +507,17 @@ class Session(Bookkeeping):
                 opened = self._opened(entry, token)
                 if opened is None:
                     raise AccessError("that seat token opens no seat of this game")
+                if opened == SPECTATOR:
+                    client.grants[game] = ALL_SEATS
+                    entry.clients.add(client)
+                    entry.used = time.time()
+                    state = self._state(game, holder, None)
+                    return {"game": game, "seat": None, "seat_token": token, "state": state}
                 seat = opened
             elif not isinstance(holder, BankTable):
-                raise AccessError("a game against an agent is rejoined with its seat token")
+                raise AccessError(
+                    "a game against an agent or a spectated match is rejoined with its token"
+                )
             elif not request.has("player"):  # the lobby: who sits where
                 return {
                     "game": game,
@@ -475,7 +563,9 @@ class Session(Bookkeeping):
         if "action" not in request.fields:
             raise ProtocolError("apply: the field 'action' is required")
         with holder.lock:
-            holder.apply(seat, request.fields["action"])
+            self._take(
+                game, holder, {"do": "apply", "seat": seat, "action": request.fields["action"]}
+            )
             state = self._state(game, holder, seat)
             self._broadcast(game, holder, client)
         return state
@@ -483,7 +573,7 @@ class Session(Bookkeeping):
     def _cmd_undo(self, client: Client, request: Request) -> dict[str, Any]:
         game, holder, seat = self._holder(client, request)
         with holder.lock:
-            undone = holder.undo(seat)
+            undone = self._take(game, holder, {"do": "undo", "seat": seat})
             state = self._state(game, holder, seat)
             self._broadcast(game, holder, client)
         return {"undone": undone, "state": state}
@@ -521,7 +611,9 @@ class Session(Bookkeeping):
                 "seconds": round(thought.seconds, 6),
             }
             if apply:
-                holder.apply(seat, str(thought.action))
+                self._take(
+                    game, holder, {"do": "apply", "seat": seat, "action": str(thought.action)}
+                )
                 result["state"] = self._state(game, holder, seat)
         return result
 
@@ -530,7 +622,7 @@ class Session(Bookkeeping):
         if not isinstance(holder, WatchDuel):
             raise ProtocolError("advance: only a match between agents advances by itself")
         with holder.lock:
-            return {"game": game, **holder.advance()}
+            return {"game": game, **self._take(game, holder, {"do": "advance"})}
 
     def _cmd_solve(self, client: Client, request: Request) -> dict[str, Any]:
         game, holder, _ = self._holder(client, request)

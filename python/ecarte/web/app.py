@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ecarte.errors import EcarteError
 from ecarte.protocol.session import Session
+from ecarte.protocol.store import DEFAULT_KEEP, Store, default_path
 from ecarte.protocol.wire import MAX_MESSAGE_BYTES
 from ecarte.web.conversation import Scheduler, converse
 from ecarte.web.guard import AllowedHosts, HostGuard
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_CONNECTIONS",
+    "MAX_GAMES",
     "USER_TIMEOUT_SECONDS",
     "WEB_LIMITS",
     "create_app",
@@ -35,12 +37,14 @@ __all__ = [
 STATIC = Path(__file__).with_name("static")
 #: Open WebSocket connections at once.
 MAX_CONNECTIONS: Final = 1024
+#: Games the server holds at once (finished ones kept included).
+MAX_GAMES: Final = 512
 #: The web server's session: games against agents, spectated matches and shared tables
 #: only, seeds of its own, and bounds on games, search and each address's CPU time (30 s
 #: saved up at most, refilled at half a core).
 WEB_LIMITS: Final = {
     "open_games": False,
-    "max_games": 512,
+    "max_games": MAX_GAMES,
     "games_per_client": 8,
     "games_per_address": 64,
     "max_worlds": 100,
@@ -62,8 +66,9 @@ def _need_web() -> None:
         raise EcarteError("ecarte serve needs the web extra: pip install 'ecarte[web]'") from None
 
 
-def web_session() -> Session:
-    return Session(**WEB_LIMITS)  # type: ignore[arg-type]
+def web_session(store: Store | None = None) -> Session:
+    """A session with the web server's limits, keeping its games in ``store``."""
+    return Session(**WEB_LIMITS, store=store)  # type: ignore[arg-type]
 
 
 def create_app(session: Session | None = None, *, allowed_hosts: Iterable[str] = ()) -> Starlette:
@@ -150,27 +155,49 @@ def serve(
     *,
     open_browser: bool = False,
     allowed_hosts: Iterable[str] = (),
+    db: str | None = None,
+    keep: int = DEFAULT_KEEP,
 ) -> None:
     """Runs the app until Ctrl-C; prints its URL, and opens it in a browser only when
     asked. ``port=0`` takes a free port (the printed URL names it). Requests must name a
     loopback host, the address listened on (unless it is every address) or one of
-    ``allowed_hosts``."""
+    ``allowed_hosts``. The games are kept in the database ``db`` (default:
+    :func:`~ecarte.protocol.store.default_path`; ``":memory:"``: nowhere), with ``keep``
+    finished games, and those it holds are restored first."""
     _need_web()
-    import click
-
     allowed = list(allowed_hosts)
     if host not in ("0.0.0.0", "::", ""):
         allowed.append(f"[{host}]" if ":" in host else host)
     try:
-        app = create_app(allowed_hosts=allowed)
+        AllowedHosts(allowed)
     except ValueError as exc:
         raise EcarteError(f"--allowed-host: {exc}") from None
+    if keep > MAX_GAMES:  # the finished games kept are games it holds
+        raise EcarteError(f"--keep: at most {MAX_GAMES}, the games it holds")
+    store = Store(default_path() if db is None else db, keep)
+    try:
+        _serve(host, port, store, allowed, open_browser)
+    finally:
+        store.close()
+
+
+def _serve(host: str, port: int, store: Store, allowed: list[str], open_browser: bool) -> None:
+    import click
+
+    session = web_session(store)
+    restored, failed = session.restore()
+    for line in failed:
+        click.echo(f"ecarte: {line}", err=True)
+    if restored:
+        games = "1 game" if restored == 1 else f"{restored} games"
+        click.echo(f"ecarte: {games} restored from {store.path}", err=True)
+    app = create_app(session, allowed_hosts=allowed)
     sock = listening_socket(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if sock.family == socket.AF_INET6 else host
     url = f"http://{shown}:{bound}/"
     click.echo(f"ecarte: the web app is at {url} (Ctrl-C stops it)", err=False)
-    if host in ("0.0.0.0", "::") and not allowed_hosts:
+    if host in ("0.0.0.0", "::") and not allowed:
         click.echo(
             "ecarte: other machines reach it only by the names given with --allowed-host",
             err=True,

@@ -186,7 +186,7 @@ export function watchScreen(main, server, hello) {
   const next = el("button", { id: "next-deal", onclick: nextDeal, disabled: true }, "Next deal");
   const board = el("div", { id: "watch-board" });
   const info = el("div", { class: "scores" });
-  let game = null, frames = [], index = 0, timer = null, names = ["seat 0", "seat 1"];
+  let game = null, token = null, frames = [], index = 0, timer = null, names = ["seat 0", "seat 1"];
   main.append(el("div", { class: "panel" }, el("h2", {}, "Watch a match"),
     el("div", { class: "row" },
       el("label", {}, "Seat 0", seats[0]), el("label", {}, "Seat 1", seats[1]),
@@ -203,10 +203,17 @@ export function watchScreen(main, server, hello) {
       const r = await server.request("new", { kind: "match", agents: names, rules: { target: Number(document.getElementById("watch-target").value) } });
       game = r.game;
       next.disabled = false;
+      token = r.seat_token;
       names = names.map((n, i) => `${n} (seat ${i})`);
       nextDeal();
     } catch (error) { fail(error); }
   }
+
+  // Back to the match after a reconnection (the server may have restarted): its token
+  // makes the new connection its spectator.
+  server.reconnectors.add(() => {
+    if (game && token) server.request("join", { game, seat_token: token }).catch(fail);
+  });
 
   async function nextDeal() {
     if (!game) return;
