@@ -9,6 +9,7 @@ from typing import Any
 from ecarte import duel
 from ecarte._core import full_pack
 from ecarte.agents import make_agent
+from ecarte.bank.table import MODES, TABLE_DEFAULTS
 from ecarte.play import Game
 from ecarte.protocol import Client, Session
 
@@ -24,6 +25,7 @@ def test_hello_gives_the_defaults_and_every_card_as_people_read_it() -> None:
     assert hello["default_level"] == duel.DEFAULT_LEVEL in hello["levels"]
     assert duel.Rules.from_json(json.dumps(hello["rules"])) == duel.Rules()
     assert hello["suits"] == {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+    assert hello["table"] == {"defaults": dict(TABLE_DEFAULTS), "modes": list(MODES)}
     cards = hello["cards"]
     assert set(cards) == {str(c) for c in full_pack()}
     for card in full_pack():

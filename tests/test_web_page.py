@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from ecarte import bank, duel
+from ecarte.bank.table import MODES, TABLE_DEFAULTS, Table
 from test_web_browser import app, rendered, shot, until
 
 if TYPE_CHECKING:
@@ -154,6 +155,14 @@ def test_the_defaults_are_the_engine_s(app: tuple[str, Browser]) -> None:
     page.goto(url + "/#/watch")
     page.wait_for_selector("#agent0 option", state="attached")
     assert page.input_value("#watch-target") == str(duel.Rules().target)
+    page.goto(url + "/#/bank")
+    page.wait_for_selector("#mode option", state="attached")
+    table = Table(["ann", "bob"], seed=1)
+    assert page.input_value("#bank") == str(table.bank)
+    assert page.input_value("#chips") == str(table.chips["bob"])  # ann's hold the bank
+    assert page.input_value("#fixed") == str(TABLE_DEFAULTS["fixed_stake"])
+    assert page.eval_on_selector("#mode", "(s) => s.value") == table.mode
+    assert page.eval_on_selector_all("#mode option", "(o) => o.map((x) => x.value)") == list(MODES)
     page.close()
 
 

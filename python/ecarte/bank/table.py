@@ -19,7 +19,7 @@ import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Final, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple, get_args
 
 from ecarte._core import Card, check_seed, punter_shuffle_seed
 from ecarte._core.bank import Deal, Resolution, Shoe
@@ -713,6 +713,20 @@ class Table:
             f"Table(players={self._players!r}, banker={self.banker!r}, mode={self._mode!r}, "
             f"bank={self._bank}, phase={self._phase!r}, deals_played={self._deals_played})"
         )
+
+
+#: The modes a table plays (``"open"``: any player may bank).
+MODES: Final[tuple[str, ...]] = get_args(Mode)
+
+#: What a table is opened with when a setting is not given: ``Table``'s own defaults, read
+#: from its signature so that the protocol and the page show the same.
+TABLE_DEFAULTS: Final[Mapping[str, object]] = MappingProxyType(
+    {
+        name: parameter.default
+        for name, parameter in inspect.signature(Table).parameters.items()
+        if name in ("banker", "bank", "mode", "fixed_stake", "chips")
+    }
+)
 
 
 def session_steps(text: str) -> tuple[Table, list[Step]]:

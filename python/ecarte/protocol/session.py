@@ -18,6 +18,7 @@ import ecarte
 from ecarte._core import MAX_SAMPLES
 from ecarte.bank import Table
 from ecarte.bank import odds as bank_odds
+from ecarte.bank.table import MODES, TABLE_DEFAULTS
 from ecarte.duel import (
     AGENT_SPECS,
     AGENTS,
@@ -340,6 +341,7 @@ class Session(Bookkeeping):
                 name: {"variant": f.variant, "description": f.description, "replay": bool(f.replay)}
                 for name, f in record_formats().items()
             },
+            "table": {"defaults": dict(TABLE_DEFAULTS), "modes": list(MODES)},
             **card_faces(),
         }
 
@@ -460,7 +462,7 @@ class Session(Bookkeeping):
         players = request.texts("players", MAX_PLAYERS)
         if any(len(p) > 24 for p in players):
             raise InvalidRulesError("player names are at most 24 characters")
-        chips: Any = 1000
+        chips: Any = None
         if request.has("chips"):
             raw = request.fields["chips"]
             chips = request.integer("chips", 0, MAX_CHIPS) if not isinstance(raw, dict) else raw
@@ -474,25 +476,21 @@ class Session(Bookkeeping):
             if not self.open_games:
                 raise AccessError("this server shuffles its own shoe")
             shoe = request.texts("shoe", 104)
-        mode = request.text("mode", "banking", limit=8)
-        obliged = request.flag("obliged", mode == "banking") if request.has("obliged") else None
-        return BankTable(
-            Table(
-                players,
-                banker=request.integer("banker", 0, MAX_PLAYERS - 1, default=0)
-                if request.has("banker")
-                else 0,
-                bank=request.integer("bank", 1, MAX_CHIPS) if request.has("bank") else 100,
-                mode=mode,  # type: ignore[arg-type]  # the table checks it
-                fixed_stake=request.integer("fixed_stake", 1, MAX_CHIPS)
-                if request.has("fixed_stake")
-                else 10,
-                seed=self._seed(request),
-                chips=chips,
-                shoe=shoe,
-                obliged=obliged,
-            )
-        )
+        # A setting left out is the table's own default (TABLE_DEFAULTS, sent in hello).
+        settings: dict[str, Any] = {}
+        if request.has("chips"):
+            settings["chips"] = chips
+        if request.has("mode"):
+            settings["mode"] = request.text("mode", limit=8)  # the table checks it
+        if request.has("obliged"):
+            settings["obliged"] = request.flag("obliged", False)
+        if request.has("banker"):
+            settings["banker"] = request.integer("banker", 0, MAX_PLAYERS - 1)
+        if request.has("bank"):
+            settings["bank"] = request.integer("bank", 1, MAX_CHIPS)
+        if request.has("fixed_stake"):
+            settings["fixed_stake"] = request.integer("fixed_stake", 1, MAX_CHIPS)
+        return BankTable(Table(players, seed=self._seed(request), shoe=shoe, **settings))
 
     def _cmd_join(self, client: Client, request: Request) -> dict[str, Any]:
         game = request.text("game", limit=64)

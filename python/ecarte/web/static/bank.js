@@ -6,16 +6,19 @@ import { seatGone, seatMoved } from "./connection.js";
 
 const COLOURS = ["#f5c400", "#7fd1ff", "#ff8a80", "#b9f6ca", "#e1bee7", "#ffcc80", "#cfd8dc", "#f48fb1"];
 
-export function bankScreen(main, server) {
+export function bankScreen(main, server, hello) {
   const { fail } = messages();
+  // The table's own defaults and modes, from the engine (hello's "table").
+  const defaults = hello.table.defaults;
+  const modes = hello.table.modes.map((mode) => el("option", { value: mode, selected: mode === defaults.mode }, mode));
   main.append(el("div", { class: "panel" }, el("h2", {}, "Open a banking table"),
     el("p", {}, "Name the players in seat order; the first holds the bank. Each player opens the table's link in their own browser and takes their seat."),
     el("div", { class: "row" },
       el("label", { class: "grow" }, "Players", el("input", { id: "players", value: "ann, bob" })),
-      el("label", {}, "Bank", el("input", { id: "bank", type: "number", value: 100, min: 1 })),
-      el("label", {}, "Fixed stake", el("input", { id: "fixed", type: "number", value: 10, min: 1 })),
-      el("label", {}, "Chips each", el("input", { id: "chips", type: "number", value: 1000, min: 0 })),
-      el("label", {}, "Mode", el("select", { id: "mode" }, el("option", { value: "banking" }, "banking"), el("option", { value: "open" }, "open"))),
+      el("label", {}, "Bank", el("input", { id: "bank", type: "number", value: defaults.bank })),
+      el("label", {}, "Fixed stake", el("input", { id: "fixed", type: "number", value: defaults.fixed_stake })),
+      el("label", {}, "Chips each", el("input", { id: "chips", type: "number", value: defaults.chips })),
+      el("label", {}, "Mode", el("select", { id: "mode" }, ...modes)),
       el("button", { class: "primary", id: "create-table", onclick: create }, "Open the table"))));
 
   async function create() {
