@@ -15,6 +15,7 @@ pub mod rules;
 pub mod state;
 #[cfg(test)]
 mod tests;
+pub mod turn;
 
 pub use action::{Action, NUM_ACTIONS, PACK_SIZE};
 pub use error::DuelError;
@@ -29,4 +30,5 @@ pub use record::{DealRecord, MatchRecord};
 pub use refusal::{Reason, ReasonCode, Refusal};
 pub use result::MatchResult;
 pub use rules::{Order, Rules};
-pub use state::{DealState, Outcome, Phase, Trick, Turn};
+pub use state::{DealState, Outcome, Trick};
+pub use turn::{Phase, Turn};

@@ -46,7 +46,8 @@ use serde::{Deserialize, Serialize};
 use super::action::{bit, cards_of, Action};
 use super::refusal::Refusal;
 use super::rules::Rules;
-use super::state::{DealState, Phase, Trick, Turn, HAND_SIZE, TALON_SIZE};
+use super::state::{DealState, Trick, HAND_SIZE, TALON_SIZE};
+use super::turn::{Phase, Turn};
 use crate::card::{Card, Suit};
 
 pub const OBSERVATION_SIZE: usize = 214;

@@ -8,7 +8,7 @@
 use std::fmt;
 
 use super::action::{bit, pack_index, Action};
-use super::state::{Phase, Turn};
+use super::turn::{Phase, Turn};
 use crate::card::{Card, CardStyle, Suit};
 
 /// The stable codes of a refusal (docs/api.md, "Why an action is refused").
