@@ -6,12 +6,12 @@
 //! - [`simulate`]: Monte Carlo of whole deals, parallel and deterministic.
 //! - [`record`]: a deal's and a resolution's JSON records.
 
-pub mod error;
-pub mod odds;
-pub mod record;
-pub mod resolve;
-pub mod shoe;
-pub mod simulate;
+pub(crate) mod error;
+pub(crate) mod odds;
+pub(crate) mod record;
+pub(crate) mod resolve;
+pub(crate) mod shoe;
+pub(crate) mod simulate;
 
 #[cfg(test)]
 mod tests;

@@ -22,7 +22,9 @@ pub const CHUNK: u64 = 4096;
 /// Counts from `n` simulated deals.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Simulation {
+    /// How many deals were simulated.
     pub n: u64,
+    /// The seed of the run.
     pub seed: u64,
     /// `counts[t][o]`: deals where tableau `T(t + 2)` had outcome `o` ([`super::Outcome::index`]).
     pub counts: [[u64; 3]; 3],

@@ -1,21 +1,21 @@
 //! The two-player game with exchanges and a drawing talon (docs/rules.md, "Duel").
 
-pub mod action;
-pub mod deck;
-pub mod error;
-pub mod frame;
-pub mod matches;
-pub mod observe;
-pub mod record;
+pub(crate) mod action;
+pub(crate) mod deck;
+pub(crate) mod error;
+pub(crate) mod frame;
+pub(crate) mod matches;
+pub(crate) mod observe;
+pub(crate) mod record;
 #[cfg(test)]
 mod referee;
-pub mod refusal;
-pub mod result;
-pub mod rules;
-pub mod state;
+pub(crate) mod refusal;
+pub(crate) mod result;
+pub(crate) mod rules;
+pub(crate) mod state;
 #[cfg(test)]
 mod tests;
-pub mod turn;
+pub(crate) mod turn;
 
 pub use action::{Action, NUM_ACTIONS, PACK_SIZE};
 pub use error::DuelError;

@@ -23,9 +23,11 @@ pub const TALON_SIZE: usize = 22;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Trick {
+    /// The seat that led.
     pub leader: u8,
     /// The leader's card, then the follower's.
     pub cards: [Card; 2],
+    /// The seat that took the trick.
     pub winner: u8,
 }
 
@@ -33,10 +35,13 @@ pub struct Trick {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Outcome {
+    /// The seat that won the deal.
     pub winner: u8,
     /// 2 for a vole (every trick), otherwise 1.
     pub points: u8,
+    /// Cards taken by seat 0 and seat 1.
     pub cards: [u8; 2],
+    /// Tricks taken by seat 0 and seat 1.
     pub tricks: [u8; 2],
 }
 
@@ -150,21 +155,27 @@ impl DealState {
         state
     }
 
+    /// The rules of the deal.
     pub fn rules(&self) -> Rules {
         self.rules
     }
+    /// The deck the deal was laid out from, top first.
     pub fn deck(&self) -> &[Card; PACK_SIZE] {
         &self.deck
     }
+    /// The dealer's seat.
     pub fn dealer(&self) -> u8 {
         self.dealer
     }
+    /// The elder's seat: the one that does not deal.
     pub fn elder(&self) -> u8 {
         1 - self.dealer
     }
+    /// The trump suit.
     pub fn trump(&self) -> Suit {
         self.trump
     }
+    /// The turned-up card.
     pub fn turn_up(&self) -> Card {
         self.turn_up
     }
@@ -172,9 +183,11 @@ impl DealState {
     pub fn turn_up_holder(&self) -> Option<u8> {
         self.turn_up_holder
     }
+    /// The phase of the deal.
     pub fn phase(&self) -> Phase {
         self.phase
     }
+    /// Whether both hands are empty.
     pub fn is_over(&self) -> bool {
         self.phase == Phase::Over
     }
@@ -182,9 +195,11 @@ impl DealState {
     pub fn current_player(&self) -> Option<u8> {
         (!self.is_over()).then_some(self.to_move)
     }
+    /// Exchanges made so far.
     pub fn exchanges(&self) -> u8 {
         self.exchanges
     }
+    /// Cards left in the talon.
     pub fn talon_size(&self) -> usize {
         TALON_SIZE - self.talon_next as usize
     }
@@ -192,34 +207,43 @@ impl DealState {
     pub fn talon(&self) -> &[Card] {
         &self.talon[self.talon_next as usize..]
     }
+    /// `player`'s hand as a bit set over the pack (bit `suit * 8 + rank - 7`).
     pub fn hand_set(&self, player: u8) -> u32 {
         self.hands[player as usize]
     }
+    /// `player`'s hand, in pack order.
     pub fn hand(&self, player: u8) -> Vec<Card> {
         cards_of(self.hands[player as usize]).collect()
     }
+    /// `player`'s discards as a bit set over the pack.
     pub fn discard_set(&self, player: u8) -> u32 {
         self.discards[player as usize]
     }
+    /// The cards `player` has played as a bit set over the pack.
     pub fn played_set(&self, player: u8) -> u32 {
         self.played[player as usize]
     }
+    /// The card led to the current trick, if any.
     pub fn lead(&self) -> Option<Card> {
         self.lead
     }
+    /// Cards taken by seat 0 and seat 1.
     pub fn cards_taken(&self) -> [u8; 2] {
         self.cards_taken
     }
+    /// Tricks taken by seat 0 and seat 1.
     pub fn tricks_taken(&self) -> [u8; 2] {
         // Every trick is two cards.
         self.cards_taken.map(|c| c / 2)
     }
+    /// The finished tricks, in order.
     pub fn tricks(&self) -> impl Iterator<Item = Trick> + '_ {
         self.tricks[..self.trick_count as usize]
             .iter()
             .flatten()
             .copied()
     }
+    /// How many tricks are finished.
     pub fn trick_count(&self) -> usize {
         self.trick_count as usize
     }
@@ -227,6 +251,7 @@ impl DealState {
     pub fn total_tricks(&self) -> usize {
         16 - self.exchanges as usize
     }
+    /// The seat that took the last finished trick, if any.
     pub fn last_trick_winner(&self) -> Option<u8> {
         self.trick_count
             .checked_sub(1)
@@ -324,10 +349,12 @@ impl DealState {
         self.turn().legal_mask()
     }
 
+    /// The legal actions of the player to move, in action-id order.
     pub fn legal_actions(&self) -> Vec<Action> {
         self.turn().legal_actions()
     }
 
+    /// Whether the player to move may take `action` now.
     pub fn is_legal(&self, action: Action) -> bool {
         self.turn().is_legal(action)
     }

@@ -7,6 +7,7 @@ use super::action::{pack_index, Action, PACK_SIZE};
 use super::rules::Rules;
 use crate::card::{Card, Suit};
 
+/// The phase of a deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
@@ -23,6 +24,7 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// Every phase, in order.
     pub const ALL: [Phase; 5] = [
         Phase::Proposal,
         Phase::Response,
@@ -36,6 +38,7 @@ impl Phase {
         Phase::ALL.into_iter().find(|p| p.name() == name)
     }
 
+    /// The phase's name, lower case.
     pub fn name(self) -> &'static str {
         match self {
             Phase::Proposal => "proposal",
@@ -46,6 +49,7 @@ impl Phase {
         }
     }
 
+    /// The phase's index in [`Phase::ALL`].
     pub fn index(self) -> usize {
         self as usize
     }
@@ -57,15 +61,21 @@ impl Phase {
 /// the same for its own player ([`super::Observation::turn`]), so both judge by one rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Turn {
+    /// The phase of the deal.
     pub phase: Phase,
     /// The seat to act, `None` once the deal is over.
     pub mover: Option<u8>,
+    /// The dealer's seat.
     pub dealer: u8,
     /// The mover's hand.
     pub hand: u32,
+    /// The card led to the current trick, if any.
     pub lead: Option<Card>,
+    /// The trump suit.
     pub trump: Suit,
+    /// The rules of the deal.
     pub rules: Rules,
+    /// Exchanges made so far.
     pub exchanges: u8,
 }
 

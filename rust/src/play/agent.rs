@@ -12,25 +12,28 @@ use crate::rng::{rng_from_seed, GameRng};
 /// see [`crate::rng`]). The random policy draws its moves from the stream; the search
 /// policies seed each decision from the seed and the observation, so they need no stream.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Agent {
+pub struct BuiltinAgent {
     policy: Policy,
     seed: u64,
     stream: GameRng,
 }
 
-impl Agent {
-    pub fn new(policy: Policy, seed: u64) -> Agent {
-        Agent {
+impl BuiltinAgent {
+    /// The agent playing `policy`, its stream seeded with `seed`.
+    pub fn new(policy: Policy, seed: u64) -> BuiltinAgent {
+        BuiltinAgent {
             policy,
             seed,
             stream: rng_from_seed(seed),
         }
     }
 
+    /// The agent's policy.
     pub fn policy(&self) -> Policy {
         self.policy
     }
 
+    /// The seed the agent was made with.
     pub fn seed(&self) -> u64 {
         self.seed
     }
@@ -41,8 +44,8 @@ impl Agent {
     }
 
     /// The agent with `seed` after `drawn` words of its stream.
-    pub fn resumed(policy: Policy, seed: u64, drawn: u128) -> Agent {
-        let mut agent = Agent::new(policy, seed);
+    pub fn resumed(policy: Policy, seed: u64, drawn: u128) -> BuiltinAgent {
+        let mut agent = BuiltinAgent::new(policy, seed);
         agent.stream.set_word_pos(drawn);
         agent
     }

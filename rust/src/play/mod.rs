@@ -2,16 +2,23 @@
 //! parallel, and the vector environment. This layer uses the rules (`duel`) and the search
 //! (`solver`); neither of them knows of it.
 
-pub mod agent;
-pub mod expert;
-pub mod heuristic;
-pub mod master;
-pub mod opponent;
-pub mod opponent_record;
-pub mod policy;
-pub mod random;
-pub mod registry;
-pub mod run;
-pub mod runner;
-pub mod simulate;
-pub mod vecenv;
+pub(crate) mod agent;
+mod custom;
+pub(crate) mod expert;
+pub(crate) mod heuristic;
+pub(crate) mod master;
+pub(crate) mod opponent;
+pub(crate) mod opponent_record;
+pub(crate) mod policy;
+pub(crate) mod random;
+pub(crate) mod registry;
+pub(crate) mod run;
+pub(crate) mod runner;
+pub(crate) mod simulate;
+pub(crate) mod vecenv;
+
+pub use agent::BuiltinAgent;
+pub use custom::{play_match, Agent};
+pub use policy::{Policy, DEFAULT_PIMC_SAMPLES, MAX_SAMPLES};
+pub use registry::SpecError;
+pub use simulate::{simulate_deals, simulate_matches, DealSummary, MatchSummary};

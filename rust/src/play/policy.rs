@@ -20,7 +20,9 @@ pub const DEFAULT_PIMC_SAMPLES: u16 = 24;
 /// which names it, costs it and, for a search policy, searches for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
+    /// A uniformly random legal action.
     Random,
+    /// The rule-based heuristic.
     Heuristic,
     /// Perfect-information Monte Carlo over this many sampled worlds per decision.
     Pimc(u16),

@@ -165,8 +165,11 @@ pub enum SpecError {
     Unknown(String),
     /// A search agent's world count outside `1..=max`.
     Samples {
+        /// The agent's name.
         name: &'static str,
+        /// The world count as given.
         given: String,
+        /// The most worlds the agent takes.
         max: u16,
     },
 }

@@ -17,19 +17,28 @@ use crate::rng::{self, chacha8_pairs, GameRng, SeedDeriver};
 /// One finished deal of a batch.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DealSummary {
+    /// The dealer's seat.
     pub dealer: u8,
+    /// The seat that won the deal.
     pub winner: u8,
+    /// The points it won: 2 for a vole, else 1.
     pub points: u8,
+    /// Cards taken by seat 0 and seat 1.
     pub cards: [u8; 2],
+    /// Tricks taken by seat 0 and seat 1.
     pub tricks: [u8; 2],
+    /// Exchanges made.
     pub exchanges: u8,
 }
 
 /// One finished match of a batch.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MatchSummary {
+    /// The seat that won the match.
     pub winner: u8,
+    /// Final points of seat 0 and seat 1.
     pub score: [u8; 2],
+    /// Deals played.
     pub deals: u32,
     /// Deals won by each seat.
     pub deals_won: [u32; 2],
