@@ -1,10 +1,10 @@
 //! The Russian banking game (docs/rules.md, "Bank").
 //!
 //! - [`resolve`]: one punter tableau against the banker's (only trumps count).
-//! - [`shoe`]: the 104-card shoe, its discard pile, the punter's shuffle and run-outs.
+//! - `shoe`: the 104-card shoe, its discard pile, the punter's shuffle and run-outs.
 //! - [`odds`]: exact outcome probabilities by a dynamic programme over trump-rank counts.
 //! - [`simulate`]: Monte Carlo of whole deals, parallel and deterministic.
-//! - [`record`]: a deal's and a resolution's JSON records.
+//! - `record`: a deal's and a resolution's JSON records.
 
 pub(crate) mod error;
 pub(crate) mod odds;

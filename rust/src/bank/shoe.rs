@@ -118,7 +118,7 @@ pub struct Shoe {
 
 impl Shoe {
     /// A full shoe shuffled with `seed` (`shuffle_with_seed`). Run-out reshuffles derive
-    /// their generator from the same seed (see [`Shoe::run_out_rng`]).
+    /// their generator from the same seed (see `Shoe::run_out_rng`).
     pub fn new(seed: u64) -> Shoe {
         let mut undealt = shoe_pack();
         undealt.shuffle(&mut rng_from_seed(seed));

@@ -55,7 +55,7 @@ impl Simulation {
 }
 
 /// Simulates deals `start .. start + n` of the run with `seed` (`start` a multiple of
-/// [`CHUNK`]). Each deal shuffles `shoe` (the cards left; the full 104-card shoe when
+/// `CHUNK`). Each deal shuffles `shoe` (the cards left; the full 104-card shoe when
 /// `None`) afresh and deals from the top. Runs on the current rayon pool; the result does
 /// not depend on its size. Each deal counts one on `control`; once it is cancelled, the
 /// counts are empty.

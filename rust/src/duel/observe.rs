@@ -133,7 +133,7 @@ struct ObservationRecord<'a> {
 impl Observation {
     /// A stable 64-bit key of the observation: FNV-1a over its JSON record without the facts
     /// that follow from the rest ([`Observation::hand_sizes`]), the same on every platform
-    /// and run. Search agents seed each decision with it ([`crate::rng::decision_seed`]), so
+    /// and run. Search agents seed each decision with it (`crate::rng::decision_seed`), so
     /// the same observation gets the same decision.
     pub fn key(&self) -> u64 {
         use std::hash::Hasher;

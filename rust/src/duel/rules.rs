@@ -47,7 +47,7 @@ impl Order {
         ranks
     }
 
-    /// Whether `a` ranks above `b` (a comparison of ranks only; see [`beats`] for tricks).
+    /// Whether `a` ranks above `b` (a comparison of ranks only; see `beats` for tricks).
     pub fn outranks(self, a: Card, b: Card) -> bool {
         self.strength(a.rank()) > self.strength(b.rank())
     }

@@ -57,7 +57,7 @@ impl Phase {
 
 /// What decides the legal actions of the player to move, and why another action is refused:
 /// the phase, that player's hand, the card led, the trump, the rules and the exchanges
-/// made. A deal gives it on the hot paths ([`DealState::legal_mask`]); an observation gives
+/// made. A deal gives it on the hot paths ([`crate::duel::DealState::legal_mask`]); an observation gives
 /// the same for its own player ([`super::Observation::turn`]), so both judge by one rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Turn {

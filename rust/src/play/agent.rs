@@ -9,7 +9,7 @@ use crate::duel::state::DealState;
 use crate::rng::{rng_from_seed, GameRng};
 
 /// A policy, the seed it was made with, and the stream it draws from (`rng_from_seed(seed)`,
-/// see [`crate::rng`]). The random policy draws its moves from the stream; the search
+/// see `crate::rng`). The random policy draws its moves from the stream; the search
 /// policies seed each decision from the seed and the observation, so they need no stream.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BuiltinAgent {

@@ -76,7 +76,7 @@ pub fn hand_value(view: &View) -> f32 {
         .sum()
 }
 
-/// The heuristic as PIMC's exchange-phase rollout policy (see [`crate::solver::pimc`]).
+/// The heuristic as PIMC's exchange-phase rollout policy (see `crate::solver::pimc`).
 pub fn heuristic_rollout(state: &DealState) -> Action {
     heuristic_action(&View::of_state(state))
 }

@@ -27,10 +27,10 @@ pub enum Policy {
     /// Perfect-information Monte Carlo over this many sampled worlds per decision.
     Pimc(u16),
     /// PIMC over this many worlds, solved with the talon drawn by seat and resampled by the
-    /// likelihood of the opponent's exchange decisions (see [`super::expert`]).
+    /// likelihood of the opponent's exchange decisions (see `super::expert`).
     Expert(u16),
     /// The expert's search over this many worlds, resampled by a model of the opponent's
-    /// plays too (see [`super::master`]).
+    /// plays too (see `super::master`).
     Master(u16),
 }
 
@@ -103,7 +103,7 @@ impl Policy {
 
     /// Each legal action with its value for a search policy (PIMC's mean double-dummy
     /// points, the expert's weighted mean), the worlds drawn from the decision's seed
-    /// ([`rng::decision_seed`]); `None` for the other policies. Once `control` is cancelled,
+    /// (`rng::decision_seed`); `None` for the other policies. Once `control` is cancelled,
     /// no values.
     pub fn values(
         self,

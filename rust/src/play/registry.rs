@@ -208,7 +208,7 @@ impl std::fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 impl Policy {
-    /// An agent spec: the name of a built-in agent ([`AGENTS`]), and for a search
+    /// An agent spec: the name of a built-in agent (`AGENTS`), and for a search
     /// agent, optionally `:N` (N worlds per decision, 1 to its most): `"random"`,
     /// `"pimc"`, `"pimc:8"`, ... This is the one grammar of agent specs: Python's agents,
     /// the arena and the CLI read it here.

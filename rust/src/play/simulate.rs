@@ -45,7 +45,7 @@ pub struct MatchSummary {
 }
 
 /// Plays `state`, deal `index` of the batch with seed `batch_seed`, to the end, the
-/// policies drawing from the deal's policy stream ([`rng::policy_rng`]).
+/// policies drawing from the deal's policy stream (`rng::policy_rng`).
 pub fn play_deal(
     state: DealState,
     (batch_seed, index): (u64, u64),
@@ -104,7 +104,7 @@ pub fn play_deal_with(
 /// Deals `start .. start + n` of the batch with seed `seed` (a run can be split into
 /// pieces with the same result). Deal `i` is deal `i` of a match with seed `seed` and
 /// first dealer 0 (the cards of `derive_seed(seed, i)`, dealer `i % 2`), with policy
-/// randomness from [`rng::policy_rng`]`(seed, i)`. Each deal counts one on `control`; once
+/// randomness from `rng::policy_rng(seed, i)`. Each deal counts one on `control`; once
 /// it is cancelled, the deals not yet played are left as `DealSummary::default()`.
 pub fn simulate_deals(
     start: u64,
@@ -231,7 +231,7 @@ pub fn play_match(
     })
 }
 
-/// Matches `start .. start + n` of the run with seed `seed` ([`RunMatch`]). Each deal played counts one on `control`; once it is cancelled, no
+/// Matches `start .. start + n` of the run with seed `seed` (`RunMatch`). Each deal played counts one on `control`; once it is cancelled, no
 /// further match begins and the result is empty.
 pub fn simulate_matches(
     start: u64,

@@ -64,7 +64,7 @@ pub struct StepBuffers<'a> {
     pub players: &'a mut [i64],
 }
 
-/// How a [`StepBuffers`] takes its observations (see [`ObsBuffer`]).
+/// How a `StepBuffers` takes its observations (see `ObsBuffer`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ObsLayout {
     /// The float32 tensor, `OBSERVATION_SIZE` entries an env.

@@ -293,7 +293,7 @@ pub enum Draws {
 
 /// Solves made in one scope share their transposition table, on each thread: the solves of
 /// one decision (its worlds, its options) reuse each other's work wherever the talons to come
-/// agree (see [`table`]). Values are exact either way; only the work differs.
+/// agree (see `table`). Values are exact either way; only the work differs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scope(u64);
 
