@@ -17,7 +17,7 @@ pub(crate) mod state;
 mod tests;
 pub(crate) mod turn;
 
-pub use action::{Action, NUM_ACTIONS, PACK_SIZE};
+pub use action::{Action, ParseActionError, NUM_ACTIONS, PACK_SIZE};
 pub use error::DuelError;
 pub use frame::Frame;
 pub use matches::Match;
