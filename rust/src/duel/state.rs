@@ -105,7 +105,7 @@ impl DealState {
 
     /// A deal from the 32-card pack shuffled by `rng`: [`DealState::from_seed`]'s deal
     /// where `rng` is a fresh `rng_from_seed(seed)`.
-    pub fn shuffled_by(
+    pub(crate) fn shuffled_by(
         rng: &mut GameRng,
         dealer: u8,
         rules: Rules,

@@ -51,7 +51,8 @@ impl BuiltinAgent {
     }
 
     /// The action for the player to move in `state`, a deal of a match whose score is
-    /// `score`; the heuristic's, at once, when `control` is cancelled ([`Policy::choose`]).
+    /// `score`; the heuristic's, at once, when `control` is cancelled. It reads only what
+    /// that player may know.
     #[inline]
     pub fn act(&mut self, state: &DealState, score: [u8; 2], control: Control<'_>) -> Action {
         self.policy

@@ -16,8 +16,9 @@ use super::random::{nth_action, random_action};
 /// Worlds per decision of the PIMC policy unless a count is given.
 pub const DEFAULT_PIMC_SAMPLES: u16 = 24;
 
-/// A native policy by name: each variant has its row in the registry ([`Policy::row`]),
-/// which names it, costs it and, for a search policy, searches for it.
+/// A native policy by name: each variant has its row in the engine's agent registry,
+/// which names it, costs it and, for a search policy, searches for it. [`Policy::parse`]
+/// reads a spec (`"heuristic"`, `"pimc:8"`) and [`Policy::spec`] writes one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
     /// A uniformly random legal action.
@@ -61,7 +62,7 @@ impl Policy {
     // (with POPCNT and BMI2, see `with_bit_instructions`).
     #[allow(clippy::inline_always)]
     #[inline(always)]
-    pub fn choose(
+    pub(crate) fn choose(
         self,
         state: &DealState,
         score: [u8; 2],
@@ -85,7 +86,7 @@ impl Policy {
 
     /// [`Policy::choose`] from the player's observation and the legal actions' mask, as an
     /// agent called from outside the engine sees the game.
-    pub fn choose_seen(
+    pub(crate) fn choose_seen(
         self,
         obs: &Observation,
         legal: u128,
@@ -105,7 +106,7 @@ impl Policy {
     /// points, the expert's weighted mean), the worlds drawn from the decision's seed
     /// (`rng::decision_seed`); `None` for the other policies. Once `control` is cancelled,
     /// no values.
-    pub fn values(
+    pub(crate) fn values(
         self,
         obs: &Observation,
         seed: u64,

@@ -236,7 +236,7 @@ impl Policy {
     }
 
     /// This policy's row of the registry, and its worlds per decision if it searches.
-    pub fn row(self) -> (&'static AgentInfo, Option<u16>) {
+    pub(crate) fn row(self) -> (&'static AgentInfo, Option<u16>) {
         match self {
             Policy::Random => (&RANDOM, None),
             Policy::Heuristic => (&HEURISTIC, None),
