@@ -1,6 +1,8 @@
-//! Agents and batch play: the native policies, whole deals and matches simulated in
-//! parallel, and the vector environment. This layer uses the rules (`duel`) and the search
-//! (`solver`); neither of them knows of it.
+//! Agents and batch play: the [`Agent`] trait a program implements and [`play_match`],
+//! which plays it; the built-in agents ([`BuiltinAgent`], each playing a [`Policy`]); whole
+//! deals and matches simulated in parallel ([`simulate_matches`]); and, inside the crate,
+//! the vector environment. This layer uses the rules (`duel`) and the search (`solver`);
+//! neither of them knows of it.
 
 pub(crate) mod agent;
 mod custom;
