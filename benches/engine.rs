@@ -4,19 +4,18 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
-use _core::bank::{odds, Composition};
-use _core::card::{Card, Suit};
-use _core::control::Control;
-use _core::duel::{DealState, Rules, OBSERVATION_SIZE};
-use _core::play::heuristic::View;
-use _core::play::policy::Policy;
-use _core::play::random::random_action;
-use _core::play::simulate::{play_deal, simulate_deals};
-use _core::play::vecenv::{ObsLayout, OwnedBuffers, VecEnv};
-use _core::rng::{derive_seed, rng_from_seed, shuffle_with_seed, SeedDeriver};
+use ecarte::bank::{odds, Composition};
+use ecarte::card::{Card, Suit};
+use ecarte::control::Control;
+use ecarte::duel::{DealState, Rules, OBSERVATION_SIZE};
+use ecarte::internals::{
+    derive_seed, play_deal, random_action, rng_from_seed, shuffle_with_seed, simulate_deals,
+    ObsLayout, OwnedBuffers, SeedDeriver, VecEnv, View,
+};
+use ecarte::play::Policy;
 
 fn engine(c: &mut Criterion) {
-    let pack = _core::card::piquet_pack();
+    let pack = ecarte::card::piquet_pack();
     c.bench_function("shuffle 32", |b| {
         let mut deck = pack.clone();
         b.iter(|| shuffle_with_seed(black_box(&mut deck), 7));

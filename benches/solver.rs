@@ -5,7 +5,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
-use _core::solver::{bench_position, solve, Objective};
+use ecarte::solver::{bench_position, solve, Objective};
 
 fn solver(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve");

@@ -10,13 +10,12 @@
 //! action alone, whose choice must be the recorded one); `sample` only samples the expert's pool of
 //! worlds and prints a checksum of their decks, `parse` only reads the file.
 
-use _core::control::Control;
-use _core::duel::action::bit;
-use _core::duel::{Action, Observation};
-use _core::play::expert::{expert_search, expert_values, CANDIDATES_PER_WORLD};
-use _core::play::heuristic::heuristic_rollout;
-use _core::solver::pimc::{pimc_search, pimc_values, Goal};
-use _core::solver::sampler::sample_worlds;
+use ecarte::control::Control;
+use ecarte::duel::{Action, Observation};
+use ecarte::internals::{
+    bit, expert_search, expert_values, heuristic_rollout, pimc_search, pimc_values, sample_worlds,
+    Goal, CANDIDATES_PER_WORLD,
+};
 
 const SAMPLES: usize = 24;
 

@@ -10,11 +10,10 @@
 //! actions, writing float32 or compact observations; `simulate N` plays `N` random deals on one thread; `sizes` prints the size of a
 //! deal state. Running with `STEPS` or `N` at 0 gives the set-up cost to subtract.
 
-use _core::control::Control;
-use _core::duel::Rules;
-use _core::play::policy::Policy;
-use _core::play::simulate::simulate_deals;
-use _core::play::vecenv::{ObsLayout, OwnedBuffers, VecEnv};
+use ecarte::control::Control;
+use ecarte::duel::Rules;
+use ecarte::internals::{simulate_deals, ObsLayout, OwnedBuffers, VecEnv};
+use ecarte::play::Policy;
 
 fn arg(args: &[String], i: usize, default: usize) -> usize {
     args.get(i).and_then(|a| a.parse().ok()).unwrap_or(default)
@@ -67,7 +66,7 @@ fn main() {
         }
         Some("sizes") => println!(
             "DealState: {} bytes",
-            std::mem::size_of::<_core::duel::DealState>()
+            std::mem::size_of::<ecarte::duel::DealState>()
         ),
         _ => eprintln!("usage: hot_paths vecenv N STEPS [LAYOUT] | simulate N | sizes"),
     }

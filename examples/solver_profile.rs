@@ -3,7 +3,7 @@
 //! under `valgrind --tool=callgrind` or `perf stat -e instructions` for instruction counts,
 //! which a shared machine's wall times cannot give reliably.
 
-use _core::solver::{bench_position, solve, Objective};
+use ecarte::solver::{bench_position, solve, Objective};
 
 fn main() {
     let exchanges: u8 = std::env::args()

@@ -21,31 +21,41 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 )]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Suit {
+    /// Clubs (♣, `C`).
     Clubs = 0,
+    /// Diamonds (♦, `D`).
     Diamonds = 1,
+    /// Hearts (♥, `H`).
     Hearts = 2,
+    /// Spades (♠, `S`).
     Spades = 3,
 }
 
 impl Suit {
+    /// The four suits in index order: clubs, diamonds, hearts, spades.
     pub const ALL: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
 
+    /// The suit's index in [`Suit::ALL`].
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// The suit at `i` in [`Suit::ALL`] (taken modulo 4).
     pub fn from_index(i: usize) -> Suit {
         Suit::ALL[i & 3]
     }
 
+    /// The suit's letter: `C`, `D`, `H` or `S`.
     pub fn letter(self) -> char {
         ['C', 'D', 'H', 'S'][self.index()]
     }
 
+    /// The suit's symbol: `♣`, `♦`, `♥` or `♠`.
     pub fn symbol(self) -> char {
         ['♣', '♦', '♥', '♠'][self.index()]
     }
 
+    /// The suit's English name, lower case.
     pub fn name(self) -> &'static str {
         ["clubs", "diamonds", "hearts", "spades"][self.index()]
     }
@@ -93,22 +103,36 @@ impl fmt::Display for Suit {
 )]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Rank {
+    /// Two.
     Two = 0,
+    /// Three.
     Three,
+    /// Four.
     Four,
+    /// Five.
     Five,
+    /// Six.
     Six,
+    /// Seven, the lowest rank of the duel's 32-card pack.
     Seven,
+    /// Eight.
     Eight,
+    /// Nine.
     Nine,
+    /// Ten.
     Ten,
+    /// Jack.
     Jack,
+    /// Queen.
     Queen,
+    /// King.
     King,
+    /// Ace.
     Ace,
 }
 
 impl Rank {
+    /// The thirteen ranks in index order, two to ace.
     pub const ALL: [Rank; 13] = [
         Rank::Two,
         Rank::Three,
@@ -125,14 +149,17 @@ impl Rank {
         Rank::Ace,
     ];
 
+    /// The rank's index in [`Rank::ALL`].
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// The rank at `i` in [`Rank::ALL`] (taken modulo 13).
     pub fn from_index(i: usize) -> Rank {
         Rank::ALL[i % 13]
     }
 
+    /// The rank's letter: `2`–`9`, `T`, `J`, `Q`, `K`, `A`.
     pub fn letter(self) -> char {
         b"23456789TJQKA"[self.index()] as char
     }
@@ -177,6 +204,7 @@ impl fmt::Display for Rank {
 pub struct Card(u8);
 
 impl Card {
+    /// The card of `rank` in `suit`.
     pub const fn new(rank: Rank, suit: Suit) -> Card {
         Card((suit as u8) * 13 + rank as u8)
     }
@@ -186,14 +214,17 @@ impl Card {
         (id < 52).then_some(Card(id as u8))
     }
 
+    /// The card's index among the 52: `suit * 13 + rank`.
     pub const fn id(self) -> usize {
         self.0 as usize
     }
 
+    /// The card's suit.
     pub fn suit(self) -> Suit {
         CARD_SUITS[self.0 as usize & 63]
     }
 
+    /// The card's rank.
     pub fn rank(self) -> Rank {
         CARD_RANKS[self.0 as usize & 63]
     }
@@ -224,6 +255,7 @@ pub enum CardStyle {
 }
 
 impl CardStyle {
+    /// Every style, the default first.
     pub const ALL: [CardStyle; 3] = [CardStyle::Code, CardStyle::Symbols, CardStyle::Ascii];
 
     /// `"code"`, `"symbols"` or `"ascii"`.

@@ -16,6 +16,7 @@ pub struct RunControl {
 }
 
 impl RunControl {
+    /// A control that is not cancelled and has counted nothing.
     pub const fn new() -> RunControl {
         RunControl {
             cancelled: AtomicBool::new(false),

@@ -8,7 +8,12 @@ pub enum BankError {
     /// The cards are not a legal (part of a) two-pack shoe; the text says why.
     InvalidShoe(String),
     /// Fewer cards than the operation needs.
-    TooFewCards { needed: usize, left: usize },
+    TooFewCards {
+        /// Cards the operation needs.
+        needed: usize,
+        /// Cards left.
+        left: usize,
+    },
     /// A parameter out of range (e.g. zero threads).
     InvalidArgument(String),
     /// A JSON record that is malformed or holds an impossible value; the text says why.

@@ -1,17 +1,17 @@
 //! The Russian banking game (docs/rules.md, "Bank").
 //!
 //! - [`resolve`]: one punter tableau against the banker's (only trumps count).
-//! - [`shoe`]: the 104-card shoe, its discard pile, the punter's shuffle and run-outs.
+//! - `shoe`: the 104-card shoe, its discard pile, the punter's shuffle and run-outs.
 //! - [`odds`]: exact outcome probabilities by a dynamic programme over trump-rank counts.
 //! - [`simulate`]: Monte Carlo of whole deals, parallel and deterministic.
-//! - [`record`]: a deal's and a resolution's JSON records.
+//! - `record`: a deal's and a resolution's JSON records.
 
-pub mod error;
-pub mod odds;
-pub mod record;
-pub mod resolve;
-pub mod shoe;
-pub mod simulate;
+pub(crate) mod error;
+pub(crate) mod odds;
+pub(crate) mod record;
+pub(crate) mod resolve;
+pub(crate) mod shoe;
+pub(crate) mod simulate;
 
 #[cfg(test)]
 mod tests;

@@ -66,14 +66,17 @@ impl Composition {
         Ok(())
     }
 
+    /// How many copies of `card` are left.
     pub fn count(&self, card: Card) -> u8 {
         self.counts[card.id()]
     }
 
+    /// How many cards are left.
     pub fn len(&self) -> usize {
         self.counts.iter().map(|&n| n as usize).sum()
     }
 
+    /// Whether no card is left.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -104,7 +107,9 @@ pub struct Odds {
     pub scores: [[u128; 5]; 5],
     /// `C(N, 4)·C(N − 4, 4)`: the total weight.
     pub denominator: u128,
+    /// Cards left in the composition.
     pub cards_left: usize,
+    /// Trumps left in the composition.
     pub trumps_left: usize,
 }
 
@@ -114,6 +119,7 @@ impl Odds {
         reduce(self.numerators[outcome.index()], self.denominator)
     }
 
+    /// The probability of `outcome` (numerator over denominator).
     pub fn probability(&self, outcome: Outcome) -> f64 {
         self.numerators[outcome.index()] as f64 / self.denominator as f64
     }

@@ -15,15 +15,19 @@ use crate::card::{Card, Suit};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
+    /// The banker takes more tricks: the punter loses the stake.
     Banker = 0,
     /// Equal tricks (0–0 included): nobody pays.
     EnCarte = 1,
+    /// The punter takes more tricks: the banker pays the stake.
     Punter = 2,
 }
 
 impl Outcome {
+    /// Every outcome, in index order.
     pub const ALL: [Outcome; 3] = [Outcome::Banker, Outcome::EnCarte, Outcome::Punter];
 
+    /// The outcome's index: banker 0, en carte 1, punter 2.
     pub fn index(self) -> usize {
         self as usize
     }
@@ -52,8 +56,11 @@ impl fmt::Display for Outcome {
 /// The tricks each side takes and the outcome.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Resolution {
+    /// Tricks the banker takes (of four).
     pub banker_tricks: u8,
+    /// Tricks the punter takes (of four).
     pub punter_tricks: u8,
+    /// Who wins, from the tricks.
     pub outcome: Outcome,
 }
 

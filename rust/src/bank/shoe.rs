@@ -23,7 +23,9 @@ pub const DEAL_SIZE: usize = 17;
 /// One deal: four tableaux (T1 is the banker's) and the turned-up trump card.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Deal {
+    /// The four tableaux of four cards, T1 (the banker's) first.
     pub tableaux: [[Card; 4]; 4],
+    /// The card turned up for trump.
     pub trump_card: Card,
 }
 
@@ -64,6 +66,7 @@ impl Deal {
         }
     }
 
+    /// The trump suit: the turned-up card's.
     pub fn trump(&self) -> Suit {
         self.trump_card.suit()
     }
@@ -115,7 +118,7 @@ pub struct Shoe {
 
 impl Shoe {
     /// A full shoe shuffled with `seed` (`shuffle_with_seed`). Run-out reshuffles derive
-    /// their generator from the same seed (see [`Shoe::run_out_rng`]).
+    /// their generator from the same seed (see `Shoe::run_out_rng`).
     pub fn new(seed: u64) -> Shoe {
         let mut undealt = shoe_pack();
         undealt.shuffle(&mut rng_from_seed(seed));
@@ -226,10 +229,12 @@ impl Shoe {
         &self.undealt
     }
 
+    /// How many cards are left to deal.
     pub fn remaining(&self) -> usize {
         self.undealt.len()
     }
 
+    /// The discard pile: the cards of the deals before the current one, in pile order.
     pub fn discards(&self) -> &[Card] {
         &self.discards
     }
@@ -244,6 +249,7 @@ impl Shoe {
         self.run_outs
     }
 
+    /// The seed the shoe was shuffled with.
     pub fn seed(&self) -> u64 {
         self.seed
     }

@@ -22,7 +22,9 @@ pub const CHUNK: u64 = 4096;
 /// Counts from `n` simulated deals.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Simulation {
+    /// How many deals were simulated.
     pub n: u64,
+    /// The seed of the run.
     pub seed: u64,
     /// `counts[t][o]`: deals where tableau `T(t + 2)` had outcome `o` ([`super::Outcome::index`]).
     pub counts: [[u64; 3]; 3],
@@ -53,7 +55,7 @@ impl Simulation {
 }
 
 /// Simulates deals `start .. start + n` of the run with `seed` (`start` a multiple of
-/// [`CHUNK`]). Each deal shuffles `shoe` (the cards left; the full 104-card shoe when
+/// `CHUNK`). Each deal shuffles `shoe` (the cards left; the full 104-card shoe when
 /// `None`) afresh and deals from the top. Runs on the current rayon pool; the result does
 /// not depend on its size. Each deal counts one on `control`; once it is cancelled, the
 /// counts are empty.

@@ -103,6 +103,7 @@ pub fn write_mask<F: From<bool> + Copy>(legal: u128, out: &mut [F]) {
     }
 }
 
+/// One move of the duel: a proposal, a response, a discard or a card played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Action {
     /// A card played to a trick.
@@ -145,6 +146,7 @@ impl Action {
         })
     }
 
+    /// The card of a discard or a play; `None` for the other actions.
     pub fn card(self) -> Option<Card> {
         match self {
             Action::Play(c) | Action::Discard(c) => Some(c),

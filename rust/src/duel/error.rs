@@ -11,11 +11,16 @@ pub enum DuelError {
     IllegalAction(Box<Refusal>),
     /// A batch of actions whose length is not the number of envs.
     InvalidBatch {
+        /// The actions given.
         actions: usize,
+        /// The envs they were for.
         envs: usize,
     },
+    /// A deck that is not the 32 cards 7 to A of each suit; the text says why.
     InvalidDeck(String),
+    /// A dealer other than 0 or 1.
     InvalidDealer(i64),
+    /// Rule options out of range; the text says why.
     InvalidRules(String),
     /// The whole message: the record's kind and what is wrong with it.
     InvalidRecord(String),

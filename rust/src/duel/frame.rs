@@ -19,20 +19,33 @@ pub struct Frame {
     pub action: Option<Action>,
     /// The seat that took the action.
     pub actor: Option<u8>,
+    /// The phase of the deal.
     pub phase: Phase,
+    /// The seat to move, `None` once the deal is over.
     pub current_player: Option<u8>,
+    /// The dealer's seat.
     pub dealer: u8,
+    /// The trump suit.
     pub trump: Suit,
+    /// The turned-up card.
     pub turn_up: Card,
+    /// The seat that drew the turn-up, if anyone did.
     pub turn_up_holder: Option<u8>,
+    /// Cards left in the talon.
     pub talon_size: usize,
+    /// Exchanges made so far.
     pub exchanges: u8,
+    /// The card led to the current trick, if any.
     pub lead: Option<Card>,
     /// Seat 0's hand and seat 1's, each in suit-then-rank order.
     pub hands: [Vec<Card>; 2],
+    /// Each seat's discards.
     pub discards: [Vec<Card>; 2],
+    /// The finished tricks, in order.
     pub tricks: Vec<Trick>,
+    /// Tricks taken by seat 0 and seat 1.
     pub tricks_taken: [u8; 2],
+    /// Cards taken by seat 0 and seat 1.
     pub cards_taken: [u8; 2],
     /// The cards each seat drew from the talon in this step, in draw order.
     pub drawn: [Vec<Card>; 2],

@@ -50,13 +50,18 @@ pub fn match_deal_shuffled_by(
 /// The running score of a duel match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatchScore {
+    /// Points of seat 0 and seat 1.
     pub score: [u8; 2],
+    /// The points that win the match.
     pub target: u8,
+    /// The dealer of the first deal.
     pub first_dealer: u8,
+    /// Deals finished so far.
     pub deals: u64,
 }
 
 impl MatchScore {
+    /// A score of 0–0 for a match to `target` whose first deal `first_dealer` deals.
     pub fn new(target: u8, first_dealer: u8) -> MatchScore {
         MatchScore {
             score: [0, 0],
@@ -90,8 +95,11 @@ impl MatchScore {
 /// it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Match {
+    /// The match's seed: deal `i` is shuffled with a seed derived from it and `i`.
     pub seed: u64,
+    /// The rules of every deal.
     pub rules: Rules,
+    /// The running score.
     pub score: MatchScore,
     /// The deal in progress (the last one, finished, once the match is over).
     pub deal: DealState,
@@ -115,6 +123,7 @@ enum History {
 }
 
 impl Match {
+    /// A new match with seed `seed` to the rules' target, `first_dealer` (0 or 1) dealing first.
     pub fn new(seed: u64, first_dealer: u8, rules: Rules) -> Result<Match, DuelError> {
         if first_dealer > 1 {
             return Err(DuelError::InvalidDealer(i64::from(first_dealer)));
@@ -227,6 +236,7 @@ impl Match {
         self.deals().filter_map(DealState::outcome)
     }
 
+    /// The seat that won the match, if it is over.
     pub fn winner(&self) -> Option<u8> {
         if self.endless {
             return None;
@@ -234,6 +244,7 @@ impl Match {
         self.score.winner()
     }
 
+    /// Whether a seat has reached the target.
     pub fn is_over(&self) -> bool {
         self.winner().is_some()
     }

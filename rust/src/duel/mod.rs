@@ -1,22 +1,23 @@
 //! The two-player game with exchanges and a drawing talon (docs/rules.md, "Duel").
 
-pub mod action;
-pub mod deck;
-pub mod error;
-pub mod frame;
-pub mod matches;
-pub mod observe;
-pub mod record;
+pub(crate) mod action;
+pub(crate) mod deck;
+pub(crate) mod error;
+pub(crate) mod frame;
+pub(crate) mod matches;
+pub(crate) mod observe;
+pub(crate) mod record;
 #[cfg(test)]
 mod referee;
-pub mod refusal;
-pub mod result;
-pub mod rules;
-pub mod state;
+pub(crate) mod refusal;
+pub(crate) mod result;
+pub(crate) mod rules;
+pub(crate) mod state;
 #[cfg(test)]
 mod tests;
+pub(crate) mod turn;
 
-pub use action::{Action, NUM_ACTIONS, PACK_SIZE};
+pub use action::{Action, ParseActionError, NUM_ACTIONS, PACK_SIZE};
 pub use error::DuelError;
 pub use frame::Frame;
 pub use matches::Match;
@@ -29,4 +30,5 @@ pub use record::{DealRecord, MatchRecord};
 pub use refusal::{Reason, ReasonCode, Refusal};
 pub use result::MatchResult;
 pub use rules::{Order, Rules};
-pub use state::{DealState, Outcome, Phase, Trick, Turn};
+pub use state::{DealState, Outcome, Trick};
+pub use turn::{Phase, Turn};

@@ -46,9 +46,11 @@ use serde::{Deserialize, Serialize};
 use super::action::{bit, cards_of, Action};
 use super::refusal::Refusal;
 use super::rules::Rules;
-use super::state::{DealState, Phase, Trick, Turn, HAND_SIZE, TALON_SIZE};
+use super::state::{DealState, Trick, HAND_SIZE, TALON_SIZE};
+use super::turn::{Phase, Turn};
 use crate::card::{Card, Suit};
 
+/// Entries of the observation tensor.
 pub const OBSERVATION_SIZE: usize = 214;
 /// Bytes of the compact observation layout.
 pub const COMPACT_OBSERVATION_SIZE: usize = 38;
@@ -75,22 +77,39 @@ const BYTE_FLOATS: [[f32; 8]; 256] = {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Observation {
+    /// The seat whose view this is.
     pub player: u8,
+    /// The dealer's seat.
     pub dealer: u8,
+    /// The rules of the deal.
     pub rules: Rules,
+    /// The phase of the deal.
     pub phase: Phase,
+    /// The seat to move, `None` once the deal is over.
     pub current_player: Option<u8>,
+    /// The player's hand.
     pub hand: Vec<Card>,
+    /// The player's own discards.
     pub discards: Vec<Card>,
+    /// The trump suit.
     pub trump: Suit,
+    /// The turned-up card.
     pub turn_up: Card,
+    /// The seat that drew the turn-up, if anyone did.
     pub turn_up_holder: Option<u8>,
+    /// Cards left in the talon.
     pub talon_size: usize,
+    /// Exchanges made so far.
     pub exchanges: u8,
+    /// The finished tricks, in order.
     pub tricks: Vec<Trick>,
+    /// The card led to the current trick, if any.
     pub lead: Option<Card>,
+    /// Cards taken by seat 0 and seat 1.
     pub cards_taken: [u8; 2],
+    /// Tricks taken by seat 0 and seat 1.
     pub tricks_taken: [u8; 2],
+    /// Match points of seat 0 and seat 1 before this deal.
     pub score: [u8; 2],
     /// The player's five dealt cards.
     pub initial_hand: Vec<Card>,
@@ -114,7 +133,7 @@ struct ObservationRecord<'a> {
 impl Observation {
     /// A stable 64-bit key of the observation: FNV-1a over its JSON record without the facts
     /// that follow from the rest ([`Observation::hand_sizes`]), the same on every platform
-    /// and run. Search agents seed each decision with it ([`crate::rng::decision_seed`]), so
+    /// and run. Search agents seed each decision with it (`crate::rng::decision_seed`), so
     /// the same observation gets the same decision.
     pub fn key(&self) -> u64 {
         use std::hash::Hasher;

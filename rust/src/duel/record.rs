@@ -11,14 +11,21 @@ use crate::card::Card;
 pub const RECORD_FORMAT: &str = "ecarte.duel.deal";
 pub const RECORD_VERSION: u32 = 1;
 
+/// The JSON record of one deal: its deck, dealer, rules and actions, enough to replay it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DealRecord {
+    /// The record's kind.
     pub format: String,
+    /// The record format's version.
     pub version: u32,
+    /// The 32 cards, top first.
     pub deck: Vec<Card>,
+    /// The dealer's seat.
     pub dealer: u8,
+    /// The rules of the deal.
     pub rules: Rules,
+    /// Every action, in order.
     pub actions: Vec<Action>,
 }
 
@@ -35,6 +42,7 @@ impl DealRecord {
         }
     }
 
+    /// The record as JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
@@ -108,11 +116,17 @@ pub const MATCH_VERSION: u32 = 1;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MatchRecord {
+    /// The record's kind.
     pub format: String,
+    /// The record format's version.
     pub version: u32,
+    /// The match's seed.
     pub seed: u64,
+    /// The dealer of the first deal.
     pub first_dealer: u8,
+    /// The rules of every deal.
     pub rules: Rules,
+    /// Every deal played, in order.
     pub deals: Vec<DealRecord>,
     /// The names of the players in seat 0 and seat 1, when the record has them (`replay`
     /// shows them).
@@ -134,10 +148,12 @@ impl MatchRecord {
         }
     }
 
+    /// The record as JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
 
+    /// Reads a record that [`MatchRecord::to_json`] wrote, checking its format, version and every action.
     pub fn from_json(text: &str) -> Result<MatchRecord, DuelError> {
         let bad = |why: String| DuelError::InvalidRecord(format!("invalid match record: {why}"));
         let record: MatchRecord = crate::record::parse(text).map_err(bad)?;

@@ -8,7 +8,7 @@
 use std::fmt;
 
 use super::action::{bit, pack_index, Action};
-use super::state::{Phase, Turn};
+use super::turn::{Phase, Turn};
 use crate::card::{Card, CardStyle, Suit};
 
 /// The stable codes of a refusal (docs/api.md, "Why an action is refused").
@@ -44,6 +44,7 @@ pub enum ReasonCode {
 }
 
 impl ReasonCode {
+    /// Every code, in the order of [`ReasonCode::name`]'s table.
     pub const ALL: [ReasonCode; 12] = [
         ReasonCode::MustFollow,
         ReasonCode::MustTrump,
@@ -87,6 +88,7 @@ impl ReasonCode {
 /// phase it was refused in. [`Reason::sentence`] says it in one line.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Reason {
+    /// What kind of reason.
     pub code: ReasonCode,
     /// The refused action; `None` for an id that names no action.
     pub action: Option<Action>,
@@ -167,9 +169,11 @@ impl Reason {
 /// actions of the seat that tried it (none for a seat not to move).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
+    /// Why the action was refused.
     pub reason: Reason,
     /// The action as the message names it: its text, or e.g. `id 70 in env 1`.
     pub named: String,
+    /// The legal actions at that moment.
     pub legal: Vec<Action>,
 }
 

@@ -13,8 +13,11 @@ pub const RESULT_VERSION: u32 = 1;
 /// The end of a match: the winner, the final score and every deal's outcome, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchResult {
+    /// The seat that won.
     pub winner: u8,
+    /// Final points of seat 0 and seat 1.
     pub score: [u8; 2],
+    /// Each deal's outcome, in order.
     pub outcomes: Vec<Outcome>,
 }
 
@@ -83,6 +86,7 @@ impl MatchResult {
         })
     }
 
+    /// The result as JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string(&ResultRecord {
             format: RESULT_FORMAT.to_string(),

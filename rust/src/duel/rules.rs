@@ -16,6 +16,7 @@ pub enum Order {
 }
 
 impl Order {
+    /// The order's name, as [`Order::parse`] reads it.
     pub fn name(self) -> &'static str {
         match self {
             Order::Ecarte => "ecarte",
@@ -23,6 +24,7 @@ impl Order {
         }
     }
 
+    /// The order named `text`.
     pub fn parse(text: &str) -> Option<Order> {
         match text {
             "ecarte" => Some(Order::Ecarte),
@@ -45,7 +47,7 @@ impl Order {
         ranks
     }
 
-    /// Whether `a` ranks above `b` (a comparison of ranks only; see [`beats`] for tricks).
+    /// Whether `a` ranks above `b` (a comparison of ranks only; see `beats` for tricks).
     pub fn outranks(self, a: Card, b: Card) -> bool {
         self.strength(a.rank()) > self.strength(b.rank())
     }
@@ -77,6 +79,7 @@ const STRENGTHS: [[u8; 13]; 2] = [
 // Records hold every option: a missing one is a malformed record, not a default.
 #[serde(deny_unknown_fields)]
 pub struct Rules {
+    /// The rank order of the cards.
     pub order: Order,
     /// Lets a player discard trumps during the exchange (off by the seed's rule).
     pub allow_trump_discard: bool,
@@ -98,6 +101,7 @@ impl Default for Rules {
 }
 
 impl Rules {
+    /// The largest match target.
     pub const MAX_TARGET: u8 = 100;
 
     /// Checks the option ranges; the error says which option is wrong.

@@ -4,11 +4,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::action::{bit, cards_of, pack_card, pack_index, Action, PACK_SIZE};
+use super::action::{bit, cards_of, pack_card, Action, PACK_SIZE};
 use super::deck::{check_deck, check_setup};
 pub use super::error::DuelError;
 use super::refusal::Refusal;
 use super::rules::Rules;
+pub use super::turn::{Phase, Turn};
 
 use crate::card::{Card, Suit};
 use crate::rng::{rng_from_seed, shuffle, GameRng};
@@ -18,57 +19,15 @@ pub const HAND_SIZE: usize = 5;
 /// Cards in the talon, the turn-up included.
 pub const TALON_SIZE: usize = 22;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Phase {
-    /// The elder chooses `propose` or `decline`.
-    Proposal,
-    /// The dealer chooses `accept` or `refuse`.
-    Response,
-    /// After an accepted exchange: the elder, then the dealer, discards one card.
-    Discard,
-    /// Tricks are played.
-    Play,
-    /// Both hands are empty.
-    Over,
-}
-
-impl Phase {
-    pub const ALL: [Phase; 5] = [
-        Phase::Proposal,
-        Phase::Response,
-        Phase::Discard,
-        Phase::Play,
-        Phase::Over,
-    ];
-
-    /// The phase named `name` (see [`Phase::name`]).
-    pub fn from_name(name: &str) -> Option<Phase> {
-        Phase::ALL.into_iter().find(|p| p.name() == name)
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::Proposal => "proposal",
-            Phase::Response => "response",
-            Phase::Discard => "discard",
-            Phase::Play => "play",
-            Phase::Over => "over",
-        }
-    }
-
-    pub fn index(self) -> usize {
-        self as usize
-    }
-}
-
 /// A finished trick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Trick {
+    /// The seat that led.
     pub leader: u8,
     /// The leader's card, then the follower's.
     pub cards: [Card; 2],
+    /// The seat that took the trick.
     pub winner: u8,
 }
 
@@ -76,10 +35,13 @@ pub struct Trick {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Outcome {
+    /// The seat that won the deal.
     pub winner: u8,
     /// 2 for a vole (every trick), otherwise 1.
     pub points: u8,
+    /// Cards taken by seat 0 and seat 1.
     pub cards: [u8; 2],
+    /// Tricks taken by seat 0 and seat 1.
     pub tricks: [u8; 2],
 }
 
@@ -91,94 +53,6 @@ impl Outcome {
             && (1..=2).contains(&self.points)
             && self.cards.iter().map(|&c| u32::from(c)).sum::<u32>() <= 32
             && self.tricks.iter().map(|&t| u32::from(t)).sum::<u32>() <= 16
-    }
-}
-
-/// What decides the legal actions of the player to move, and why another action is refused:
-/// the phase, that player's hand, the card led, the trump, the rules and the exchanges
-/// made. A deal gives it on the hot paths ([`DealState::legal_mask`]); an observation gives
-/// the same for its own player ([`super::Observation::turn`]), so both judge by one rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Turn {
-    pub phase: Phase,
-    /// The seat to act, `None` once the deal is over.
-    pub mover: Option<u8>,
-    pub dealer: u8,
-    /// The mover's hand.
-    pub hand: u32,
-    pub lead: Option<Card>,
-    pub trump: Suit,
-    pub rules: Rules,
-    pub exchanges: u8,
-}
-
-impl Turn {
-    pub(super) fn suit_mask(suit: Suit) -> u32 {
-        0xff << (suit.index() * 8)
-    }
-
-    /// The cards the mover may discard now: no trump unless the rules allow it or the hand
-    /// is all trumps.
-    #[inline]
-    pub fn discardable(&self) -> u32 {
-        let non_trumps = self.hand & !Self::suit_mask(self.trump);
-        if self.rules.allow_trump_discard || non_trumps == 0 {
-            self.hand
-        } else {
-            non_trumps
-        }
-    }
-
-    /// The cards the mover may play: any card to lead; otherwise follow suit, else trump,
-    /// else anything. Heading the trick is never required.
-    #[inline]
-    pub fn playable(&self) -> u32 {
-        let Some(lead) = self.lead else {
-            return self.hand;
-        };
-        let follow = self.hand & Self::suit_mask(lead.suit());
-        if follow != 0 {
-            return follow;
-        }
-        let trumps = self.hand & Self::suit_mask(self.trump);
-        if trumps != 0 {
-            trumps
-        } else {
-            self.hand
-        }
-    }
-
-    /// The mover's legal actions as a bit set over the action space (bit `Action::id`).
-    #[inline]
-    pub fn legal_mask(&self) -> u128 {
-        match self.phase {
-            Phase::Proposal => (1 << Action::Propose.id()) | (1 << Action::Decline.id()),
-            Phase::Response => (1 << Action::Accept.id()) | (1 << Action::Refuse.id()),
-            Phase::Discard => u128::from(self.discardable()) << PACK_SIZE,
-            Phase::Play => u128::from(self.playable()),
-            Phase::Over => 0,
-        }
-    }
-
-    /// Whether the mover may take `action` now.
-    #[inline]
-    pub fn is_legal(&self, action: Action) -> bool {
-        match action.card() {
-            Some(c) if pack_index(c).is_none() => false,
-            _ => self.legal_mask() & (1 << action.id()) != 0,
-        }
-    }
-
-    /// The mover's legal actions in action-id order.
-    pub fn legal_actions(&self) -> Vec<Action> {
-        let mut mask = self.legal_mask();
-        let mut out = Vec::with_capacity(mask.count_ones() as usize);
-        while mask != 0 {
-            let id = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            out.extend(Action::from_id(id));
-        }
-        out
     }
 }
 
@@ -231,7 +105,7 @@ impl DealState {
 
     /// A deal from the 32-card pack shuffled by `rng`: [`DealState::from_seed`]'s deal
     /// where `rng` is a fresh `rng_from_seed(seed)`.
-    pub fn shuffled_by(
+    pub(crate) fn shuffled_by(
         rng: &mut GameRng,
         dealer: u8,
         rules: Rules,
@@ -281,21 +155,27 @@ impl DealState {
         state
     }
 
+    /// The rules of the deal.
     pub fn rules(&self) -> Rules {
         self.rules
     }
+    /// The deck the deal was laid out from, top first.
     pub fn deck(&self) -> &[Card; PACK_SIZE] {
         &self.deck
     }
+    /// The dealer's seat.
     pub fn dealer(&self) -> u8 {
         self.dealer
     }
+    /// The elder's seat: the one that does not deal.
     pub fn elder(&self) -> u8 {
         1 - self.dealer
     }
+    /// The trump suit.
     pub fn trump(&self) -> Suit {
         self.trump
     }
+    /// The turned-up card.
     pub fn turn_up(&self) -> Card {
         self.turn_up
     }
@@ -303,9 +183,11 @@ impl DealState {
     pub fn turn_up_holder(&self) -> Option<u8> {
         self.turn_up_holder
     }
+    /// The phase of the deal.
     pub fn phase(&self) -> Phase {
         self.phase
     }
+    /// Whether both hands are empty.
     pub fn is_over(&self) -> bool {
         self.phase == Phase::Over
     }
@@ -313,9 +195,11 @@ impl DealState {
     pub fn current_player(&self) -> Option<u8> {
         (!self.is_over()).then_some(self.to_move)
     }
+    /// Exchanges made so far.
     pub fn exchanges(&self) -> u8 {
         self.exchanges
     }
+    /// Cards left in the talon.
     pub fn talon_size(&self) -> usize {
         TALON_SIZE - self.talon_next as usize
     }
@@ -323,34 +207,43 @@ impl DealState {
     pub fn talon(&self) -> &[Card] {
         &self.talon[self.talon_next as usize..]
     }
+    /// `player`'s hand as a bit set over the pack (bit `suit * 8 + rank - 7`).
     pub fn hand_set(&self, player: u8) -> u32 {
         self.hands[player as usize]
     }
+    /// `player`'s hand, in pack order.
     pub fn hand(&self, player: u8) -> Vec<Card> {
         cards_of(self.hands[player as usize]).collect()
     }
+    /// `player`'s discards as a bit set over the pack.
     pub fn discard_set(&self, player: u8) -> u32 {
         self.discards[player as usize]
     }
+    /// The cards `player` has played as a bit set over the pack.
     pub fn played_set(&self, player: u8) -> u32 {
         self.played[player as usize]
     }
+    /// The card led to the current trick, if any.
     pub fn lead(&self) -> Option<Card> {
         self.lead
     }
+    /// Cards taken by seat 0 and seat 1.
     pub fn cards_taken(&self) -> [u8; 2] {
         self.cards_taken
     }
+    /// Tricks taken by seat 0 and seat 1.
     pub fn tricks_taken(&self) -> [u8; 2] {
         // Every trick is two cards.
         self.cards_taken.map(|c| c / 2)
     }
+    /// The finished tricks, in order.
     pub fn tricks(&self) -> impl Iterator<Item = Trick> + '_ {
         self.tricks[..self.trick_count as usize]
             .iter()
             .flatten()
             .copied()
     }
+    /// How many tricks are finished.
     pub fn trick_count(&self) -> usize {
         self.trick_count as usize
     }
@@ -358,6 +251,7 @@ impl DealState {
     pub fn total_tricks(&self) -> usize {
         16 - self.exchanges as usize
     }
+    /// The seat that took the last finished trick, if any.
     pub fn last_trick_winner(&self) -> Option<u8> {
         self.trick_count
             .checked_sub(1)
@@ -455,10 +349,12 @@ impl DealState {
         self.turn().legal_mask()
     }
 
+    /// The legal actions of the player to move, in action-id order.
     pub fn legal_actions(&self) -> Vec<Action> {
         self.turn().legal_actions()
     }
 
+    /// Whether the player to move may take `action` now.
     pub fn is_legal(&self, action: Action) -> bool {
         self.turn().is_legal(action)
     }

@@ -11,11 +11,17 @@ use crate::duel::state::{DealState, Phase};
 /// What a native policy sees when it acts: a subset of the player's observation.
 #[derive(Clone, Copy, Debug)]
 pub struct View {
+    /// The phase of the deal.
     pub phase: Phase,
+    /// The player's hand as a bit set over the pack.
     pub hand: u32,
+    /// The trump suit.
     pub trump: Suit,
+    /// The card led to the current trick, if any.
     pub lead: Option<Card>,
+    /// The rank order of the rules.
     pub order: Order,
+    /// The legal actions as a bit set over action ids.
     pub legal: u128,
 }
 
@@ -70,7 +76,7 @@ pub fn hand_value(view: &View) -> f32 {
         .sum()
 }
 
-/// The heuristic as PIMC's exchange-phase rollout policy (see [`crate::solver::pimc`]).
+/// The heuristic as PIMC's exchange-phase rollout policy (see `crate::solver::pimc`).
 pub fn heuristic_rollout(state: &DealState) -> Action {
     heuristic_action(&View::of_state(state))
 }

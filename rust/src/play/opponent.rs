@@ -17,7 +17,7 @@
 
 use rayon::prelude::*;
 
-use super::agent::Agent;
+use super::agent::BuiltinAgent;
 use super::policy::Policy;
 use super::run::RunMatch;
 use super::runner::{self, Controlled, Stop};
@@ -93,7 +93,7 @@ pub struct Ended {
 pub(super) struct Game {
     pub(super) seed: u64,
     pub(super) play: Match,
-    pub(super) opponent: Agent,
+    pub(super) opponent: BuiltinAgent,
     pub(super) matches: u64,
     pub(super) ended: Option<Ended>,
     pub(super) waiting: bool,
@@ -146,10 +146,6 @@ impl OpponentVecEnv {
 
     pub fn len(&self) -> usize {
         self.games.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.games.is_empty()
     }
 
     pub fn setup(&self) -> Setup {
@@ -324,7 +320,7 @@ impl Game {
         let mut game = Game {
             seed,
             play: Match::new(seed, 0, setup.rules)?,
-            opponent: Agent::new(setup.opponent, 0),
+            opponent: BuiltinAgent::new(setup.opponent, 0),
             matches: 0,
             ended: None,
             waiting: false,

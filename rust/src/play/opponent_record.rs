@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::agent::Agent;
+use super::agent::BuiltinAgent;
 use super::opponent::{Autoreset, Ended, Game, OpponentVecEnv, Setup};
 use super::policy::Policy;
 use super::run::RunMatch;
@@ -188,7 +188,7 @@ impl EnvRecord {
         }
         Ok(Game {
             seed: self.seed,
-            opponent: Agent::resumed(
+            opponent: BuiltinAgent::resumed(
                 setup.opponent,
                 game.agent_seed(u64::from(1 - setup.seat)),
                 drawn,

@@ -12,24 +12,26 @@ use crate::solver::sampler::SampleError;
 
 use super::heuristic::{heuristic_action, View};
 use super::random::{nth_action, random_action};
-use super::registry::{self, AgentInfo};
 
 /// Worlds per decision of the PIMC policy unless a count is given.
 pub const DEFAULT_PIMC_SAMPLES: u16 = 24;
 
-/// A native policy by name: each variant has its row in the registry ([`Policy::row`]),
-/// which names it, costs it and, for a search policy, searches for it.
+/// A native policy by name: each variant has its row in the engine's agent registry,
+/// which names it, costs it and, for a search policy, searches for it. [`Policy::parse`]
+/// reads a spec (`"heuristic"`, `"pimc:8"`) and [`Policy::spec`] writes one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
+    /// A uniformly random legal action.
     Random,
+    /// The rule-based heuristic.
     Heuristic,
     /// Perfect-information Monte Carlo over this many sampled worlds per decision.
     Pimc(u16),
     /// PIMC over this many worlds, solved with the talon drawn by seat and resampled by the
-    /// likelihood of the opponent's exchange decisions (see [`super::expert`]).
+    /// likelihood of the opponent's exchange decisions (see `super::expert`).
     Expert(u16),
     /// The expert's search over this many worlds, resampled by a model of the opponent's
-    /// plays too (see [`super::master`]).
+    /// plays too (see `super::master`).
     Master(u16),
 }
 
@@ -37,80 +39,7 @@ pub enum Policy {
 /// `max_worlds` in the registry, the arena's `--samples` and the Python agents.
 pub const MAX_SAMPLES: u16 = 10_000;
 
-/// Why an agent spec names no agent.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SpecError {
-    /// No agent has this name.
-    Unknown(String),
-    /// A search agent's world count outside `1..=max`.
-    Samples {
-        name: &'static str,
-        given: String,
-        max: u16,
-    },
-}
-
-impl std::fmt::Display for SpecError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SpecError::Unknown(spec) => {
-                let mut forms = registry::spec_forms();
-                let last = forms.pop().unwrap_or_default();
-                write!(
-                    f,
-                    "unknown agent {spec:?}: choose {} or {last} (N worlds per decision, 1 to \
-                     {MAX_SAMPLES})",
-                    forms.join(", ")
-                )
-            }
-            SpecError::Samples { name, given, max }
-                if given.bytes().all(|b| b.is_ascii_digit()) =>
-            {
-                write!(
-                    f,
-                    "{name}:{given} is out of range: {name}:N takes 1 to {max} worlds per \
-                     decision"
-                )
-            }
-            SpecError::Samples { name, given, max } => write!(
-                f,
-                "{name}:{given:?}: in {name}:N, N is a whole number of worlds per decision, 1 \
-                 to {max}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SpecError {}
-
 impl Policy {
-    /// An agent spec: the name of a built-in agent ([`registry::AGENTS`]), and for a search
-    /// agent, optionally `:N` (N worlds per decision, 1 to its most): `"random"`,
-    /// `"pimc"`, `"pimc:8"`, ... This is the one grammar of agent specs: Python's agents,
-    /// the arena and the CLI read it here.
-    pub fn parse(spec: &str) -> Result<Policy, SpecError> {
-        let (name, worlds) = match spec.split_once(':') {
-            None => (spec, None),
-            Some((name, n)) => (name, Some(n)),
-        };
-        let unknown = || SpecError::Unknown(spec.to_string());
-        let row = AgentInfo::named(name).ok_or_else(unknown)?;
-        let Some(n) = worlds else {
-            return Ok(row.policy(None));
-        };
-        let search = row.search.as_ref().ok_or_else(unknown)?;
-        Some(n)
-            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
-            .and_then(|n| n.parse::<u16>().ok())
-            .filter(|n| (1..=search.max_worlds).contains(n))
-            .map(|n| row.policy(Some(n)))
-            .ok_or_else(|| SpecError::Samples {
-                name: row.name,
-                given: n.to_string(),
-                max: search.max_worlds,
-            })
-    }
-
     /// The spec that names this policy (`"pimc:24"`); [`Policy::parse`] reads it back.
     pub fn spec(self) -> String {
         match self.row() {
@@ -133,7 +62,7 @@ impl Policy {
     // (with POPCNT and BMI2, see `with_bit_instructions`).
     #[allow(clippy::inline_always)]
     #[inline(always)]
-    pub fn choose(
+    pub(crate) fn choose(
         self,
         state: &DealState,
         score: [u8; 2],
@@ -157,7 +86,7 @@ impl Policy {
 
     /// [`Policy::choose`] from the player's observation and the legal actions' mask, as an
     /// agent called from outside the engine sees the game.
-    pub fn choose_seen(
+    pub(crate) fn choose_seen(
         self,
         obs: &Observation,
         legal: u128,
@@ -175,9 +104,9 @@ impl Policy {
 
     /// Each legal action with its value for a search policy (PIMC's mean double-dummy
     /// points, the expert's weighted mean), the worlds drawn from the decision's seed
-    /// ([`rng::decision_seed`]); `None` for the other policies. Once `control` is cancelled,
+    /// (`rng::decision_seed`); `None` for the other policies. Once `control` is cancelled,
     /// no values.
-    pub fn values(
+    pub(crate) fn values(
         self,
         obs: &Observation,
         seed: u64,
@@ -232,9 +161,6 @@ pub fn best_action(values: &[(Action, f64)]) -> Option<Action> {
 mod tests {
     use super::*;
 
-    use crate::play::expert::DEFAULT_EXPERT_SAMPLES;
-    use crate::play::master::DEFAULT_MASTER_SAMPLES;
-
     use crate::duel::Rules;
     use crate::rng::rng_from_seed;
 
@@ -250,64 +176,6 @@ mod tests {
                     s.apply_unchecked(a);
                 }
             }
-        }
-    }
-
-    #[test]
-    fn parses_policy_names() {
-        assert_eq!(
-            Policy::parse("pimc"),
-            Ok(Policy::Pimc(DEFAULT_PIMC_SAMPLES))
-        );
-        assert_eq!(Policy::parse("pimc:8"), Ok(Policy::Pimc(8)));
-        assert_eq!(
-            Policy::parse("expert"),
-            Ok(Policy::Expert(DEFAULT_EXPERT_SAMPLES))
-        );
-        assert_eq!(Policy::parse("expert:12"), Ok(Policy::Expert(12)));
-        assert_eq!(Policy::parse("pimc:10000"), Ok(Policy::Pimc(MAX_SAMPLES)));
-        assert_eq!(
-            Policy::parse("master"),
-            Ok(Policy::Master(DEFAULT_MASTER_SAMPLES))
-        );
-        assert_eq!(Policy::parse("master:30"), Ok(Policy::Master(30)));
-        for bad in [
-            "oracle",
-            "random:3",
-            "",
-            "heuristic:1",
-            ":",
-            "Pimc",
-            "masters",
-        ] {
-            assert!(
-                matches!(Policy::parse(bad), Err(SpecError::Unknown(_))),
-                "{bad}"
-            );
-        }
-        for bad in [
-            "pimc:0",
-            "pimc:x",
-            "expert:0",
-            "expert:",
-            "pimc:10001",
-            "pimc:+5",
-            "pimc:99999999999",
-            "master:0",
-        ] {
-            assert!(
-                matches!(Policy::parse(bad), Err(SpecError::Samples { .. })),
-                "{bad}"
-            );
-        }
-        for policy in [
-            Policy::Random,
-            Policy::Heuristic,
-            Policy::Pimc(3),
-            Policy::Expert(9),
-            Policy::Master(5),
-        ] {
-            assert_eq!(Policy::parse(&policy.spec()), Ok(policy));
         }
     }
 

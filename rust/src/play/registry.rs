@@ -158,9 +158,85 @@ fn pimc(
     pimc_search(obs, worlds, seed, heuristic_rollout, goal, control)
 }
 
+/// Why an agent spec names no agent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpecError {
+    /// No agent has this name.
+    Unknown(String),
+    /// A search agent's world count outside `1..=max`.
+    Samples {
+        /// The agent's name.
+        name: &'static str,
+        /// The world count as given.
+        given: String,
+        /// The most worlds the agent takes.
+        max: u16,
+    },
+}
+
+impl std::fmt::Display for SpecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SpecError::Unknown(spec) => {
+                let mut forms = spec_forms();
+                let last = forms.pop().unwrap_or_default();
+                write!(
+                    f,
+                    "unknown agent {spec:?}: choose {} or {last} (N worlds per decision, 1 to \
+                     {MAX_SAMPLES})",
+                    forms.join(", ")
+                )
+            }
+            SpecError::Samples { name, given, max }
+                if given.bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                write!(
+                    f,
+                    "{name}:{given} is out of range: {name}:N takes 1 to {max} worlds per \
+                     decision"
+                )
+            }
+            SpecError::Samples { name, given, max } => write!(
+                f,
+                "{name}:{given:?}: in {name}:N, N is a whole number of worlds per decision, 1 \
+                 to {max}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SpecError {}
+
 impl Policy {
+    /// An agent spec: the name of a built-in agent (`AGENTS`), and for a search
+    /// agent, optionally `:N` (N worlds per decision, 1 to its most): `"random"`,
+    /// `"pimc"`, `"pimc:8"`, ... This is the one grammar of agent specs: Python's agents,
+    /// the arena and the CLI read it here.
+    pub fn parse(spec: &str) -> Result<Policy, SpecError> {
+        let (name, worlds) = match spec.split_once(':') {
+            None => (spec, None),
+            Some((name, n)) => (name, Some(n)),
+        };
+        let unknown = || SpecError::Unknown(spec.to_string());
+        let row = AgentInfo::named(name).ok_or_else(unknown)?;
+        let Some(n) = worlds else {
+            return Ok(row.policy(None));
+        };
+        let search = row.search.as_ref().ok_or_else(unknown)?;
+        Some(n)
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse::<u16>().ok())
+            .filter(|n| (1..=search.max_worlds).contains(n))
+            .map(|n| row.policy(Some(n)))
+            .ok_or_else(|| SpecError::Samples {
+                name: row.name,
+                given: n.to_string(),
+                max: search.max_worlds,
+            })
+    }
+
     /// This policy's row of the registry, and its worlds per decision if it searches.
-    pub fn row(self) -> (&'static AgentInfo, Option<u16>) {
+    pub(crate) fn row(self) -> (&'static AgentInfo, Option<u16>) {
         match self {
             Policy::Random => (&RANDOM, None),
             Policy::Heuristic => (&HEURISTIC, None),
@@ -224,6 +300,64 @@ pub fn levels() -> Vec<(&'static str, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parses_policy_names() {
+        assert_eq!(
+            Policy::parse("pimc"),
+            Ok(Policy::Pimc(DEFAULT_PIMC_SAMPLES))
+        );
+        assert_eq!(Policy::parse("pimc:8"), Ok(Policy::Pimc(8)));
+        assert_eq!(
+            Policy::parse("expert"),
+            Ok(Policy::Expert(DEFAULT_EXPERT_SAMPLES))
+        );
+        assert_eq!(Policy::parse("expert:12"), Ok(Policy::Expert(12)));
+        assert_eq!(Policy::parse("pimc:10000"), Ok(Policy::Pimc(MAX_SAMPLES)));
+        assert_eq!(
+            Policy::parse("master"),
+            Ok(Policy::Master(DEFAULT_MASTER_SAMPLES))
+        );
+        assert_eq!(Policy::parse("master:30"), Ok(Policy::Master(30)));
+        for bad in [
+            "oracle",
+            "random:3",
+            "",
+            "heuristic:1",
+            ":",
+            "Pimc",
+            "masters",
+        ] {
+            assert!(
+                matches!(Policy::parse(bad), Err(SpecError::Unknown(_))),
+                "{bad}"
+            );
+        }
+        for bad in [
+            "pimc:0",
+            "pimc:x",
+            "expert:0",
+            "expert:",
+            "pimc:10001",
+            "pimc:+5",
+            "pimc:99999999999",
+            "master:0",
+        ] {
+            assert!(
+                matches!(Policy::parse(bad), Err(SpecError::Samples { .. })),
+                "{bad}"
+            );
+        }
+        for policy in [
+            Policy::Random,
+            Policy::Heuristic,
+            Policy::Pimc(3),
+            Policy::Expert(9),
+            Policy::Master(5),
+        ] {
+            assert_eq!(Policy::parse(&policy.spec()), Ok(policy));
+        }
+    }
 
     #[test]
     fn every_row_names_its_own_policies() {

@@ -2,7 +2,7 @@
 //! that plays one follows: `simulate`'s matches, both paths of the arena (native and through
 //! Python's agents), the opponent env's run of matches, and `PettingZoo`'s.
 
-use super::agent::Agent;
+use super::agent::BuiltinAgent;
 use super::policy::Policy;
 use crate::duel::matches::Match;
 use crate::duel::rules::Rules;
@@ -52,8 +52,8 @@ impl RunMatch {
     }
 
     /// The built-in agent with `policy` in `seat`.
-    pub fn agent(self, seat: u8, policy: Policy) -> Agent {
-        Agent::new(policy, self.agent_seed(u64::from(seat)))
+    pub fn agent(self, seat: u8, policy: Policy) -> BuiltinAgent {
+        BuiltinAgent::new(policy, self.agent_seed(u64::from(seat)))
     }
 
     /// The match, dealt and ready to play.

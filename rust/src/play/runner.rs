@@ -3,13 +3,13 @@
 //! native batch matches of `simulate` and the arena, the CLI's `play` (the human's seat has
 //! no agent), and the single-agent environments (the learner's seat has none).
 
-use super::agent::Agent;
+use super::agent::BuiltinAgent;
 use crate::control::Control;
 use crate::duel::action::Action;
 use crate::duel::matches::Match;
 use crate::duel::state::{DuelError, Outcome};
 
-/// Someone who chooses moves in a match: a built-in [`Agent`], or an outside callback.
+/// Someone who chooses moves in a match: a built-in [`BuiltinAgent`], or an outside callback.
 pub trait Player {
     type Error: From<DuelError>;
 
@@ -17,12 +17,12 @@ pub trait Player {
     fn act(&mut self, game: &Match) -> Result<Action, Self::Error>;
 }
 
-impl Player for Agent {
+impl Player for BuiltinAgent {
     type Error = DuelError;
 
     #[inline]
     fn act(&mut self, game: &Match) -> Result<Action, DuelError> {
-        Ok(Agent::act(
+        Ok(BuiltinAgent::act(
             self,
             &game.deal,
             game.score.score,
@@ -32,9 +32,9 @@ impl Player for Agent {
 }
 
 /// A built-in agent in a run that its caller may cancel: once `control` is cancelled, its
-/// searches give way to the heuristic ([`Agent::act`]), so the match ends in moments.
+/// searches give way to the heuristic ([`BuiltinAgent::act`]), so the match ends in moments.
 pub struct Controlled<'a> {
-    pub agent: &'a mut Agent,
+    pub agent: &'a mut BuiltinAgent,
     pub control: Control<'a>,
 }
 

@@ -17,26 +17,35 @@ use crate::rng::{self, chacha8_pairs, GameRng, SeedDeriver};
 /// One finished deal of a batch.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DealSummary {
+    /// The dealer's seat.
     pub dealer: u8,
+    /// The seat that won the deal.
     pub winner: u8,
+    /// The points it won: 2 for a vole, else 1.
     pub points: u8,
+    /// Cards taken by seat 0 and seat 1.
     pub cards: [u8; 2],
+    /// Tricks taken by seat 0 and seat 1.
     pub tricks: [u8; 2],
+    /// Exchanges made.
     pub exchanges: u8,
 }
 
 /// One finished match of a batch.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MatchSummary {
+    /// The seat that won the match.
     pub winner: u8,
+    /// Final points of seat 0 and seat 1.
     pub score: [u8; 2],
+    /// Deals played.
     pub deals: u32,
     /// Deals won by each seat.
     pub deals_won: [u32; 2],
 }
 
 /// Plays `state`, deal `index` of the batch with seed `batch_seed`, to the end, the
-/// policies drawing from the deal's policy stream ([`rng::policy_rng`]).
+/// policies drawing from the deal's policy stream (`rng::policy_rng`).
 pub fn play_deal(
     state: DealState,
     (batch_seed, index): (u64, u64),
@@ -95,7 +104,7 @@ pub fn play_deal_with(
 /// Deals `start .. start + n` of the batch with seed `seed` (a run can be split into
 /// pieces with the same result). Deal `i` is deal `i` of a match with seed `seed` and
 /// first dealer 0 (the cards of `derive_seed(seed, i)`, dealer `i % 2`), with policy
-/// randomness from [`rng::policy_rng`]`(seed, i)`. Each deal counts one on `control`; once
+/// randomness from `rng::policy_rng(seed, i)`. Each deal counts one on `control`; once
 /// it is cancelled, the deals not yet played are left as `DealSummary::default()`.
 pub fn simulate_deals(
     start: u64,
@@ -222,7 +231,7 @@ pub fn play_match(
     })
 }
 
-/// Matches `start .. start + n` of the run with seed `seed` ([`RunMatch`]). Each deal played counts one on `control`; once it is cancelled, no
+/// Matches `start .. start + n` of the run with seed `seed` (`RunMatch`). Each deal played counts one on `control`; once it is cancelled, no
 /// further match begins and the result is empty.
 pub fn simulate_matches(
     start: u64,

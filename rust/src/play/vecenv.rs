@@ -64,10 +64,12 @@ pub struct StepBuffers<'a> {
     pub players: &'a mut [i64],
 }
 
-/// How a [`StepBuffers`] takes its observations (see [`ObsBuffer`]).
+/// How a `StepBuffers` takes its observations (see `ObsBuffer`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ObsLayout {
+    /// The float32 tensor, `OBSERVATION_SIZE` entries an env.
     Float32,
+    /// The compact bytes, `COMPACT_OBSERVATION_SIZE` an env.
     Compact,
 }
 
@@ -76,13 +78,18 @@ pub struct OwnedBuffers {
     layout: ObsLayout,
     obs: Vec<f32>,
     compact: Vec<u8>,
+    /// The legal actions of each env, one byte an action.
     pub mask: Vec<u8>,
+    /// Each env's reward for its last step.
     pub rewards: Vec<f32>,
+    /// 1 where the env's last step ended an episode.
     pub terminated: Vec<u8>,
+    /// The seat to move in each env.
     pub players: Vec<i64>,
 }
 
 impl OwnedBuffers {
+    /// Buffers for `n` envs in `layout`.
     pub fn new(n: usize, layout: ObsLayout) -> OwnedBuffers {
         // Only the layout's observation buffer is allocated.
         let (floats, bytes) = match layout {
@@ -110,6 +117,7 @@ impl OwnedBuffers {
         &self.compact
     }
 
+    /// The buffers as a step writes them.
     pub fn buffers(&mut self) -> StepBuffers<'_> {
         StepBuffers {
             obs: match self.layout {
@@ -125,6 +133,7 @@ impl OwnedBuffers {
 }
 
 impl VecEnv {
+    /// `n` envs, env `i` playing the endless match of `derive_seed(seed, i)`.
     pub fn new(n: usize, seed: u64, rules: Rules) -> Result<VecEnv, DuelError> {
         rules.validate().map_err(DuelError::InvalidRules)?;
         let deriver = SeedDeriver::new(seed);
@@ -139,10 +148,12 @@ impl VecEnv {
         })
     }
 
+    /// How many envs.
     pub fn len(&self) -> usize {
         self.games.len()
     }
 
+    /// Whether there are no envs.
     pub fn is_empty(&self) -> bool {
         self.games.is_empty()
     }

@@ -110,16 +110,6 @@ pub fn extract_action_or_list_legal(state: &DealState, obj: &Bound<'_, PyAny>) -
     })
 }
 
-/// The action `obj` names for `state`: `InvalidActionError` if it names none, and
-/// `IllegalActionError` with its reason if it is not legal now.
-pub fn extract_legal_action(state: &DealState, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
-    let action = extract_action_or_list_legal(state, obj)?;
-    match state.refusal(None, action) {
-        Some(refusal) => Err(super::refusal::illegal_action_error(&refusal)),
-        None => Ok(action),
-    }
-}
-
 #[pymethods]
 impl PyAction {
     #[new]

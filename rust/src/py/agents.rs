@@ -13,7 +13,7 @@ use super::observe::PyObservation;
 use super::rng::extract_seed;
 use crate::control::Control;
 use crate::duel::{Action, Observation};
-use crate::play::agent::Agent;
+use crate::play::agent::BuiltinAgent;
 use crate::play::heuristic::{heuristic_action, heuristic_rollout, View};
 use crate::play::policy::Policy;
 use crate::play::registry::{self, AgentInfo, AGENTS};
@@ -122,7 +122,7 @@ impl PyAgentInfo {
 /// engine's match runner calls it natively. Subclassed by the Python agent classes.
 #[pyclass(name = "BuiltinAgent", module = "ecarte.duel", subclass)]
 #[derive(Clone)]
-pub struct PyAgent(pub Agent);
+pub struct PyAgent(pub BuiltinAgent);
 
 #[pymethods]
 impl PyAgent {
@@ -145,7 +145,7 @@ impl PyAgent {
             )?,
             None => 0,
         };
-        Ok(PyAgent(Agent::resumed(policy, seed, drawn as u128)))
+        Ok(PyAgent(BuiltinAgent::resumed(policy, seed, drawn as u128)))
     }
     /// The agent spec, e.g. `"pimc:24"`.
     #[getter]

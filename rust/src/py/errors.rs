@@ -4,7 +4,6 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::duel::DuelError;
 use crate::record::json_error;
 
 create_exception!(
@@ -90,21 +89,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TableError", py.get_type::<TableError>())?;
     m.add("InvalidShoeError", py.get_type::<InvalidShoeError>())?;
     Ok(())
-}
-
-impl From<DuelError> for PyErr {
-    fn from(e: DuelError) -> PyErr {
-        let msg = e.to_string();
-        match e {
-            DuelError::IllegalAction(refusal) => super::refusal::illegal_action_error(&refusal),
-            DuelError::InvalidBatch { .. } => EcarteError::new_err(msg),
-            DuelError::InvalidDeck(_) | DuelError::InvalidDealer(_) => {
-                InvalidDeckError::new_err(msg)
-            }
-            DuelError::InvalidRules(_) => InvalidRulesError::new_err(msg),
-            DuelError::InvalidRecord(_) => InvalidRecordError::new_err(msg),
-        }
-    }
 }
 
 /// A whole number in `0..=u64::MAX` (a count or an index; a seed is

@@ -4,14 +4,14 @@
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::action::{extract_action_or_list_legal, extract_legal_action, PyAction, PyOutcome};
+use super::action::{extract_action_or_list_legal, PyAction, PyOutcome};
 use super::agents::PyAgent;
 use super::deal::{seed_or_fresh, PyDeal};
 use super::errors::{int_in, int_u8, pair, record_text, EcarteError};
 use super::frame::PyFrame;
 use super::interrupt::decision;
 use super::observe::{optional_seat, seat, PyObservation};
-use super::refusal::illegal_action_error;
+use super::refusal::{extract_legal_action, illegal_action_error};
 use super::rules::PyRules;
 use crate::control::Control;
 use crate::duel::record::check_player_name;

@@ -37,6 +37,7 @@ mod vecenv;
 /// decoders), safe only while the GIL serialises them; a free-threaded interpreter keeps
 /// the GIL on when it imports this module (docs/api.md, "Threads").
 #[pymodule(gil_used = true)]
+#[pyo3(name = "_core")]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // First, so that no later call loads it while a signal is pending.
     arrays::load_numpy_api(m.py())?;

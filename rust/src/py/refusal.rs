@@ -4,11 +4,14 @@
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::action::{extract_action, PyAction};
+use super::action::{extract_action, extract_action_or_list_legal, PyAction};
 use super::card::{card_style, extract_cards, to_py, PyCard};
-use super::errors::{describe, text, EcarteError, IllegalActionError};
+use super::errors::{
+    describe, text, EcarteError, IllegalActionError, InvalidDeckError, InvalidRecordError,
+    InvalidRulesError,
+};
 use crate::card::Suit;
-use crate::duel::{Phase, Reason, ReasonCode, Refusal};
+use crate::duel::{Action, DealState, DuelError, Phase, Reason, ReasonCode, Refusal};
 
 /// Why an action was refused: a stable `code` (`REASON_CODES`), the `action`, the `cards`
 /// and `suit` involved, the `phase` it was refused in, and `text(style)`, the reason in one
@@ -149,6 +152,33 @@ pub fn illegal_action_error(refusal: &Refusal) -> PyErr {
             Err(failed) => failed,
         }
     })
+}
+
+/// A duel error as the Python exception of its kind: a refusal as `IllegalActionError`
+/// with its reason's attributes ([`illegal_action_error`]).
+impl From<DuelError> for PyErr {
+    fn from(e: DuelError) -> PyErr {
+        let msg = e.to_string();
+        match e {
+            DuelError::IllegalAction(refusal) => illegal_action_error(&refusal),
+            DuelError::InvalidBatch { .. } => EcarteError::new_err(msg),
+            DuelError::InvalidDeck(_) | DuelError::InvalidDealer(_) => {
+                InvalidDeckError::new_err(msg)
+            }
+            DuelError::InvalidRules(_) => InvalidRulesError::new_err(msg),
+            DuelError::InvalidRecord(_) => InvalidRecordError::new_err(msg),
+        }
+    }
+}
+
+/// The action `obj` names for `state`: `InvalidActionError` if it names none, and
+/// `IllegalActionError` with its reason if it is not legal now.
+pub fn extract_legal_action(state: &DealState, obj: &Bound<'_, PyAny>) -> PyResult<Action> {
+    let action = extract_action_or_list_legal(state, obj)?;
+    match state.refusal(None, action) {
+        Some(refusal) => Err(illegal_action_error(&refusal)),
+        None => Ok(action),
+    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

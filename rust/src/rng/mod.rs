@@ -14,7 +14,7 @@
 //! - item `i` of a batch (a match, an env of a vector env, a seed of the arena, a chunk):
 //!   [`item_seed`]`(s, i)` = `derive_seed(s, i)`;
 //! - deal `k` of the match with seed `m` is shuffled by `rng_from_seed(derive_seed(m, k))`
-//!   ([`match_deal_seed`]);
+//!   (`duel::matches::match_deal`);
 //! - the agent in seat `t` of the match with seed `m` draws from
 //!   `rng_from_seed(`[`agent_seed`]`(m, t))`, `derive_seed(m, 2**63 + t)`, for the whole
 //!   match; seat 2 and up are helpers (a hint agent);
@@ -28,7 +28,7 @@
 //!   `n`-th run-out reshuffle by stream `n` ([`run_out_rng`]); a punter's shuffle that
 //!   names no seed uses [`punter_shuffle_seed`]`(s, deals played)`.
 
-pub mod chacha;
+pub(crate) mod chacha;
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -61,6 +61,7 @@ pub struct SeedDeriver {
 }
 
 impl SeedDeriver {
+    /// The deriver of the children of `seed`.
     pub fn new(seed: u64) -> SeedDeriver {
         SeedDeriver {
             key: ChaCha8Stream::key_of_seed(seed),
@@ -93,11 +94,6 @@ impl SeedDeriver {
 /// a vector env, a seed of the arena.
 pub fn item_seed(seed: u64, index: u64) -> u64 {
     derive_seed(seed, index)
-}
-
-/// The seed that shuffles deal `index` (from 0) of the match with seed `match_seed`.
-pub fn match_deal_seed(match_seed: u64, index: u64) -> u64 {
-    derive_seed(match_seed, index)
 }
 
 /// The first [`derive_seed`] index of agents' seeds; the deals of a match use the indices

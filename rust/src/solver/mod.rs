@@ -8,9 +8,9 @@
 
 mod endgame;
 pub(crate) mod packed;
-pub mod pimc;
-pub mod record;
-pub mod sampler;
+pub(crate) mod pimc;
+pub(crate) mod record;
+pub(crate) mod sampler;
 mod search;
 mod table;
 #[cfg(test)]
@@ -39,6 +39,7 @@ pub enum Objective {
 }
 
 impl Objective {
+    /// The objective named `points` or `cards`.
     pub fn parse(text: &str) -> Option<Objective> {
         match text {
             "points" => Some(Objective::Points),
@@ -59,6 +60,7 @@ pub struct Solution {
     pub nodes: u64,
 }
 
+/// Why the solver could not solve a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SolveError {
     /// Only play-phase positions are solved.
@@ -291,7 +293,7 @@ pub enum Draws {
 
 /// Solves made in one scope share their transposition table, on each thread: the solves of
 /// one decision (its worlds, its options) reuse each other's work wherever the talons to come
-/// agree (see [`table`]). Values are exact either way; only the work differs.
+/// agree (see `table`). Values are exact either way; only the work differs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scope(u64);
 
@@ -469,6 +471,7 @@ pub fn solve_many_timed(
 /// The benchmark position of `seed` after `exchanges` exchanges: the deal of `seed` with
 /// dealer 0, each discard the first legal one (lowest in pack order), then play starts.
 /// `benches/` and the Python benchmark script use the same positions.
+#[doc(hidden)]
 pub fn bench_position(seed: u64, exchanges: u8) -> DealState {
     let mut state = DealState::from_seed(seed, 0, crate::duel::Rules::default())
         .unwrap_or_else(|_| unreachable!("seat 0 and default rules are valid"));

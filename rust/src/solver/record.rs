@@ -53,6 +53,7 @@ impl Solution {
         })
     }
 
+    /// The solution as a JSON record.
     pub fn to_json(&self) -> String {
         serde_json::to_string(&SolutionRecord {
             format: SOLUTION_FORMAT.to_string(),
