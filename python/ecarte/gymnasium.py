@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ecarte._frameworks import missing, observation_high
+from ecarte._public import api_dir
 from ecarte.duel import NUM_ACTIONS, OBSERVATION_SIZE, OpponentVecEnv, Outcome, Rules, parse_agent
 from ecarte.errors import EcarteError, InvalidSeedError
 from ecarte.seeding import check_seed
@@ -53,6 +54,7 @@ __all__ = [
     "end_info",
     "observation_space",
 ]
+__dir__ = api_dir(globals())
 
 ENV_ID = "ecarte/Duel-v0"
 

@@ -40,6 +40,7 @@ import numpy as np
 
 from ecarte._core import Card
 from ecarte._frameworks import missing
+from ecarte._public import api_dir
 from ecarte.duel import (
     NUM_ACTIONS,
     OBSERVATION_SIZE,
@@ -69,6 +70,7 @@ __all__ = [
     "ismcts_bot",
     "state_from_observation",
 ]
+__dir__ = api_dir(globals())
 
 GAME_NAME = "python_ecarte_duel"
 

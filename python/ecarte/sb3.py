@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from ecarte._core import Stream
 from ecarte._frameworks import missing
+from ecarte._public import api_dir
 from ecarte.duel import NUM_ACTIONS, Action, Observation, OpponentVecEnv, Rules
 from ecarte.errors import EcarteError
 from ecarte.gymnasium import (
@@ -61,6 +62,7 @@ __all__ = [
     "make_vec_env",
     "policy",
 ]
+__dir__ = api_dir(globals())
 
 #: What an illegal action does: ``"raise"`` (``IllegalActionError``, nothing changes: for
 #: mask-aware learners, which never take one) or ``"lose"`` (the deal ends with

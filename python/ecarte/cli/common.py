@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -194,6 +195,30 @@ class OutputClosed(Exception):
     ends quietly (click would exit with status 1)."""
 
 
+def ask(prompt: str) -> str | None:
+    """The line a person types at ``prompt``, the one way every command reads an answer:
+    ``None`` at the end of the input (Ctrl-D, or a redirected stdin that ran out). Ctrl-C
+    at the prompt is Ctrl-C everywhere: :class:`CommandInterrupted` (``interrupted``, status
+    130), never an answer."""
+    try:
+        return input(prompt)
+    except EOFError:
+        click.echo()  # the prompt's line ends before whatever comes next
+        return None
+    except KeyboardInterrupt:
+        click.echo(err=True)
+        raise CommandInterrupted from None
+
+
+def can_ask() -> bool:
+    """Whether a person can answer a question: stdin is a terminal. A command offers what
+    waits for an answer (saving an unfinished game) only then."""
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except ValueError:  # a closed stdin
+        return False
+
+
 def console() -> Console:
     """The console a command prints through (rich, no highlighting); a reader that goes
     away ends the command quietly (:class:`OutputClosed`), not with rich's status 1."""
@@ -231,10 +256,27 @@ def _usage_error(exc: click.UsageError) -> OneLineError:
     return OneLineError(one_line(message) + hint)
 
 
+#: A summary's length limit in ``ecarte --help``: longer than any first sentence, so that
+#: none is cut.
+WHOLE_SUMMARY = 10_000
+
+
 class EcarteGroup(click.Group):
     """Reports every bad input, click's own usage errors included, in one line with status
     2, never with a traceback; turns Ctrl-C and a closed output into the console script's
     own exits (:class:`CommandInterrupted`, :class:`OutputClosed`)."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands, each with the first sentence of its help whole, wrapped to the
+        width rather than cut with ``...``."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=WHOLE_SUMMARY)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:

@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Final
 
+from ecarte._public import api_dir
 from ecarte.protocol.clients import (
     ALL_SEATS,
     Client,
@@ -38,6 +39,7 @@ from ecarte.protocol.games import BankTable, Holder
 from ecarte.protocol.wire import ProtocolError
 
 __all__ = ["PROTECTED_SECONDS", "Bookkeeping", "Departure", "Entry"]
+__dir__ = api_dir(globals())
 
 #: A game used within this many seconds is never evicted to make room for another's.
 PROTECTED_SECONDS: Final = 3600.0

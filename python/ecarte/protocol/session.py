@@ -16,6 +16,7 @@ from typing import Any, Final
 
 import ecarte
 from ecarte._core import MAX_SAMPLES
+from ecarte._public import api_dir
 from ecarte.bank import Table
 from ecarte.bank import odds as bank_odds
 from ecarte.duel import (
@@ -50,6 +51,7 @@ from ecarte.registry import game_kinds, record_formats
 from ecarte.seeding import agent_seed
 
 __all__ = ["ALL_SEATS", "Client", "Session"]
+__dir__ = api_dir(globals())
 
 #: The seats a client holds in a game: ``ALL_SEATS``, or some.
 Grant = set[int] | None

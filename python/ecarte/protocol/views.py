@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ecarte._public import api_dir
 from ecarte.bank import LegalAction, PunterView, session_steps
 from ecarte.display import outcome_reason
 from ecarte.duel import Deal, Frame, Match, Observation, Outcome
@@ -27,6 +28,7 @@ __all__ = [
     "punter_view",
     "table_frames",
 ]
+__dir__ = api_dir(globals())
 
 
 def observation_view(observation: Observation) -> dict[str, Any]:

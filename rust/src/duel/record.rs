@@ -20,6 +20,11 @@ pub struct DealRecord {
     pub dealer: u8,
     pub rules: Rules,
     pub actions: Vec<Action>,
+    /// The seed the deck was shuffled with, when the deal has one: the record then replays
+    /// to a deal that still knows its seed. A record whose deck is not that seed's shuffle
+    /// is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
 }
 
 impl DealRecord {
@@ -32,6 +37,15 @@ impl DealRecord {
             dealer: state.dealer(),
             rules: state.rules(),
             actions: state.actions().collect(),
+            seed: None,
+        }
+    }
+
+    /// The record of `state`, which was shuffled with `seed` (if known).
+    pub fn seeded(state: &DealState, seed: Option<u64>) -> DealRecord {
+        DealRecord {
+            seed,
+            ..DealRecord::of(state)
         }
     }
 
@@ -42,6 +56,7 @@ impl DealRecord {
     /// Parses and checks a record; every step of the replay must be legal.
     pub fn from_json(text: &str) -> Result<DealRecord, DuelError> {
         let bad = |why: String| DuelError::InvalidRecord(format!("invalid deal record: {why}"));
+        crate::record::check_named_format(text, RECORD_FORMAT).map_err(bad)?;
         let record: DealRecord = crate::record::parse(text).map_err(bad)?;
         crate::record::check_header(
             &record.format,
@@ -50,6 +65,13 @@ impl DealRecord {
             RECORD_VERSION,
         )
         .map_err(bad)?;
+        if let Some(seed) = record.seed {
+            let shuffled = DealState::from_seed(seed, record.dealer, record.rules)
+                .map_err(|e| bad(e.to_string()))?;
+            if shuffled.deck().as_slice() != record.deck.as_slice() {
+                return Err(bad(format!("the deck is not the shuffle of seed {seed}")));
+            }
+        }
         Ok(record)
     }
 
@@ -140,6 +162,7 @@ impl MatchRecord {
 
     pub fn from_json(text: &str) -> Result<MatchRecord, DuelError> {
         let bad = |why: String| DuelError::InvalidRecord(format!("invalid match record: {why}"));
+        crate::record::check_named_format(text, MATCH_FORMAT).map_err(bad)?;
         let record: MatchRecord = crate::record::parse(text).map_err(bad)?;
         crate::record::check_header(&record.format, record.version, MATCH_FORMAT, MATCH_VERSION)
             .map_err(bad)?;

@@ -143,6 +143,11 @@ impl VecEnv {
         self.games.len()
     }
 
+    /// The rules every env plays.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
     pub fn is_empty(&self) -> bool {
         self.games.is_empty()
     }
