@@ -489,6 +489,9 @@ class AgentBot(pyspiel.Bot):  # type: ignore[misc]
         self.seconds = 0.0
         self.decisions = 0
 
+    def __repr__(self) -> str:
+        return f"AgentBot({self.agent!r})"
+
     def step(self, state: EcarteState) -> int:
         deal = state.deal
         assert deal is not None and deal.current_player is not None

@@ -181,6 +181,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
             mask[:] = deal.legal_action_mask()
         return {"observation": deal.observation_tensor(seat, self._score()), "action_mask": mask}
 
+    def __repr__(self) -> str:
+        return f"<raw_env episode={self.episode} {self.rules!r}>"
+
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal-action mask (68 bools) of the agent to move, ``agent_selection``: the
         sb3-contrib convention, also reached through PettingZoo's wrappers."""

@@ -37,6 +37,9 @@ class Bar:
         self.finished = 0
         self.noted = 0
 
+    def __repr__(self) -> str:
+        return f"<Bar finished={self.finished:,}>"
+
     def __call__(self, k: int) -> None:
         self.finished += k
         self._progress.update(self._task, completed=self.finished, shown=self.finished)

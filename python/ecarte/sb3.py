@@ -150,6 +150,13 @@ class DuelVecEnv(VecEnv):
                 infos[i] = info
         return observe(obs, mask, self.observation), rewards, terminated, infos
 
+    def __repr__(self) -> str:
+        native = self._native
+        return (
+            f"<DuelVecEnv n_envs={self.num_envs} seat={native.seat} opponent={native.opponent} "
+            f"observation={self.observation} run_seed={self.run_seed}>"
+        )
+
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal-action masks of the current observations, ``(n_envs, 68)`` bools."""
         return self._native.masks()

@@ -432,7 +432,7 @@ def format_table(rows: list[Row]) -> str:
             if r.ecarte is not None and r.baseline is not None:
                 ratio = f"{r.ecarte / r.baseline:.0%} of the budget"
             else:
-                ratio = "-"
+                ratio = r.note or "-"
         elif r.ratio is not None:
             ratio = f"{r.ratio:.1f}x"
         elif r.note:

@@ -4,7 +4,10 @@ its one-line errors (status 2), output files, saved records and the ``--ray`` op
 from __future__ import annotations
 
 import contextlib
+import os
 import re
+import select
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -201,13 +204,41 @@ def ask(prompt: str) -> str | None:
     at the prompt is Ctrl-C everywhere: :class:`CommandInterrupted` (``interrupted``, status
     130), never an answer."""
     try:
-        return input(prompt)
+        click.echo(prompt, nl=False)
+        _wait_for_input()
+        return input()
     except EOFError:
         click.echo()  # the prompt's line ends before whatever comes next
         return None
     except KeyboardInterrupt:
         click.echo(err=True)
         raise CommandInterrupted from None
+
+
+def _wait_for_input() -> None:
+    """Waits until stdin has a line to read, or a signal comes. A Ctrl-C that arrives just
+    before the read starts would otherwise wait, unseen, in a blocked read: the signal's
+    wake-up byte ends the wait, and its ``KeyboardInterrupt`` is raised."""
+    if os.name != "posix" or not can_ask():
+        return
+    wake, wake_write = os.pipe()
+    os.set_blocking(wake_write, False)
+    try:
+        previous = signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
+    except ValueError:  # not the main thread: no signal reaches this wait
+        os.close(wake)
+        os.close(wake_write)
+        return
+    try:
+        while True:
+            ready, _, _ = select.select([sys.stdin, wake], [], [])
+            if sys.stdin in ready:
+                return
+            os.read(wake, 64)  # a signal without a Python handler (a resize): wait on
+    finally:
+        signal.set_wakeup_fd(previous)
+        os.close(wake)
+        os.close(wake_write)
 
 
 def can_ask() -> bool:

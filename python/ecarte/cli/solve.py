@@ -160,9 +160,11 @@ def solve_command(
     solution = solve(deal, objective)
     elapsed = time.perf_counter() - started
     values = action_values(deal, objective)
-    screen.print(f"Trump {suit_str(deal.trump)}, seat {player} to play")
+    screen.print(
+        f"Trump {suit_str(deal.trump)}, seat {player} to play, talon of {deal.talon_size}:"
+    )
     # The talon on a line of its own, which fits 80 columns whole.
-    screen.print(f"  talon ({deal.talon_size}): {cards_text(deal.talon)}")
+    screen.print(f"  {cards_text(deal.talon)}")
     for seat in (0, 1):
         screen.print(f"  seat {seat}: {cards_text(deal.hand(seat))}")
     if deal.lead is not None:

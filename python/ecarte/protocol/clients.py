@@ -128,3 +128,6 @@ class Client:
         self.notify = notify
         self.peer = peer if peer is not None else Peer(LOCAL)
         self.closed = False
+
+    def __repr__(self) -> str:
+        return f"<Client peer={self.peer.key} games={len(self.games)} closed={self.closed}>"

@@ -140,6 +140,9 @@ class Session(Bookkeeping):
         self.replayer: Replayer | None = None
 
     # ------------------------------------------------------------------ entry points
+    def __repr__(self) -> str:
+        return f"<Session games={len(self._entries)} open_games={self.open_games}>"
+
     def handle_line(self, client: Client, line: str | bytes) -> str:
         """One request line in, one response line out."""
         return self._respond(client, line)[1]
