@@ -441,7 +441,8 @@ def test_a_seed_of_the_wrong_type_is_a_type_error(make: object) -> None:
 
 
 def test_a_missing_extra_says_both_ways_to_install_it() -> None:
-    from ecarte._frameworks import install_hint, missing
+    from ecarte._frameworks import missing
+    from ecarte._install import install_hint
 
     hint = install_hint("web")
     assert "pip install 'ecarte[web]'" in hint and "pip install '.[web]'" in hint

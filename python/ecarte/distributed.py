@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Generic, Literal, TypeVar
 
 from ecarte._core import MAX_BATCH
-from ecarte._frameworks import install_hint
+from ecarte._install import install_hint
 from ecarte._public import api_dir
 from ecarte.errors import EcarteError
 

@@ -303,7 +303,7 @@ def _pyplot() -> Any:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        from ecarte._frameworks import install_hint
+        from ecarte._install import install_hint
 
         fail(f"--plot needs matplotlib: {install_hint('plot')}")
     return plt

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from ecarte._frameworks import install_hint
+from ecarte._install import install_hint
 from ecarte._public import api_dir
 from ecarte.errors import EcarteError
 from ecarte.protocol.session import Session
