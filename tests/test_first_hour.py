@@ -95,14 +95,18 @@ def test_ctrl_c_while_the_opponent_thinks_in_play() -> None:
     assert ctrl_c(child) < BOUND
 
 
-def test_ctrl_c_at_the_next_deal_prompt_in_play() -> None:
-    child = spawn("play", "--seed", "3", "--opponent", "random", "--target", "3")
+def play_until_a_deal_ends(child: pexpect.spawn) -> None:
+    """Plays the first legal move at every prompt until the prompt for the next deal."""
     for _ in range(200):
         if child.expect(["> ", r"\(Enter: next deal, q: quit\) "]) == 1:
-            break
+            return
         child.sendline("1")
-    else:
-        raise AssertionError("no deal ended")
+    raise AssertionError("no deal ended")
+
+
+def test_ctrl_c_at_the_next_deal_prompt_in_play() -> None:
+    child = spawn("play", "--seed", "3", "--opponent", "random", "--target", "3")
+    play_until_a_deal_ends(child)
     assert ctrl_c(child) < BOUND
 
 
@@ -509,12 +513,7 @@ def test_play_says_against_and_records_the_names(tmp_path: Path) -> None:
 
 def test_between_deals_one_prompt_and_a_fresh_log() -> None:
     child = spawn("play", "--seed", "3", "--opponent", "random", "--target", "3", columns=100)
-    for _ in range(200):
-        if child.expect(["> ", r"\(Enter: next deal, q: quit\) "]) == 1:
-            break
-        child.sendline("1")
-    else:
-        raise AssertionError("no deal ended")
+    play_until_a_deal_ends(child)
     assert "Press Enter" not in child.before  # the prompt is the one line that asks
     child.sendline("")
     child.expect("> ")
