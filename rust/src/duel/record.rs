@@ -273,4 +273,32 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn a_record_of_another_kind_is_refused_for_its_format() {
+        let game = Match::new(3, 0, Rules::default()).unwrap();
+        assert_eq!(
+            error_of(&MatchRecord::of(&game).to_json()),
+            "invalid deal record: format is \"ecarte.duel.match\", expected \"ecarte.duel.deal\""
+        );
+        let deal = DealRecord::of(&game.deal).to_json();
+        let refused = MatchRecord::from_json(&deal).unwrap_err().to_string();
+        assert!(
+            refused.contains("format is \"ecarte.duel.deal\""),
+            "{refused}"
+        );
+    }
+
+    #[test]
+    fn a_seeded_record_keeps_its_seed_and_must_be_its_shuffle() {
+        let state = DealState::from_seed(42, 1, Rules::default()).unwrap();
+        let text = DealRecord::seeded(&state, Some(42)).to_json();
+        assert!(text.ends_with(",\"seed\":42}"), "{text}");
+        assert_eq!(DealRecord::from_json(&text).unwrap().seed, Some(42));
+        assert!(!DealRecord::of(&state).to_json().contains("seed"));
+        assert_eq!(
+            error_of(&text.replace("\"seed\":42", "\"seed\":43")),
+            "invalid deal record: the deck is not the shuffle of seed 43"
+        );
+    }
 }
