@@ -282,6 +282,9 @@ def test_a_long_run_says_how_long_before_it_starts() -> None:
         "master",
         "heuristic",
         "--matches",
+        # One thread: the run is long on any machine, however many cores it has.
+        "--threads",
+        "1",
         columns=120,
     )
     child.expect(r"Matches: 2,000 to go, about (\d+) (s|min|h) in all", timeout=30)
