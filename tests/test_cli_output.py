@@ -105,10 +105,10 @@ def test_the_arena_bar_moves_within_a_second_on_a_terminal() -> None:
     started = time.perf_counter()
     while time.perf_counter() - started < 4.0:
         try:
-            child.expect(r"(\d+) deals", timeout=4.0)
+            child.expect(r"([\d,]+) deals", timeout=4.0)
         except pexpect.TIMEOUT:
             break
-        seen.append((time.perf_counter() - started, int(child.match.group(1))))
+        seen.append((time.perf_counter() - started, int(child.match.group(1).replace(",", ""))))
     child.sendintr()
     child.expect(pexpect.EOF)
     child.close()
@@ -130,7 +130,7 @@ def test_match_shows_the_talon_draws_the_winner_first_and_plurals(tmp_path: Path
     assert len(draws) == 11 and all(lines[i + 1].strip().startswith("draws:") for i in tricks[:11])
     assert all(", " in line and line.count("-") >= 1 for line in draws)
     assert lines[-1] == "Heuristic-0 wins the match 1-0 in 1 deal."
-    assert "1 point (" in proc.stdout and "1 points" not in proc.stdout
+    assert "wins the deal, 1 point: " in proc.stdout and "1 points" not in proc.stdout
     quiet = ecarte("match", "--seed", "3", "--agents", "random", "heuristic", "--quiet")
     assert not quiet.stdout.startswith("\n") and len(quiet.stdout.splitlines()) == 1
     winner_score, loser_score = re.search(r"wins the match (\d+)-(\d+)", quiet.stdout).groups()

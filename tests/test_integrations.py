@@ -31,7 +31,10 @@ def test_a_missing_framework_names_its_extra() -> None:
         "except ImportError as e:\n    print(e)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "open_spiel is not installed: the [openspiel] extra installs it"
+    assert out.stdout.strip() == (
+        "open_spiel is not installed: pip install 'ecarte[openspiel]' "
+        "(in a checkout of ecarte: pip install '.[openspiel]')"
+    )
 
 
 # -- the native opponent env -------------------------------------------------------------

@@ -150,7 +150,7 @@ def test_result_banner_says_why_the_deal_was_won() -> None:
     assert last == outcome.winner
     text = result_banner(equal, 1 - last, (1, 0) if last == 0 else (0, 1), 7)
     assert text.startswith(
-        f"The opponent wins the deal, 1 point: {c}–{c} on cards: the last trick decides, "
+        f"The opponent wins the deal, 1 point: {c}-{c} on cards: the last trick decides, "
         "and the opponent took it."
     )
     assert "Score: you 0, opponent 1 (to 7)." in text
@@ -160,7 +160,7 @@ def test_result_banner_says_why_the_deal_was_won() -> None:
     won, lost = outcome.cards[outcome.winner], outcome.cards[1 - outcome.winner]
     assert won > lost
     banner = result_banner(more, outcome.winner, (1, 1), 7)
-    assert banner.startswith(f"You win the deal, 1 point: {won}–{lost} on cards: more cards win.")
+    assert banner.startswith(f"You win the deal, 1 point: {won}-{lost} on cards: more cards win.")
 
 
 def test_the_game_announces_draws_and_waits_between_deals() -> None:
@@ -260,7 +260,7 @@ def test_play_through_a_pseudo_terminal(tmp_path: Path) -> None:
             assert "Deal " in banner and " result" in banner
             assert "wins the deal" in banner or "win the deal" in banner
             assert "on cards" in banner or "a vole scores 2" in banner
-            assert "Press Enter for the next deal." in banner
+            assert "Press Enter" not in banner  # the prompt is the one line that asks
             pauses += 1
             child.sendline("")
             continue
@@ -325,7 +325,7 @@ def test_play_quit() -> None:
 
 def test_play_level_names_its_agent() -> None:
     child = spawn("--seed", "5", "--level", "easy")
-    child.expect("you play heuristic")
+    child.expect("you play against heuristic")
     child.expect("> ")
     quit_without_saving(child)
     helped = spawn("--help")

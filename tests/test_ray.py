@@ -227,7 +227,11 @@ def test_an_agent_exception_names_the_chunk_and_seed(cluster: None) -> None:
 
 def test_without_ray_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)
-    with pytest.raises(EcarteError, match=r"needs Ray: pip install ray \(the \[ray\] extra\)"):
+    with pytest.raises(
+        EcarteError,
+        match=r"needs Ray: pip install 'ecarte\[ray\]' \(in a checkout of ecarte: "
+        r"pip install '\.\[ray\]'\)",
+    ):
         duel.simulate(10, 1, backend="ray")
     with pytest.raises(EcarteError, match="backend must be"):
         duel.simulate(10, 1, backend="cluster")  # type: ignore[arg-type]

@@ -192,7 +192,7 @@ def test_a_saved_model_plays_in_the_arena_and_on_the_command_line(tmp_path: Path
         timeout=120,
     )
     assert play.returncode == 0, play.stderr
-    assert "you play dict" in play.stdout
+    assert "you play against dict" in play.stdout
     missing = subprocess.run(
         [*run, "match", "--agents", str(tmp_path / "none.zip"), "random"],
         capture_output=True,

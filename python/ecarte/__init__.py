@@ -26,6 +26,7 @@ from ecarte._core import (
     shoe_pack,
     shuffled,
 )
+from ecarte._public import api_dir
 from ecarte.errors import (
     EcarteError,
     IllegalActionError,
@@ -46,11 +47,6 @@ if TYPE_CHECKING:
 
 _SUBMODULES = {"agents", "arena", "bank", "duel", "expert", "master", "pimc", "stats", "errors"}
 _AGENT_CLASSES = {"ExpertAgent", "HeuristicAgent", "MasterAgent", "PimcAgent", "RandomAgent"}
-
-
-def __dir__() -> list[str]:
-    """The public API only (not this module's own imports)."""
-    return sorted(__all__)
 
 
 def __getattr__(name: str) -> Any:
@@ -100,3 +96,4 @@ __all__ = [
     "shoe_pack",
     "shuffled",
 ]
+__dir__ = api_dir(globals())

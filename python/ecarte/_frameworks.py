@@ -1,20 +1,23 @@
-"""What the framework integrations share: the one-line error naming the extra of a
-missing framework, and the observation space's bounds."""
+"""What the framework integrations share: the one-line error saying how to install the
+extra of a missing framework, and the observation space's bounds."""
 
 from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
 
+from ecarte._install import install_hint
+from ecarte._public import api_dir
 from ecarte.duel import OBSERVATION_SIZE
 
 __all__ = ["missing", "observation_high"]
+__dir__ = api_dir(globals())
 
 
 def missing(framework: str, extra: str) -> ImportError:
-    """The error for an optional framework that is not installed: one line naming the
-    extra that installs it. Raise it from the failed import."""
-    return ImportError(f"{framework} is not installed: the [{extra}] extra installs it")
+    """The error for an optional framework that is not installed: one line saying how to
+    install the extra that brings it. Raise it from the failed import."""
+    return ImportError(f"{framework} is not installed: {install_hint(extra)}")
 
 
 def observation_high() -> npt.NDArray[np.float32]:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar
 
 from ecarte._core import MAX_SAMPLES
+from ecarte._public import api_dir
 from ecarte.duel import Action, AgentInfo, BuiltinAgent, Observation
 from ecarte.errors import EcarteError
 from ecarte.seeding import agent_seed
@@ -32,6 +33,7 @@ __all__ = [
     "agent_seed",
     "make_agent",
 ]
+__dir__ = api_dir(globals())
 
 A = TypeVar("A", bound=BuiltinAgent)
 

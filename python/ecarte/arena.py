@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from ecarte._public import api_dir
 from ecarte.agents import Agent, make_agent
 from ecarte.display import counted
 from ecarte.distributed import Backend, Interrupted, Work, run
@@ -44,6 +45,7 @@ __all__ = [
     "build_agent",
     "play",
 ]
+__dir__ = api_dir(globals())
 
 #: A picklable function that builds an agent from its seed.
 AgentFactory = Callable[[int], Agent]
@@ -388,14 +390,19 @@ def _native_chunk(
     """Seeds ``start .. start + n - 1`` natively, with A in seat 0 and then in seat 1; the
     ``bar``, if given, follows the deals played."""
     runs = []
+    # The note counts the deals of both seatings, and of every earlier piece.
+    earlier = 0 if bar is None else bar.noted
     for a_seat, seats in enumerate(((agent_a, agent_b), (agent_b, agent_a))):
 
-        def played(deals: int, before: int = a_seat) -> None:
+        def played(deals: int, before: int = a_seat, so_far: int = earlier) -> None:
             if bar is not None:
                 seeds = (before * n * DEALS_PER_MATCH + deals) / (2 * DEALS_PER_MATCH)
-                bar.running(min(seeds, 0.99 * n), f"{deals} deals")
+                bar.running(min(seeds, 0.99 * n), f"{so_far + deals:,} deals", counted=False)
 
         runs.append(simulate_chunk(start, n, 0, seed, seats, rules, True, on_progress=played))
+        earlier += int(runs[-1]["deals"].sum())
+    if bar is not None:
+        bar.noted = earlier
     pairs = []
     for i in range(n):
         won = deals = deals_won = net = 0

@@ -10,6 +10,7 @@ from itertools import pairwise
 from typing import Literal
 
 from ecarte._core import Card, Suit
+from ecarte._public import api_dir
 from ecarte.duel import Action, Deal, Outcome
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "suit_str",
     "use_ascii",
 ]
+__dir__ = api_dir(globals())
 
 #: Plurals that do not just add an s.
 PLURALS = {"match": "matches"}
@@ -71,15 +73,15 @@ def counted(n: int, noun: str) -> str:
 def outcome_reason(outcome: Outcome, names: Sequence[str]) -> str:
     """Why the deal went to its winner, by the scoring rules (docs/rules.md, "Scoring"):
     every trick (a vole, 2 points), more cards (1 point), or, on equal cards, the last trick
-    (1 point). E.g. ``"16–16 on cards: the last trick decides, and Seat 1 took it"``."""
+    (1 point). E.g. ``"16-16 on cards: the last trick decides, and Seat 1 took it"``."""
     winner, loser = outcome.winner, 1 - outcome.winner
     won, lost = outcome.cards[winner], outcome.cards[loser]
     if outcome.vole:
         tricks = outcome.tricks[winner]
         return f"{names[winner]} took all {tricks} tricks: a vole scores 2"
     if won == lost:
-        return f"{won}–{lost} on cards: the last trick decides, and {names[winner]} took it"
-    return f"{won}–{lost} on cards: more cards win"
+        return f"{won}-{lost} on cards: the last trick decides, and {names[winner]} took it"
+    return f"{won}-{lost} on cards: more cards win"
 
 
 _CALLS = {
@@ -144,11 +146,10 @@ def deal_steps(deal: Deal, names: Sequence[str]) -> list[list[str]]:
         steps[-1].append("  (unfinished: the record ends here)")
     else:
         won, lost = outcome.winner, 1 - outcome.winner
-        vole = ", vole" if outcome.vole else ""
+        tricks = "" if outcome.vole else f" (tricks {outcome.tricks[won]}-{outcome.tricks[lost]})"
         steps[-1].append(
-            f"  {names[won]} wins the deal: cards {outcome.cards[won]}-{outcome.cards[lost]}, "
-            f"tricks {outcome.tricks[won]}-{outcome.tricks[lost]}{vole}: "
-            f"{counted(outcome.points, 'point')} ({outcome_reason(outcome, names)})"
+            f"  {names[won]} wins the deal, {counted(outcome.points, 'point')}: "
+            f"{outcome_reason(outcome, names)}{tricks}"
         )
     return steps
 

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final, Generic, Literal, TypeVar
 
 from ecarte._core import MAX_BATCH
+from ecarte._install import install_hint
+from ecarte._public import api_dir
 from ecarte.errors import EcarteError
 
 __all__ = [
@@ -41,11 +43,12 @@ __all__ = [
     "ray_backend",
     "run",
 ]
+__dir__ = api_dir(globals())
 
 T = TypeVar("T")
 
 #: The one-line error when Ray is missing.
-MISSING_RAY: Final = "backend='ray' needs Ray: pip install ray (the [ray] extra)"
+MISSING_RAY: Final = f"backend='ray' needs Ray: {install_hint('ray')}"
 
 #: Ray's own advice when no cluster answers names flags of the ``ray`` command; ecarte's.
 NO_CLUSTER: Final = (
@@ -331,10 +334,13 @@ def run(
         pieces = chunks(work.total, 1)
     if workers > 1 and work.local == "each":
         return _in_processes(work, pieces, workers, progress)
-    from ecarte.progress import progress_bar
+    from ecarte.progress import progress_bar, run_seconds
 
+    # A timed run uses every core; a run of items one by one, this process's one thread.
+    cores = None if work.local == "timed" else 1
+    seconds = run_seconds(work.seconds(), work.total, cores)
     results: list[T] = []
-    with progress_bar(work.label, work.total, progress) as bar:
+    with progress_bar(work.label, work.total, progress, seconds) as bar:
         try:
             for piece in pieces:
                 live = {"bar": bar} if work.local == "timed" else {}
@@ -374,10 +380,11 @@ def _in_processes(
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from multiprocessing import get_context
 
-    from ecarte.progress import progress_bar
+    from ecarte.progress import progress_bar, run_seconds
 
     done: dict[int, T] = {}
-    with progress_bar(work.label, work.total, progress) as bar:
+    seconds = run_seconds(work.seconds(), work.total, workers)
+    with progress_bar(work.label, work.total, progress, seconds) as bar:
         pool = ProcessPoolExecutor(
             workers, mp_context=get_context("spawn"), initializer=_single_thread_worker
         )

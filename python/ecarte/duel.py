@@ -57,6 +57,7 @@ from ecarte._core.duel import decode_compact_rows as _decode_compact_rows
 from ecarte._core.duel import simulate as _simulate
 from ecarte._core.duel import solve_many as _solve_many
 from ecarte._core.duel import solve_many_timed as _solve_many_timed
+from ecarte._public import api_dir
 from ecarte.distributed import Backend, Work, run
 from ecarte.errors import EcarteError
 from ecarte.results import SimulationResult
@@ -108,6 +109,7 @@ __all__ = [
     "solve_many",
     "solve_many_timed",
 ]
+__dir__ = api_dir(globals())
 
 
 def decode_observations(compact: npt.ArrayLike) -> npt.NDArray[np.float32]:

@@ -27,6 +27,7 @@ from ecarte._core import (
     InvalidStakeError,
     TableError,
 )
+from ecarte._public import api_dir
 
 __all__ = [
     "EcarteError",
@@ -41,3 +42,4 @@ __all__ = [
     "InvalidStakeError",
     "TableError",
 ]
+__dir__ = api_dir(globals())

@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ecarte._frameworks import missing, observation_high
+from ecarte._public import api_dir
 from ecarte.duel import NUM_ACTIONS, OBSERVATION_SIZE, OpponentVecEnv, Outcome, Rules, parse_agent
 from ecarte.errors import EcarteError, InvalidSeedError
 from ecarte.seeding import check_seed
@@ -53,6 +54,7 @@ __all__ = [
     "end_info",
     "observation_space",
 ]
+__dir__ = api_dir(globals())
 
 ENV_ID = "ecarte/Duel-v0"
 
@@ -217,6 +219,12 @@ class DuelEnv(gymnasium.Env[Obs, np.int64]):
             self.render()
         return self._observe(obs, mask), float(rewards[0]), self._ended, False, info
 
+    def __repr__(self) -> str:
+        return (
+            f"<DuelEnv seat={self.seat} opponent={self.opponent} "
+            f"observation={self.observation} {self.rules!r}>"
+        )
+
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal-action mask of the last observation (68 bools; after a deal's end,
         only action 0, which the env ignores)."""
@@ -333,6 +341,12 @@ class DuelVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             terminated,
             np.zeros(self.num_envs, dtype=np.bool_),
             infos,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"<DuelVectorEnv num_envs={self.num_envs} seat={self.seat} "
+            f"opponent={self.opponent} observation={self.observation} {self.rules!r}>"
         )
 
     def action_masks(self) -> npt.NDArray[np.bool_]:

@@ -40,6 +40,7 @@ import numpy as np
 
 from ecarte._core import Card
 from ecarte._frameworks import missing
+from ecarte._public import api_dir
 from ecarte.duel import (
     NUM_ACTIONS,
     OBSERVATION_SIZE,
@@ -69,6 +70,7 @@ __all__ = [
     "ismcts_bot",
     "state_from_observation",
 ]
+__dir__ = api_dir(globals())
 
 GAME_NAME = "python_ecarte_duel"
 
@@ -486,6 +488,9 @@ class AgentBot(pyspiel.Bot):  # type: ignore[misc]
         self.agent = agent
         self.seconds = 0.0
         self.decisions = 0
+
+    def __repr__(self) -> str:
+        return f"AgentBot({self.agent!r})"
 
     def step(self, state: EcarteState) -> int:
         deal = state.deal

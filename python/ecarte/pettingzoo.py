@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ecarte._frameworks import missing, observation_high
+from ecarte._public import api_dir
 from ecarte.duel import NUM_ACTIONS, OBSERVATION_SIZE, Action, Deal, Match, Rules, RunMatch
 from ecarte.errors import EcarteError
 from ecarte.seeding import resolve_seed
@@ -40,6 +41,7 @@ except ImportError as exc:
     raise missing("pettingzoo", "pettingzoo") from exc
 
 __all__ = ["AGENTS", "ILLEGAL_ACTION_REWARD", "env", "raw_env"]
+__dir__ = api_dir(globals())
 
 AGENTS = ["player_0", "player_1"]
 
@@ -178,6 +180,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if deal.current_player == seat and not self.terminations[agent]:
             mask[:] = deal.legal_action_mask()
         return {"observation": deal.observation_tensor(seat, self._score()), "action_mask": mask}
+
+    def __repr__(self) -> str:
+        return f"<raw_env episode={self.episode} {self.rules!r}>"
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal-action mask (68 bools) of the agent to move, ``agent_selection``: the

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ecarte._public import api_dir
 from ecarte.agents import Agent
 from ecarte.display import (
     action_str,
@@ -23,12 +24,16 @@ from ecarte.display import (
 from ecarte.duel import Action, Deal, Match, Observation
 from ecarte.errors import EcarteError
 
-__all__ = ["Game", "Reply", "parse_move", "result_banner"]
+__all__ = ["QUIT_WORDS", "Game", "Reply", "parse_move", "result_banner"]
+__dir__ = api_dir(globals())
 
 HUMAN_COMMANDS = (
     "a number from the list, a card (QH, q♥, 10s), propose/decline/accept/refuse, "
-    "discard 7C, or: help, hint, undo, quit"
+    "discard 7C, Enter for the only legal move, or: help, hint, undo, quit"
 )
+
+#: What ends the game, at any prompt.
+QUIT_WORDS = ("quit", "q", "exit")
 
 
 def parse_move(text: str, legal: list[Action], observation: Observation | None = None) -> Action:
@@ -52,7 +57,7 @@ def parse_move(text: str, legal: list[Action], observation: Observation | None =
         reason = observation.refusal(action) if observation is not None else None
         if reason is not None:
             raise EcarteError(reason.text(card_style()))
-        raise EcarteError(f"{action} is not legal now")
+        raise EcarteError(f"{action_str(action)} is not legal now")
     return action
 
 
@@ -99,6 +104,9 @@ class Game:
     #: The log's length before each of the human's moves in this deal: undo cuts the log
     #: back to it, so that nothing the undone moves showed (a talon card drawn) stays.
     _log_before_move: list[int] = field(default_factory=list, init=False, repr=False)
+    #: Where the log of the deal in play starts: each deal after the first opens with a
+    #: line ``Deal N``, so that the deals' entries stand apart.
+    _deal_log_start: int = field(default=0, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._seen = self._snapshot()
@@ -129,7 +137,15 @@ class Game:
     def next_deal(self) -> None:
         """Starts play of the next deal after a finished one has been shown."""
         self.pending_banner = ""
+        self._deal_log_start = len(self.log)
+        self.log.append(f"Deal {len(self.match.deals)}")
         self.advance()
+
+    @property
+    def deal_log(self) -> list[str]:
+        """The log of the deal on the table (the one just finished while the game waits to
+        go on), from its ``Deal N`` line."""
+        return self.log[self._deal_log_start :]
 
     def _snapshot(self) -> tuple[int, int, int | None]:
         """The deal in progress, how many cards the human has drawn in it and who holds
@@ -178,7 +194,7 @@ class Game:
     def handle(self, line: str) -> Reply:
         """Acts on one line of the human's input."""
         command = line.strip().lower()
-        if command in ("quit", "q", "exit"):
+        if command in QUIT_WORDS:
             return Reply("Bye.", quit=True)
         if command in ("help", "?", "h"):
             return Reply(f"Type {HUMAN_COMMANDS}.")
@@ -193,15 +209,20 @@ class Game:
             if agent is None:
                 return Reply("No hint available.")
             suggestion = agent(self.match.observation(self.seat), legal)
-            return Reply(f"Hint: {suggestion}")
+            return Reply(f"Hint: {action_str(suggestion)}")
         if command == "undo":
             return self.undo()
-        if not command:
+        if not command and len(legal) != 1:
             return Reply("")
         try:
-            action = parse_move(line, legal, self.match.observation(self.seat))
+            # Enter alone plays a forced move.
+            action = (
+                legal[0]
+                if not command
+                else parse_move(line, legal, self.match.observation(self.seat))
+            )
         except EcarteError as exc:
-            choices = ", ".join(str(a) for a in legal)
+            choices = ", ".join(action_str(a) for a in legal)
             return Reply(f"{exc}. Legal: {choices}")
         self.last_banner = ""
         self._log_before_move.append(len(self.log))

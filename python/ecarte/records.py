@@ -14,9 +14,11 @@ import json
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
+from ecarte._public import api_dir
 from ecarte.errors import InvalidRecordError
 
 __all__ = ["dump_record", "load_json", "no_constant", "read_record", "whole"]
+__dir__ = api_dir(globals())
 
 
 def whole(value: object, low: int, high: int | None = None) -> bool:

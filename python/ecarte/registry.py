@@ -23,6 +23,7 @@ from typing import Any, Final
 
 import numpy.typing as npt
 
+from ecarte._public import api_dir
 from ecarte.errors import InvalidRecordError
 from ecarte.records import load_json
 
@@ -35,6 +36,7 @@ __all__ = [
     "sniff",
     "variants",
 ]
+__dir__ = api_dir(globals())
 
 #: The modules that register: each variant's (its ``VARIANT``) and the runs' results (their
 #: ``RECORD_FORMATS``).

@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from ecarte._core import Card, Suit
 from ecarte._frameworks import missing
+from ecarte._public import api_dir
 from ecarte.duel import Deal
 
 try:
@@ -24,6 +25,7 @@ except ImportError as exc:
     raise missing("Pillow", "render") from exc
 
 __all__ = ["HEIGHT", "WIDTH", "table_image"]
+__dir__ = api_dir(globals())
 
 WIDTH, HEIGHT = 640, 400
 

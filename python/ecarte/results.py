@@ -13,11 +13,13 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from ecarte._public import api_dir
 from ecarte.errors import EcarteError, InvalidRecordError
 from ecarte.records import dump_record, read_record, whole
 from ecarte.registry import RecordFormat, run_summary
 
 __all__ = ["SimulationResult"]
+__dir__ = api_dir(globals())
 
 RECORD_FORMAT: Final = "ecarte.simulation"
 RECORD_VERSION: Final = 1

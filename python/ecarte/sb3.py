@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from ecarte._core import Stream
 from ecarte._frameworks import missing
+from ecarte._public import api_dir
 from ecarte.duel import NUM_ACTIONS, Action, Observation, OpponentVecEnv, Rules
 from ecarte.errors import EcarteError
 from ecarte.gymnasium import (
@@ -61,6 +62,7 @@ __all__ = [
     "make_vec_env",
     "policy",
 ]
+__dir__ = api_dir(globals())
 
 #: What an illegal action does: ``"raise"`` (``IllegalActionError``, nothing changes: for
 #: mask-aware learners, which never take one) or ``"lose"`` (the deal ends with
@@ -147,6 +149,13 @@ class DuelVecEnv(VecEnv):
                 info["terminal_observation"] = final
                 infos[i] = info
         return observe(obs, mask, self.observation), rewards, terminated, infos
+
+    def __repr__(self) -> str:
+        native = self._native
+        return (
+            f"<DuelVecEnv n_envs={self.num_envs} seat={native.seat} opponent={native.opponent} "
+            f"observation={self.observation} run_seed={self.run_seed}>"
+        )
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal-action masks of the current observations, ``(n_envs, 68)`` bools."""

@@ -18,6 +18,7 @@ from typing import Final
 
 from ecarte._core import check_seed
 from ecarte._core.duel import agent_seed, decision_seed
+from ecarte._public import api_dir
 
 __all__ = [
     "MAX_SEED",
@@ -27,6 +28,7 @@ __all__ = [
     "fresh_seed",
     "resolve_seed",
 ]
+__dir__ = api_dir(globals())
 
 #: The largest seed: seeds are whole numbers from 0 to ``2**64 - 1``.
 MAX_SEED: Final = 2**64 - 1

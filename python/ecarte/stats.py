@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from ecarte._public import api_dir
+
 __all__ = [
     "RATE_BOUNDS",
     "clip_interval",
@@ -25,6 +27,7 @@ __all__ = [
     "t_quantile",
     "wilson_interval",
 ]
+__dir__ = api_dir(globals())
 
 Z95 = 1.959963984540054
 

@@ -13,11 +13,13 @@ from rich.table import Table
 from rich.text import Text
 
 from ecarte._core import Card, Suit
+from ecarte._public import api_dir
 from ecarte.display import card_str, suit_str
 from ecarte.duel import Action, Deal
 from ecarte.play import Game
 
 __all__ = ["card_text", "game_screen", "table", "table_text"]
+__dir__ = api_dir(globals())
 
 
 def card_text(card: Card) -> Text:
@@ -54,7 +56,7 @@ def game_screen(game: Game) -> Group:
         score=match.score,
         target=match.target,
         deal_number=number,
-        log=game.log,
+        log=game.deal_log,
         legal=None if over or game.pending_banner else match.legal_actions(),
         over=over,
         banner=game.last_banner if shows_banner else None,
@@ -77,8 +79,9 @@ def table(
 ) -> Group:
     """The table of ``ecarte play`` as rich renderables: ``deal`` seen from ``seat``, with
     the match ``score`` (to ``target``, default the rules'), the last lines of ``log``, and
-    the ``legal`` moves (or the ``over`` line once the match is over, or a prompt for the
-    next deal while ``waiting``), and a finished deal's result ``banner``. The game
+    the ``legal`` moves (or the ``over`` line once the match is over, or none while
+    ``waiting`` for the next deal, which the prompt asks for), and a finished deal's result
+    ``banner``. The game
     environments of ``ecarte.pettingzoo`` and ``ecarte.gymnasium`` render with it too."""
     me = seat
     obs = deal.observation(me, score)
@@ -91,9 +94,6 @@ def table(
         Text("You deal" if deal.dealer == me else "Opponent deals"),
     )
     trump = Text(f"Trump {suit_str(deal.trump)} (turn-up ") + card_text(deal.turn_up) + Text(")")
-    holder = obs.turn_up_holder
-    if holder is not None:
-        trump.append(f" (turn-up drawn by {'you' if holder == me else 'the opponent'})")
     status.add_row(trump, Text(f"Talon: {obs.talon_size}"), Text(f"Exchanges: {obs.exchanges}"))
     taken = obs.cards_taken
     status.add_row(
@@ -115,6 +115,11 @@ def table(
         hand.append_text(card_text(card))
         hand.append(" ")
     parts: list[Text | Table | Panel] = [status, trick, hand]
+    holder = obs.turn_up_holder
+    if holder is not None:
+        # A line of its own: the table's columns keep their widths when the turn-up goes.
+        drawn = Text("The turn-up ") + card_text(deal.turn_up)
+        parts.append(drawn + Text(f" was drawn by {'you' if holder == me else 'the opponent'}."))
     if log:
         parts.append(Panel(Text("\n".join(log[-6:])), title="Log", expand=False))
     if banner:
@@ -122,14 +127,14 @@ def table(
         parts.append(Panel(Text(banner, style="bold"), title=title, expand=False))
     if over is not None:
         parts.append(Text(over, style="bold"))
-    elif waiting:
-        parts.append(Text("Press Enter for the next deal."))
-    elif legal:
+    elif legal and not waiting:
         choices = Text("Your move: ")
         for i, action in enumerate(legal, 1):
             choices.append(f"{i}) ")
             choices.append_text(action_text(action))
             choices.append("  ")
+        if len(legal) == 1:
+            choices.append("(Enter plays it)")
         parts.append(choices)
     return Group(*parts)
 

@@ -90,6 +90,28 @@ fn field_before(text: &str, line: usize, column: usize) -> Option<&str> {
     Some(&upto[start..end])
 }
 
+/// The `format` a record's JSON text names, read leniently (any other field ignored), or
+/// `None` when it names none: a record of another kind is then refused for its format, not
+/// for a field its own kind lacks.
+pub fn named_format(text: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Named {
+        format: String,
+    }
+    serde_json::from_str::<Named>(text).ok().map(|n| n.format)
+}
+
+/// Refuses, before the record is parsed strictly, JSON `text` that names a format other
+/// than `expected`.
+pub fn check_named_format(text: &str, expected: &str) -> Result<(), String> {
+    match named_format(text) {
+        Some(format) if format != expected => {
+            Err(format!("format is {format:?}, expected {expected:?}"))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Refuses a record of another format, or of a version this build does not read.
 pub fn check_header(
     format: &str,

@@ -10,6 +10,7 @@ plays whole sessions with a simple seeded staking policy (``ecarte bank``).
 from __future__ import annotations
 
 from ecarte._core import Card, Suit
+from ecarte._public import api_dir
 from ecarte.bank.ledger import PUNTER_TABLEAUX as PUNTER_TABLEAUX
 from ecarte.bank.ledger import RECORD_FORMAT as RECORD_FORMAT
 from ecarte.bank.ledger import RECORD_VERSION as RECORD_VERSION
@@ -69,3 +70,4 @@ __all__ = [
     "session_steps",
     "simulate",
 ]
+__dir__ = api_dir(globals())

@@ -11,6 +11,7 @@ from typing import Any, Final, Literal, NamedTuple
 
 from ecarte._core import Card, check_seed
 from ecarte._core.bank import Deal, Resolution
+from ecarte._public import api_dir
 from ecarte.errors import InvalidRecordError, InvalidRulesError
 from ecarte.records import dump_record, read_record
 
@@ -34,6 +35,7 @@ __all__ = [
     "table_config",
     "whole_number",
 ]
+__dir__ = api_dir(globals())
 
 Mode = Literal["banking", "open"]
 Phase = Literal["ready", "staking", "revealed", "broken", "over"]

@@ -22,6 +22,7 @@ from ecarte._core.bank import (
 )
 from ecarte._core.bank import odds as _native_odds
 from ecarte._core.bank import simulate as _native_simulate
+from ecarte._public import api_dir
 from ecarte.distributed import Backend, Work, ray_backend, run
 from ecarte.errors import InvalidCardError
 from ecarte.results import SimulationResult
@@ -42,6 +43,7 @@ __all__ = [
     "resolve",
     "simulate",
 ]
+__dir__ = api_dir(globals())
 
 OUTCOMES: Final = ("banker", "en_carte", "punter")
 

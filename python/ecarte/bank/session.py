@@ -6,11 +6,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ecarte._core import Stream
+from ecarte._public import api_dir
 from ecarte.bank.ledger import PunterView
 from ecarte.bank.table import Table
 from ecarte.seeding import resolve_seed
 
 __all__ = ["SessionDeal", "play_session"]
+__dir__ = api_dir(globals())
 
 
 @dataclass(frozen=True)

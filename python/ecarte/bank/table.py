@@ -23,6 +23,7 @@ from typing import Any, Final, Literal, NamedTuple, get_args
 
 from ecarte._core import Card, check_seed, punter_shuffle_seed
 from ecarte._core.bank import Deal, Resolution, Shoe
+from ecarte._public import api_dir
 from ecarte.bank.ledger import (
     PUNTER_TABLEAUX,
     Bounds,
@@ -51,6 +52,7 @@ from ecarte.errors import (
 from ecarte.seeding import MAX_SEED, fresh_seed
 
 __all__ = ["ACTIONS", "ACTION_RULES", "ActionRule", "Step", "Table", "session_steps"]
+__dir__ = api_dir(globals())
 
 
 class ActionRule(NamedTuple):

@@ -15,6 +15,7 @@ import sys
 
 import click
 
+from ecarte._public import api_dir
 from ecarte.cli.bank import bank_command, odds_command
 from ecarte.cli.bench import bench_command
 from ecarte.cli.common import CommandInterrupted, EcarteGroup, OutputClosed
@@ -28,6 +29,7 @@ from ecarte.cli.solve import solve_command
 from ecarte.errors import EcarteError
 
 __all__ = ["main", "run"]
+__dir__ = api_dir(globals())
 
 
 @click.group(

@@ -303,7 +303,9 @@ def _pyplot() -> Any:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        fail("--plot needs matplotlib: pip install matplotlib (the [plot] extra)")
+        from ecarte._install import install_hint
+
+        fail(f"--plot needs matplotlib: {install_hint('plot')}")
     return plt
 
 
@@ -330,14 +332,16 @@ def plot_bankrolls(history: list[Any], names: list[str], path: Path) -> None:
 def simulated_outcomes(n: int, seed: int, address: str | None) -> str:
     """``ecarte bank --simulate N [--ray]``: the outcome frequencies of ``n`` deals."""
     from ecarte.bank import simulate
-    from ecarte.progress import progress_bar
+    from ecarte.bank.native import SIMULATED_DEAL_SECONDS
+    from ecarte.progress import progress_bar, run_seconds
 
     if address is not None:
         result = simulate(n, seed, backend=backend_of(address), progress=None)
     else:
-        with progress_bar("Deals", n) as bar:
+        seconds = run_seconds(SIMULATED_DEAL_SECONDS, n)
+        with progress_bar("Deals", n, seconds=seconds) as bar:
             result = simulate(n, seed, on_progress=bar.running)
-    lines = [f"{n} simulated deals, seed {seed}: outcome rates with 95% intervals"]
+    lines = [f"{n:,} simulated deals, seed {seed}: outcome rates with 95% intervals"]
     for tableau, counts in result.summary["intervals"].items():
         rates = result.summary["probabilities"][tableau]
         cells = ", ".join(

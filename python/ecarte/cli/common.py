@@ -4,7 +4,11 @@ its one-line errors (status 2), output files, saved records and the ``--ray`` op
 from __future__ import annotations
 
 import contextlib
+import os
 import re
+import select
+import signal
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
@@ -194,6 +198,58 @@ class OutputClosed(Exception):
     ends quietly (click would exit with status 1)."""
 
 
+def ask(prompt: str) -> str | None:
+    """The line a person types at ``prompt``, the one way every command reads an answer:
+    ``None`` at the end of the input (Ctrl-D, or a redirected stdin that ran out). Ctrl-C
+    at the prompt is Ctrl-C everywhere: :class:`CommandInterrupted` (``interrupted``, status
+    130), never an answer."""
+    try:
+        click.echo(prompt, nl=False)
+        _wait_for_input()
+        return input()
+    except EOFError:
+        click.echo()  # the prompt's line ends before whatever comes next
+        return None
+    except KeyboardInterrupt:
+        click.echo(err=True)
+        raise CommandInterrupted from None
+
+
+def _wait_for_input() -> None:
+    """Waits until stdin has a line to read, or a signal comes. A Ctrl-C that arrives just
+    before the read starts would otherwise wait, unseen, in a blocked read: the signal's
+    wake-up byte ends the wait, and its ``KeyboardInterrupt`` is raised."""
+    if os.name != "posix" or not can_ask():
+        return
+    wake, wake_write = os.pipe()
+    os.set_blocking(wake_write, False)
+    try:
+        previous = signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
+    except ValueError:  # not the main thread: no signal reaches this wait
+        os.close(wake)
+        os.close(wake_write)
+        return
+    try:
+        while True:
+            ready, _, _ = select.select([sys.stdin, wake], [], [])
+            if sys.stdin in ready:
+                return
+            os.read(wake, 64)  # a signal without a Python handler (a resize): wait on
+    finally:
+        signal.set_wakeup_fd(previous)
+        os.close(wake)
+        os.close(wake_write)
+
+
+def can_ask() -> bool:
+    """Whether a person can answer a question: stdin is a terminal. A command offers what
+    waits for an answer (saving an unfinished game) only then."""
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except ValueError:  # a closed stdin
+        return False
+
+
 def console() -> Console:
     """The console a command prints through (rich, no highlighting); a reader that goes
     away ends the command quietly (:class:`OutputClosed`), not with rich's status 1."""
@@ -231,10 +287,27 @@ def _usage_error(exc: click.UsageError) -> OneLineError:
     return OneLineError(one_line(message) + hint)
 
 
+#: A summary's length limit in ``ecarte --help``: longer than any first sentence, so that
+#: none is cut.
+WHOLE_SUMMARY = 10_000
+
+
 class EcarteGroup(click.Group):
     """Reports every bad input, click's own usage errors included, in one line with status
     2, never with a traceback; turns Ctrl-C and a closed output into the console script's
     own exits (:class:`CommandInterrupted`, :class:`OutputClosed`)."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands, each with the first sentence of its help whole, wrapped to the
+        width rather than cut with ``...``."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=WHOLE_SUMMARY)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:

@@ -8,6 +8,7 @@ import click
 
 from ecarte.cli.common import (
     ASCII_OPTION,
+    MODEL_SUFFIX,
     ORDER_OPTION,
     OUTPUT,
     PLAYER,
@@ -69,7 +70,7 @@ def match_command(
     """Play a whole match between two built-in agents and print it deal by deal."""
     if out is not None:
         check_output_path(out, "--out")
-    names = (f"{agent_name(agents[0]).capitalize()}-0", f"{agent_name(agents[1]).capitalize()}-1")
+    names = (player_name(agents[0], 0), player_name(agents[1], 1))
     match = Match(seed=seed, first_dealer=first_dealer, rules=Rules(order=order, target=target))
     match.players = names
     players = (
@@ -77,7 +78,12 @@ def match_command(
         make_player(agents[1], agent_seed(seed, 1)),
     )
     if not quiet:
-        click.echo(f"Match to {target}, seed {seed}: {names[0]} v {names[1]} ({order} order)")
+        specs = [
+            f"{name} ({spec})" if ":" in spec or spec.endswith(MODEL_SUFFIX) else name
+            for name, spec in zip(names, agents, strict=True)
+        ]
+        ranks = ", traditional rank order" if order == "traditional" else ""
+        click.echo(f"Match to {target}, seed {seed}: {specs[0]} v {specs[1]}{ranks}")
 
     def show(deal: Deal, m: Match) -> None:
         if quiet:
@@ -97,3 +103,12 @@ def match_command(
     if out is not None:
         write_output(out, match.to_json(), "--out")
         click.echo(f"Record saved to {out}")
+
+
+def player_name(spec: str, seat: int) -> str:
+    """How a match names the agent of ``spec`` in ``seat``: the agent's (or model file's)
+    name and the seat, ``Master-0``; a world count stays in the spec the header shows."""
+    name = agent_name(spec)
+    if not spec.endswith(MODEL_SUFFIX):
+        name = name.split(":")[0]
+    return f"{name.capitalize()}-{seat}"

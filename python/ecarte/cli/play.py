@@ -17,6 +17,8 @@ from ecarte.cli.common import (
     TARGET_OPTION,
     Whole,
     agent_name,
+    ask,
+    can_ask,
     check_output_path,
     console,
     make_player,
@@ -79,10 +81,11 @@ def play_command(
     """Play a match against a built-in agent in the terminal.
 
     Type a card (QH, q♥, 10s), propose/decline/accept/refuse, discard 7C, or a number from
-    the list of legal moves. Also: help, hint, undo, quit.
+    the list of legal moves; Enter alone plays the only legal move. Also: help, hint, undo,
+    quit.
     """
 
-    from ecarte.play import Game
+    from ecarte.play import QUIT_WORDS, Game
     from ecarte.terminal import game_screen
 
     if save_path is not None:
@@ -90,6 +93,9 @@ def play_command(
     opponent = opponent or LEVELS[level]
     screen = console()
     match = Match(seed=seed, rules=Rules(order=order, target=target))
+    names = ["You", "You"]
+    names[1 - seat] = agent_name(opponent)
+    match.players = (names[0], names[1])
     game = Game(
         match,
         make_player(opponent, agent_seed(match.seed, 1 - seat)),
@@ -97,8 +103,8 @@ def play_command(
         hint_agent=lambda: make_agent(HINT_AGENT, agent_seed(match.seed, 2)),
     )
     screen.print(
-        f"ecarte: you play {agent_name(opponent)}, match to {target}, seed {match.seed}. "
-        "Type help for the commands."
+        f"ecarte: you play against {agent_name(opponent)}, match to {target}, "
+        f"seed {match.seed}. Type help for the commands."
     )
     redraw = True
     while True:
@@ -108,23 +114,15 @@ def play_command(
             break
         if game.pending_banner:
             # A deal has just ended: its result stays on screen until the player goes on.
-            try:
-                answer = click.prompt(
-                    "", prompt_suffix="(Enter: next deal, q: quit) ", default="", show_default=False
-                )
-            except (EOFError, click.Abort):
-                answer = "quit"
-            if answer.strip().lower() in ("q", "quit", "exit"):
+            answer = ask(NEXT_DEAL_PROMPT)
+            if answer is None or answer.strip().lower() in QUIT_WORDS:
                 screen.print("Bye.")
                 break
             game.next_deal()
             redraw = True
             continue
-        try:
-            line = click.prompt("", prompt_suffix="> ", default="", show_default=False)
-        except (EOFError, click.Abort):
-            line = "quit"
-        reply = game.handle(line)
+        line = ask("> ")
+        reply = game.handle("quit" if line is None else line)
         if reply.message:
             screen.print(reply.message)
         if reply.quit:
@@ -133,19 +131,22 @@ def play_command(
     _offer_save(match, save_path)
 
 
+#: The prompt after a deal, the one line that asks to go on.
+NEXT_DEAL_PROMPT = "(Enter: next deal, q: quit) "
+
+
 #: The default level's agent gives the hints (the expert, quick to answer).
 HINT_AGENT = LEVELS[DEFAULT_LEVEL]
 
 
 def _offer_save(match: Match, save_path: Path | None) -> None:
+    """Saves the record to ``--save``, or asks where to save it, when a person can answer
+    (stdin is a terminal); with neither, the game ends without a question."""
     if save_path is None:
-        try:
-            answer = click.prompt(
-                "Save the match record to (Enter to skip)", default="", show_default=False
-            )
-        except (EOFError, click.Abort):
-            answer = ""
-        if not answer.strip():
+        if not can_ask():
+            return
+        answer = ask("Save the match record to (Enter to skip): ")
+        if answer is None or not answer.strip():
             return
         save_path = Path(answer.strip())
     try:

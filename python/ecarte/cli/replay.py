@@ -9,9 +9,10 @@ import click
 
 from ecarte.bank import Table
 from ecarte.cli.bank import session_steps_text
-from ecarte.cli.common import ASCII_OPTION, checked, record_text
+from ecarte.cli.common import ASCII_OPTION, ask, checked, record_text
 from ecarte.display import counted, deal_steps
 from ecarte.duel import Deal, Match
+from ecarte.play import QUIT_WORDS
 
 #: The names of the seats when the record has none.
 SEATS = ("Seat 0", "Seat 1")
@@ -36,13 +37,8 @@ def replay_command(file: Path, step: bool) -> None:
         for line in lines:
             click.echo(line)
         if step and lines is not steps[-1]:
-            try:
-                answer = click.prompt(
-                    "", prompt_suffix="(Enter: next, q: quit) ", default="", show_default=False
-                )
-            except (EOFError, click.Abort):
-                break
-            if answer.strip().lower() == "q":
+            answer = ask("(Enter: next, q: quit) ")
+            if answer is None or answer.strip().lower() in QUIT_WORDS:
                 break
 
 

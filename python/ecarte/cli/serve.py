@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import click
 
+from ecarte.cli.common import Whole
 from ecarte.protocol.store import DEFAULT_KEEP, MEMORY
 
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
-    "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port."
+    "--port",
+    type=Whole(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port (0: any free port).",
 )
 @click.option(
     "--allowed-host",

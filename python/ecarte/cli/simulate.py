@@ -87,7 +87,8 @@ def simulate_command(
     """Simulate many deals or matches natively and summarise them."""
 
     from ecarte.distributed import chunks
-    from ecarte.progress import progress_bar
+    from ecarte.duel import simulate_item_seconds
+    from ecarte.progress import progress_bar, run_seconds
 
     rules = Rules(order=order)
     tally = Tally(matches)
@@ -95,27 +96,23 @@ def simulate_command(
         backend = backend_of(ray_address)  # the bar shows when stderr is a terminal
         tally.add(simulate(n, seed, agents, rules, matches, threads=threads, backend=backend))
     else:
-        with progress_bar("Matches" if matches else "Deals", n) as bar:
+        seconds = run_seconds(simulate_item_seconds(agents, matches), n, threads)
+        with progress_bar("Matches" if matches else "Deals", n, seconds=seconds) as bar:
             for piece in chunks(n, PIECE):
 
                 def played(deals: int, size: int = piece.n) -> None:
                     if matches:
-                        bar.running(min(deals / DEALS_PER_MATCH, 0.99 * size), f"{deals} deals")
+                        estimate = min(deals / DEALS_PER_MATCH, 0.99 * size)
+                        bar.running(estimate, f"{bar.noted + deals:,} deals", counted=False)
                     else:
                         bar.running(deals)
 
-                tally.add(
-                    simulate(
-                        piece.n,
-                        seed,
-                        agents,
-                        rules,
-                        matches,
-                        piece.start,
-                        threads,
-                        on_progress=played,
-                    )
+                run = simulate(
+                    piece.n, seed, agents, rules, matches, piece.start, threads, on_progress=played
                 )
+                tally.add(run)
+                if matches:
+                    bar.noted += int(run["deals"].sum())
                 bar(piece.n)
     console().print(simulation_table(tally, agents))
 

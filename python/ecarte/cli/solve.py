@@ -161,9 +161,10 @@ def solve_command(
     elapsed = time.perf_counter() - started
     values = action_values(deal, objective)
     screen.print(
-        f"Trump {suit_str(deal.trump)}, talon {deal.talon_size} ({cards_text(deal.talon)}), "
-        f"seat {player} to play"
+        f"Trump {suit_str(deal.trump)}, seat {player} to play, talon of {deal.talon_size}:"
     )
+    # The talon on a line of its own, which fits 80 columns whole.
+    screen.print(f"  {cards_text(deal.talon)}")
     for seat in (0, 1):
         screen.print(f"  seat {seat}: {cards_text(deal.hand(seat))}")
     if deal.lead is not None:
@@ -209,23 +210,43 @@ def solve_positions(
     import time
 
     from ecarte import derive_seed
-    from ecarte.duel import solve_many
+    from ecarte.distributed import chunks
+    from ecarte.duel import SOLVE_SECONDS, solve_many
+    from ecarte.progress import progress_bar, run_seconds
 
-    deals = []
-    for i in range(positions):
+    def opening(i: int) -> Deal:
         deal = Deal(seed=derive_seed(seed, i), dealer=dealer)
         deal.apply("decline")
-        deals.append(deal)
+        return deal
+
     started = time.perf_counter()
-    solutions = solve_many(deals, objective, backend=backend_of(address), progress=None)
+    total = nodes = 0
+    if address is not None:
+        deals = [opening(i) for i in range(positions)]
+        solutions = solve_many(deals, objective, backend=backend_of(address), progress=None)
+        total, nodes = sum(s.value for s in solutions), sum(s.nodes for s in solutions)
+    else:
+        # In pieces, so that the deals in memory stay few and the bar moves from the start.
+        seconds = run_seconds(SOLVE_SECONDS, positions)
+        with progress_bar("Positions", positions, seconds=seconds) as bar:
+            for piece in chunks(positions, SOLVE_PIECE):
+                deals = [opening(i) for i in range(piece.start, piece.start + piece.n)]
+                for solution in solve_many(deals, objective, on_progress=bar.running):
+                    total += solution.value
+                    nodes += solution.nodes
+                bar(piece.n)
     elapsed = time.perf_counter() - started
     unit = "deal points" if objective == "points" else "cards"
-    mean = sum(s.value for s in solutions) / positions
-    nodes = sum(s.nodes for s in solutions)
+    mean = total / positions
     return (
-        f"{positions} positions from seed {seed}: mean value {mean:+.3f} {unit} for the "
-        f"player to lead, {nodes} nodes, {elapsed:.2f} s"
+        f"{positions:,} positions from seed {seed}: mean value {mean:+.3f} {unit} for the "
+        f"player to lead, {nodes:,} nodes, {elapsed:.2f} s"
     )
+
+
+#: Positions per native call of a local ``solve --positions``: their deals are built, solved
+#: and dropped a piece at a time.
+SOLVE_PIECE = 10_000
 
 
 def solve_batch(

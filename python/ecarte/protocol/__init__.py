@@ -7,6 +7,7 @@ standard input and output (:mod:`ecarte.protocol.stdio`), ``ecarte serve`` over 
 
 from __future__ import annotations
 
+from ecarte._public import api_dir
 from ecarte.protocol.session import ALL_SEATS, COMMANDS, Client, Session
 from ecarte.protocol.wire import (
     MAX_MESSAGE_BYTES,
@@ -27,3 +28,4 @@ __all__ = [
     "ProtocolError",
     "Session",
 ]
+__dir__ = api_dir(globals())

@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ecarte._public import api_dir
 from ecarte.protocol.clients import (
     ALL_SEATS,
     Client,
@@ -40,6 +41,7 @@ from ecarte.protocol.store import Store
 from ecarte.protocol.wire import ProtocolError
 
 __all__ = ["PROTECTED_SECONDS", "SPECTATOR", "Bookkeeping", "Departure", "Entry"]
+__dir__ = api_dir(globals())
 
 #: A game used within this many seconds is never evicted to make room for another's.
 PROTECTED_SECONDS: Final = 3600.0

@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
+from ecarte._public import api_dir
+
 __all__ = [
     "ALL_SEATS",
     "LOCAL",
@@ -25,6 +27,7 @@ __all__ = [
     "new_token",
     "peer_key",
 ]
+__dir__ = api_dir(globals())
 
 #: A client's grant for a game whose every seat it holds.
 ALL_SEATS: Final = None
@@ -125,3 +128,6 @@ class Client:
         self.notify = notify
         self.peer = peer if peer is not None else Peer(LOCAL)
         self.closed = False
+
+    def __repr__(self) -> str:
+        return f"<Client peer={self.peer.key} games={len(self.games)} closed={self.closed}>"

@@ -16,6 +16,7 @@ import json
 import threading
 from typing import Any, ClassVar
 
+from ecarte._public import api_dir
 from ecarte.agents import make_agent
 from ecarte.bank import ACTION_RULES, Table
 from ecarte.duel import Action, Deal, Match, Reason
@@ -33,6 +34,7 @@ from ecarte.protocol.wire import AccessError
 from ecarte.seeding import agent_seed
 
 __all__ = ["BankTable", "Holder", "OpenDuel", "PlayDuel", "WatchDuel"]
+__dir__ = api_dir(globals())
 
 #: Lines of a game's log a view carries.
 LOG_LINES = 40

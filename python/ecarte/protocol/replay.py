@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from ecarte._public import api_dir
 from ecarte.errors import InvalidRecordError
 from ecarte.protocol.wire import ProtocolError
 from ecarte.registry import record_formats, sniff
 
 __all__ = ["MAX_FRAMES", "replay"]
+__dir__ = api_dir(globals())
 
 #: The most steps one replay answers with.
 MAX_FRAMES: Final = 20_000

@@ -16,6 +16,7 @@ from typing import Any, Final
 
 import ecarte
 from ecarte._core import MAX_SAMPLES
+from ecarte._public import api_dir
 from ecarte.bank import Table
 from ecarte.bank import odds as bank_odds
 from ecarte.bank.table import MODES, TABLE_DEFAULTS
@@ -54,6 +55,7 @@ from ecarte.registry import game_kinds, record_formats
 from ecarte.seeding import agent_seed
 
 __all__ = ["ALL_SEATS", "Client", "Session"]
+__dir__ = api_dir(globals())
 
 #: The seats a client holds in a game: ``ALL_SEATS``, or some.
 Grant = set[int] | None
@@ -151,6 +153,9 @@ class Session(Bookkeeping):
         self._restoring = False
 
     # ------------------------------------------------------------------ entry points
+    def __repr__(self) -> str:
+        return f"<Session games={len(self._entries)} open_games={self.open_games}>"
+
     def handle_line(self, client: Client, line: str | bytes) -> str:
         """One request line in, one response line out."""
         return self._respond(client, line)[1]

@@ -9,10 +9,12 @@ from __future__ import annotations
 import sys
 from typing import BinaryIO, TextIO
 
+from ecarte._public import api_dir
 from ecarte.protocol.session import Client, Session
 from ecarte.protocol.wire import MAX_MESSAGE_BYTES, ProtocolError, error_response, to_line
 
 __all__ = ["serve_stdio"]
+__dir__ = api_dir(globals())
 
 
 def serve_stdio(stdin: BinaryIO | None = None, stdout: TextIO | None = None) -> None:

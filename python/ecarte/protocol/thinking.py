@@ -16,10 +16,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ecarte._public import api_dir
 from ecarte.agents import make_agent
 from ecarte.duel import Action, AgentInfo, Observation, parse_agent
 
 __all__ = ["FIRST_RUNG_DEALS", "MARGIN", "Thought", "think"]
+__dir__ = api_dir(globals())
 
 #: The one-world rung is predicted at the agent's cost per world of a whole deal
 #: (``AgentInfo.deal_seconds``) times this: 0.02 s for PIMC, 0.016 s for the expert and the

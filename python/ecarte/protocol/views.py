@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from ecarte._core import Suit, full_pack
+from ecarte._public import api_dir
 from ecarte.bank import LegalAction, PunterView, session_steps
 from ecarte.display import outcome_reason
 from ecarte.duel import Deal, Frame, Match, Observation, Outcome
@@ -29,6 +30,7 @@ __all__ = [
     "punter_view",
     "table_frames",
 ]
+__dir__ = api_dir(globals())
 
 
 def card_faces() -> dict[str, Any]:

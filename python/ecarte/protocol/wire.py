@@ -9,6 +9,7 @@ import math
 from collections.abc import Mapping
 from typing import Any, Final
 
+from ecarte._public import api_dir
 from ecarte.duel import Reason
 from ecarte.errors import EcarteError
 from ecarte.seeding import check_seed
@@ -25,6 +26,7 @@ __all__ = [
     "parse_message",
     "to_line",
 ]
+__dir__ = api_dir(globals())
 
 PROTOCOL: Final = "ecarte-engine"
 PROTOCOL_VERSION: Final = 1

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ecarte._public import api_dir
 from ecarte.bank import RECORD_FORMAT as SESSION_FORMAT
 from ecarte.bank import Deal, Table
 from ecarte.bank.native import summarize
@@ -16,6 +17,7 @@ from ecarte.errors import InvalidRecordError
 from ecarte.registry import RecordFormat, Variant
 
 __all__ = ["VARIANT"]
+__dir__ = api_dir(globals())
 
 NAME = "bank"
 #: A bank run's columns: its count tables.

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy.typing as npt
 
+from ecarte._public import api_dir
 from ecarte.arena import RECORD_FORMAT as ARENA_FORMAT
 from ecarte.arena import ArenaResult
 from ecarte.duel import Deal, Match, MatchResult, OpponentVecEnv, Solution, summarize
@@ -15,6 +16,7 @@ from ecarte.errors import InvalidRecordError
 from ecarte.registry import RecordFormat, Variant
 
 __all__ = ["VARIANT"]
+__dir__ = api_dir(globals())
 
 NAME = "duel"
 

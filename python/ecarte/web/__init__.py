@@ -9,6 +9,8 @@ JavaScript, no build step, nothing from the network) is just a client of it. Nee
 
 from __future__ import annotations
 
+from ecarte._public import api_dir
 from ecarte.web.app import MAX_CONNECTIONS, WEB_LIMITS, create_app, serve
 
 __all__ = ["MAX_CONNECTIONS", "WEB_LIMITS", "create_app", "serve"]
+__dir__ = api_dir(globals())

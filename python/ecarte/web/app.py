@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from ecarte._install import install_hint
+from ecarte._public import api_dir
 from ecarte.errors import EcarteError
 from ecarte.protocol.session import Session
 from ecarte.protocol.store import DEFAULT_KEEP, Store, default_path
@@ -33,6 +35,7 @@ __all__ = [
     "uvicorn_server",
     "web_session",
 ]
+__dir__ = api_dir(globals())
 
 STATIC = Path(__file__).with_name("static")
 #: Open WebSocket connections at once.
@@ -63,7 +66,7 @@ def _need_web() -> None:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        raise EcarteError("ecarte serve needs the web extra: pip install 'ecarte[web]'") from None
+        raise EcarteError(f"ecarte serve needs the web extra: {install_hint('web')}") from None
 
 
 def web_session(store: Store | None = None) -> Session:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
+from ecarte._public import api_dir
 from ecarte.protocol.session import Session
 from ecarte.protocol.wire import MAX_MESSAGE_BYTES, ProtocolError, error_response, to_line
 
@@ -35,6 +36,7 @@ __all__ = [
     "Scheduler",
     "converse",
 ]
+__dir__ = api_dir(globals())
 
 #: Bytes a connection may have waiting to be sent (two of the longest answers).
 MAX_QUEUED_BYTES: Final = 16 * MAX_MESSAGE_BYTES

@@ -13,7 +13,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any, Final
 
+from ecarte._public import api_dir
+
 __all__ = ["LOOPBACK_NAMES", "SECURITY_HEADERS", "AllowedHosts", "HostGuard", "split_host"]
+__dir__ = api_dir(globals())
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

@@ -17,11 +17,13 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from ecarte._public import api_dir
 from ecarte.errors import EcarteError
 from ecarte.protocol.replay import replay
 from ecarte.protocol.wire import to_line
 
 __all__ = ["ReplayWorker"]
+__dir__ = api_dir(globals())
 
 
 def _start_worker(server: int) -> None:

@@ -27,6 +27,11 @@ pub struct DealRecord {
     pub rules: Rules,
     /// Every action, in order.
     pub actions: Vec<Action>,
+    /// The seed the deck was shuffled with, when the deal has one: the record then replays
+    /// to a deal that still knows its seed. A record whose deck is not that seed's shuffle
+    /// is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
 }
 
 impl DealRecord {
@@ -39,6 +44,15 @@ impl DealRecord {
             dealer: state.dealer(),
             rules: state.rules(),
             actions: state.actions().collect(),
+            seed: None,
+        }
+    }
+
+    /// The record of `state`, which was shuffled with `seed` (if known).
+    pub fn seeded(state: &DealState, seed: Option<u64>) -> DealRecord {
+        DealRecord {
+            seed,
+            ..DealRecord::of(state)
         }
     }
 
@@ -50,6 +64,7 @@ impl DealRecord {
     /// Parses and checks a record; every step of the replay must be legal.
     pub fn from_json(text: &str) -> Result<DealRecord, DuelError> {
         let bad = |why: String| DuelError::InvalidRecord(format!("invalid deal record: {why}"));
+        crate::record::check_named_format(text, RECORD_FORMAT).map_err(bad)?;
         let record: DealRecord = crate::record::parse(text).map_err(bad)?;
         crate::record::check_header(
             &record.format,
@@ -58,6 +73,13 @@ impl DealRecord {
             RECORD_VERSION,
         )
         .map_err(bad)?;
+        if let Some(seed) = record.seed {
+            let shuffled = DealState::from_seed(seed, record.dealer, record.rules)
+                .map_err(|e| bad(e.to_string()))?;
+            if shuffled.deck().as_slice() != record.deck.as_slice() {
+                return Err(bad(format!("the deck is not the shuffle of seed {seed}")));
+            }
+        }
         Ok(record)
     }
 
@@ -156,6 +178,7 @@ impl MatchRecord {
     /// Reads a record that [`MatchRecord::to_json`] wrote, checking its format, version and every action.
     pub fn from_json(text: &str) -> Result<MatchRecord, DuelError> {
         let bad = |why: String| DuelError::InvalidRecord(format!("invalid match record: {why}"));
+        crate::record::check_named_format(text, MATCH_FORMAT).map_err(bad)?;
         let record: MatchRecord = crate::record::parse(text).map_err(bad)?;
         crate::record::check_header(&record.format, record.version, MATCH_FORMAT, MATCH_VERSION)
             .map_err(bad)?;
@@ -265,5 +288,33 @@ mod tests {
                 "{message}"
             );
         }
+    }
+
+    #[test]
+    fn a_record_of_another_kind_is_refused_for_its_format() {
+        let game = Match::new(3, 0, Rules::default()).unwrap();
+        assert_eq!(
+            error_of(&MatchRecord::of(&game).to_json()),
+            "invalid deal record: format is \"ecarte.duel.match\", expected \"ecarte.duel.deal\""
+        );
+        let deal = DealRecord::of(&game.deal).to_json();
+        let refused = MatchRecord::from_json(&deal).unwrap_err().to_string();
+        assert!(
+            refused.contains("format is \"ecarte.duel.deal\""),
+            "{refused}"
+        );
+    }
+
+    #[test]
+    fn a_seeded_record_keeps_its_seed_and_must_be_its_shuffle() {
+        let state = DealState::from_seed(42, 1, Rules::default()).unwrap();
+        let text = DealRecord::seeded(&state, Some(42)).to_json();
+        assert!(text.ends_with(",\"seed\":42}"), "{text}");
+        assert_eq!(DealRecord::from_json(&text).unwrap().seed, Some(42));
+        assert!(!DealRecord::of(&state).to_json().contains("seed"));
+        assert_eq!(
+            error_of(&text.replace("\"seed\":42", "\"seed\":43")),
+            "invalid deal record: the deck is not the shuffle of seed 43"
+        );
     }
 }

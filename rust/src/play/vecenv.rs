@@ -153,6 +153,11 @@ impl VecEnv {
         self.games.len()
     }
 
+    /// The rules every env plays.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
     /// Whether there are no envs.
     pub fn is_empty(&self) -> bool {
         self.games.is_empty()

@@ -209,7 +209,7 @@ impl PyTrick {
     }
     fn __repr__(&self) -> String {
         format!(
-            "Trick(leader={}, cards=('{}', '{}'), winner={})",
+            "Trick(leader={}, cards=(Card('{}'), Card('{}')), winner={})",
             self.0.leader, self.0.cards[0], self.0.cards[1], self.0.winner
         )
     }

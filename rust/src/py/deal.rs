@@ -10,7 +10,7 @@ use super::action::{
 };
 use super::arrays::float32_out;
 use super::card::{extract_cards, to_py, PyCard};
-use super::errors::{int_in, int_u8, record_text, EcarteError, InvalidDeckError};
+use super::errors::{int_in, int_u8, record_text, with_reader, EcarteError, InvalidDeckError};
 use super::frame::PyFrame;
 use super::observe::{optional_seat, score_pair, seat, PyObservation};
 use super::refusal::illegal_action_error;
@@ -105,13 +105,15 @@ impl PyDeal {
     /// `InvalidRecordError`, anything but text `TypeError`.
     #[staticmethod]
     fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyDeal> {
-        let state = DealRecord::from_json(&record_text(record, "a deal record")?)?.replay()?;
-        Ok(PyDeal::from_state(&state, None))
+        let text = record_text(record, "a deal record")?;
+        let record = DealRecord::from_json(&text).map_err(|e| with_reader(e.into(), &text))?;
+        Ok(PyDeal::from_state(&record.replay()?, record.seed))
     }
 
-    /// The versioned JSON record: initial deck, dealer, rules and actions.
+    /// The versioned JSON record: initial deck, dealer, rules and actions, and the seed the
+    /// deck was shuffled with, when the deal has one.
     fn to_json(&self) -> String {
-        DealRecord::of(&self.state).to_json()
+        DealRecord::seeded(&self.state, self.seed).to_json()
     }
 
     /// The seed this deal was shuffled with, or `None` for a deal from a deck or record.
@@ -389,7 +391,7 @@ impl PyDeal {
             me.seed,
         ))
     }
-    /// Restores the seed after unpickling (the record does not hold it).
+    /// Sets the seed after unpickling.
     fn __setstate__(&mut self, seed: Option<u64>) {
         self.seed = seed;
     }

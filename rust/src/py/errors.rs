@@ -208,6 +208,60 @@ pub fn record_text(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
     })
 }
 
+/// The engine's record formats: what a record of each is, and the call that reads it.
+const READERS: [(&str, &str, &str); 6] = [
+    (
+        crate::duel::record::RECORD_FORMAT,
+        "a duel deal record",
+        "ecarte.duel.Deal.from_json",
+    ),
+    (
+        crate::duel::record::MATCH_FORMAT,
+        "a duel match record",
+        "ecarte.duel.Match.from_json",
+    ),
+    (
+        crate::duel::result::RESULT_FORMAT,
+        "a match result record",
+        "ecarte.duel.MatchResult.from_json",
+    ),
+    (
+        crate::solver::record::SOLUTION_FORMAT,
+        "a solution record",
+        "ecarte.duel.Solution.from_json",
+    ),
+    (
+        crate::play::opponent_record::ENV_FORMAT,
+        "an OpponentVecEnv record",
+        "ecarte.duel.OpponentVecEnv.from_json",
+    ),
+    (
+        crate::bank::record::DEAL_FORMAT,
+        "a bank deal record",
+        "ecarte.bank.Deal.from_json",
+    ),
+];
+
+/// `err`, a record refused by the wrong reader, with what the record `text` is and the
+/// call that reads it: `...; this is a duel match record: read it with
+/// ecarte.duel.Match.from_json`.
+pub fn with_reader(err: PyErr, text: &str) -> PyErr {
+    let named = crate::record::named_format(text);
+    let Some((_, what, reader)) = READERS
+        .iter()
+        .find(|(format, _, _)| named.as_deref() == Some(*format))
+    else {
+        return err;
+    };
+    Python::attach(|py| {
+        let message = err.value(py).to_string();
+        if message.contains(reader) || !message.contains("format is") {
+            return err;
+        }
+        InvalidRecordError::new_err(format!("{message}; this is {what}: read it with {reader}"))
+    })
+}
+
 /// Parses a JSON record of a value; `InvalidRecordError` if it is not one.
 pub fn parse_record<T: serde::de::DeserializeOwned>(
     record: &Bound<'_, PyAny>,

@@ -7,7 +7,7 @@ use pyo3::types::PyTuple;
 use super::action::{extract_action_or_list_legal, PyAction, PyOutcome};
 use super::agents::PyAgent;
 use super::deal::{seed_or_fresh, PyDeal};
-use super::errors::{int_in, int_u8, pair, record_text, EcarteError};
+use super::errors::{int_in, int_u8, pair, record_text, with_reader, EcarteError};
 use super::frame::PyFrame;
 use super::interrupt::decision;
 use super::observe::{optional_seat, seat, PyObservation};
@@ -154,10 +154,33 @@ impl Player for Seat<'_> {
                     .map(PyAction)
                     .collect();
                 let action = agent.call1((PyObservation(game.observation(seat)), legal))?;
-                extract_legal_action(&game.deal, &action)
+                extract_legal_action(&game.deal, &action).map_err(|err| {
+                    let py = agent.py();
+                    let message = format!(
+                        "seat {seat}'s agent {}: {}",
+                        agent_label(agent),
+                        err.value(py)
+                    );
+                    // The same error type and fields (`reason`, `legal`, ...), its message
+                    // naming the seat and the agent.
+                    match err.value(py).setattr("args", (message,)) {
+                        Ok(()) => err,
+                        Err(failed) => failed,
+                    }
+                })
             }
         }
     }
+}
+
+/// How an error names a Python agent: its `name` if it has one as text, else its class's
+/// (or a function's) qualified name.
+fn agent_label(agent: &Bound<'_, PyAny>) -> String {
+    let text = |obj: PyResult<Bound<'_, PyAny>>| obj.ok().and_then(|o| o.extract::<String>().ok());
+    text(agent.getattr("name"))
+        .or_else(|| text(agent.getattr("__qualname__")))
+        .or_else(|| text(agent.get_type().getattr("__qualname__")))
+        .unwrap_or_else(|| "?".to_string())
 }
 
 /// The agents of both seats, `None` where nobody plays for the runner.
@@ -460,7 +483,8 @@ impl PyMatch {
     /// `TypeError`).
     #[staticmethod]
     fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyMatch> {
-        let record = MatchRecord::from_json(&record_text(text, "a match record")?)?;
+        let text = record_text(text, "a match record")?;
+        let record = MatchRecord::from_json(&text).map_err(|e| with_reader(e.into(), &text))?;
         Ok(PyMatch {
             game: record.replay()?,
             players: record.players,

@@ -204,6 +204,17 @@ impl PyOpponentVecEnv {
         self.env.len()
     }
 
+    fn __repr__(&self) -> String {
+        format!(
+            "<OpponentVecEnv n={} seat={} opponent={} autoreset={} {}>",
+            self.env.len(),
+            self.seat(),
+            self.opponent(),
+            self.autoreset(),
+            self.rules().__repr__()
+        )
+    }
+
     /// The learner's seat.
     #[getter]
     fn seat(&self) -> u8 {

@@ -105,7 +105,7 @@ impl PyRules {
     fn target(&self) -> u8 {
         self.0.target
     }
-    fn __repr__(&self) -> String {
+    pub(crate) fn __repr__(&self) -> String {
         let r = self.0;
         format!(
             "Rules(order='{}', allow_trump_discard={}, max_exchanges={}, target={})",

@@ -93,6 +93,15 @@ impl PyVecEnv {
         self.env.len()
     }
 
+    fn __repr__(&self) -> String {
+        format!(
+            "<VecEnv n={} observation={} {}>",
+            self.env.len(),
+            self.observation(),
+            PyRules(self.env.rules()).__repr__()
+        )
+    }
+
     /// Restarts every env on its first deal; returns `(observations, masks)`.
     fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<ResetResult<'py>> {
         self.run(py, VecEnv::reset)?;
