@@ -188,19 +188,16 @@ fn solve(
         .map(|n| extract_u64(n, "max_nodes"))
         .transpose()?;
     let state = *deal.state();
-    match bound {
-        Some(bound) => {
-            let answer = py
-                .detach(move || solver::test_bound(&state, objective, bound, max_nodes))
-                .map_err(|e| solve_error(&e))?;
-            limited(py, answer, PyBoundTest)
-        }
-        None => {
-            let answer = py
-                .detach(move || solver::solve_limited(&state, objective, max_nodes))
-                .map_err(|e| solve_error(&e))?;
-            limited(py, answer, PySolution)
-        }
+    if let Some(bound) = bound {
+        let answer = py
+            .detach(move || solver::test_bound(&state, objective, bound, max_nodes))
+            .map_err(|e| solve_error(&e))?;
+        limited(py, answer, PyBoundTest)
+    } else {
+        let answer = py
+            .detach(move || solver::solve_limited(&state, objective, max_nodes))
+            .map_err(|e| solve_error(&e))?;
+        limited(py, answer, PySolution)
     }
 }
 
