@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from ecarte import Stream, duel
+from ecarte.bench.positions import opening_position
 from ecarte.errors import EcarteError
 from ecarte.protocol import Client, Session
 from hypothesis import given, settings
@@ -13,18 +14,10 @@ from hypothesis import strategies as st
 
 
 def play_position(seed: int, exchanges: int, plays: int, order: str) -> duel.Deal:
-    """The deal of ``seed`` after up to ``exchanges`` exchanges (discards and plays drawn
-    from the seed) and ``plays`` cards played, in its play phase."""
-    deal = duel.Deal(seed=seed, rules=duel.Rules(order=order))
+    """The deal of ``seed`` after up to ``exchanges`` exchanges and ``plays`` cards played,
+    discards and plays drawn from the seed's stream."""
     pick = Stream(seed)
-    while deal.phase != "play":
-        names = [str(a) for a in deal.legal_actions()]
-        if "propose" in names:
-            deal.apply("propose" if deal.exchanges < exchanges else "decline")
-        elif "accept" in names:
-            deal.apply("accept")
-        else:
-            deal.apply(pick.choice(deal.legal_actions()))
+    deal = opening_position(seed, seed % 2, exchanges, pick, duel.Rules(order=order))
     for _ in range(plays):
         if deal.is_over():
             break

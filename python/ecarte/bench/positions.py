@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ecarte._core import Stream
-from ecarte.duel import Deal, Solution, solve_many_timed
+from ecarte.duel import Deal, Rules, Solution, solve_many_timed
 from ecarte.errors import EcarteError
 
 __all__ = [
@@ -65,10 +65,12 @@ class Position:
     objective: str = "points"
 
 
-def opening_position(seed: int, dealer: int, exchanges: int, rng: Stream) -> Deal:
-    """The deal of ``seed`` after ``exchanges`` exchanges (every proposal accepted, random
-    discards), at its first lead."""
-    deal = Deal(seed=seed, dealer=dealer)
+def opening_position(
+    seed: int, dealer: int, exchanges: int, rng: Stream, rules: Rules | None = None
+) -> Deal:
+    """The deal of ``seed`` (under ``rules``, the default ones if None) after ``exchanges``
+    exchanges (every proposal accepted, random discards), at its first lead."""
+    deal = Deal(seed=seed, dealer=dealer, rules=rules)
     while deal.phase != "play":
         names = [str(a) for a in deal.legal_actions()]
         if "propose" in names:

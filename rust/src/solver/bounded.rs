@@ -1,6 +1,7 @@
 //! Solves with a budget, and bound tests: "is the value at least `bound`?", answered by the
 //! search's own null-window test without working out the exact value.
 
+use super::search::Search;
 use super::{solution, with_search, Draws, Objective, Root, Solution, SolveError};
 use crate::duel::state::DealState;
 
@@ -40,18 +41,8 @@ pub fn solve_limited(
 ) -> Result<Limited<Solution>, SolveError> {
     let root = Root::new(state)?;
     let cards = root.cards(state);
-    Ok(with_search(state, Draws::Rules, None, |search| {
-        let limit = max_nodes.unwrap_or(u64::MAX);
-        search.limit_nodes(limit);
-        let found = solution(&root, &cards, search, objective);
-        if search.stopped {
-            Limited::GaveUp {
-                nodes: search.nodes,
-                max_nodes: limit,
-            }
-        } else {
-            Limited::Done(found)
-        }
+    Ok(within(state, max_nodes, |search| {
+        solution(&root, &cards, search, objective)
     }))
 }
 
@@ -67,26 +58,39 @@ pub fn test_bound(
 ) -> Result<Limited<BoundTest>, SolveError> {
     let root = Root::new(state)?;
     let cards = root.cards(state);
-    Ok(with_search(state, Draws::Rules, None, |search| {
-        let limit = max_nodes.unwrap_or(u64::MAX);
-        search.limit_nodes(limit);
+    Ok(within(state, max_nodes, |search| {
         let at_least = match metric_for(&root, objective, bound) {
             Ok(k) => root.some_action_ge(search, &cards, k),
             Err(settled) => settled,
         };
+        BoundTest {
+            bound,
+            at_least,
+            nodes: search.nodes,
+        }
+    }))
+}
+
+/// Runs `f` on the search of `state` with at most `max_nodes` nodes: its answer, or
+/// [`Limited::GaveUp`] once the search stopped (whatever `f` made of it).
+fn within<T>(
+    state: &DealState,
+    max_nodes: Option<u64>,
+    f: impl FnOnce(&mut Search) -> T,
+) -> Limited<T> {
+    with_search(state, Draws::Rules, None, |search| {
+        let limit = max_nodes.unwrap_or(u64::MAX);
+        search.limit_nodes(limit);
+        let answer = f(search);
         if search.stopped {
             Limited::GaveUp {
                 nodes: search.nodes,
                 max_nodes: limit,
             }
         } else {
-            Limited::Done(BoundTest {
-                bound,
-                at_least,
-                nodes: search.nodes,
-            })
+            Limited::Done(answer)
         }
-    }))
+    })
 }
 
 /// The metric over the remaining tricks (see the search's notes) that the mover must reach
