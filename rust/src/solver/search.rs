@@ -67,9 +67,10 @@ pub(crate) struct Search {
     /// Nodes searched since [`Search::reset`]: see [`super::NODE_COUNT_VERSION`].
     pub nodes: u64,
     /// The most nodes this solve may search ([`u64::MAX`] unless [`Search::limit_nodes`]
-    /// set it), and whether it reached them: from then on every test answers at once, its
-    /// answer meaningless, and nothing more is stored in the table.
+    /// set it).
     node_limit: u64,
+    /// Whether the solve reached its node limit: from then on every test answers at once,
+    /// its answer meaningless, and nothing more is stored in the table.
     pub stopped: bool,
 }
 
