@@ -53,6 +53,7 @@ def valid_requests(games: dict[str, str]) -> list[dict[str, Any]]:
         {"cmd": "undo", "game": match},
         {"cmd": "go", "game": deal, "agent": "pimc:2", "time": 0.01},
         {"cmd": "solve", "game": deal, "objective": "cards"},
+        {"cmd": "solve", "game": deal, "bound": 1, "max_nodes": 50},
         {"cmd": "odds", "trump_card": "7H", "seen": ["KS"]},
         {"cmd": "record", "game": table},
         {"cmd": "replay", "record": {"format": "ecarte.duel.deal"}},

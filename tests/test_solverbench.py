@@ -14,8 +14,8 @@ from ecarte.bench.positions import (
     default_path,
     load_positions,
     make_positions,
-    run_bench,
 )
+from ecarte.bench.solver import read_positions, run
 from ecarte.duel import Deal, solve, solve_many
 
 
@@ -62,11 +62,12 @@ def test_a_regeneration_matches_the_shipped_lines() -> None:
     assert [json.loads(line) for line in lines[:30]] == fresh
 
 
-def test_run_bench_rows() -> None:
-    rows, wrong = run_bench(positions=48, threads=2)
-    assert wrong == []
-    assert [r.exchanges for r in rows] == list(range(12))
-    assert all(len(r.times) == 4 and len(r.nodes) == 4 for r in rows)
+def test_a_run_of_the_shipped_set() -> None:
+    bench = run(read_positions(limit=48), threads=2, repeat=2)
+    assert bench.mismatched == [] and bench.table_build >= 0
+    assert [r.position.id for r in bench.results] == list(range(48))
+    assert Counter(r.position.exchanges for r in bench.results) == {x: 4 for x in range(12)}
+    assert all(len(r.times) == 2 and r.matches for r in bench.results)
 
 
 def test_bench_solver_command() -> None:
@@ -74,8 +75,9 @@ def test_bench_solver_command() -> None:
     assert proc.returncode == 0, proc.stderr
     assert "median ms" in proc.stdout and "p90 nodes" in proc.stdout
     assert "every value and best action matches" in proc.stdout
-    table = [line.split() for line in proc.stdout.splitlines() if line[:9].strip().isdigit()]
+    table = [line.split() for line in proc.stdout.splitlines() if " exchanges " in line]
     assert [int(row[0]) for row in table] == list(range(12))
+    assert "one-time table build" in proc.stdout
     assert ecarte("bench", "solver", "--positions", "0").returncode == 2
 
 

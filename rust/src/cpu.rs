@@ -28,6 +28,23 @@ pub struct Features {
     pub bmi2: bool,
 }
 
+impl Features {
+    /// The names of the instruction sets present, as the CPU's documentation writes them
+    /// in lower case (`"avx2"`), in a fixed order.
+    pub fn names(&self) -> Vec<&'static str> {
+        [
+            ("sse2", self.sse2),
+            ("popcnt", self.popcnt),
+            ("bmi2", self.bmi2),
+            ("avx2", self.avx2),
+            ("avx512f", self.avx512f),
+        ]
+        .into_iter()
+        .filter_map(|(name, present)| present.then_some(name))
+        .collect()
+    }
+}
+
 /// The features the fast paths use: [`on_this_cpu`], read once, or none under
 /// `ECARTE_PORTABLE=1`.
 #[inline]

@@ -15,6 +15,20 @@ from . import duel as duel
 
 
 __version__: Final[str]
+BUILD_COMMIT: Final[str | None]
+"""The git commit the engine was built from, or ``None`` when it was not built from a
+checkout of ecarte."""
+BUILD_DIRTY: Final[bool | None]
+"""Whether tracked files differed from ``BUILD_COMMIT`` when the engine was built
+(``None`` with no commit)."""
+
+def cpu_features(*, available: bool = False) -> list[str]:
+    """The instruction sets the engine's fast paths use in this process (none under
+    ``ECARTE_PORTABLE=1``), or with ``available=True`` those the CPU has, whatever
+    ``ECARTE_PORTABLE`` says."""
+
+def portable_mode() -> bool:
+    """Whether ``ECARTE_PORTABLE=1`` is set, which turns every fast path off."""
 
 # -- errors ------------------------------------------------------------------------------
 

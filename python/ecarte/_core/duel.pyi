@@ -1,7 +1,7 @@
 """Type stubs for ``ecarte._core.duel``: the names of ``ecarte.duel``."""
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import ClassVar, Final, Literal, final
+from typing import ClassVar, Final, Literal, final, overload
 
 from typing_extensions import Self, disjoint_base
 
@@ -765,12 +765,75 @@ class Solution:
         """Reads what ``to_json`` wrote, checked as the constructor checks; anything else
         raises ``InvalidRecordError``."""
 
-def solve(deal: Deal, objective: str | None = None) -> Solution:
+NODE_COUNT_VERSION: Final[int]
+"""The version of what ``Solution.nodes`` (and ``BoundTest.nodes``, ``GaveUp.nodes``)
+counts: node counts compare between builds of the same version only (docs/solver.md)."""
+
+@final
+class BoundTest:
+    """The answer to a bound test, ``solve(deal, bound=b)``: whether the exact value for the
+    player to move is at least ``bound``."""
+
+    @property
+    def bound(self) -> int:
+        """The bound tested, in the objective's unit (deal points or cards)."""
+    @property
+    def at_least(self) -> bool:
+        """Whether the exact value is at least ``bound``."""
+    @property
+    def nodes(self) -> int:
+        """Search nodes visited."""
+
+@final
+class GaveUp:
+    """A solve that gave up, ``solve(deal, max_nodes=n)``: it needed more than
+    ``max_nodes`` search nodes, searched ``nodes`` of them and stopped, with no answer."""
+
+    @property
+    def nodes(self) -> int:
+        """The nodes searched before giving up (at most ``max_nodes``)."""
+    @property
+    def max_nodes(self) -> int:
+        """The budget the solve was given."""
+
+@overload
+def solve(
+    deal: Deal, objective: str | None = None, *, bound: None = None, max_nodes: None = None
+) -> Solution:
     """Solves a play-phase position double-dummy (every card and the talon order known).
 
     ``objective`` is ``"points"`` (deal points for the player to move) or ``"cards"``
-    (the most cards the player to move can end the deal with). Raises ``EcarteError``
+    (the most cards the player to move can end the deal with). With ``bound`` (a whole
+    number), answers only whether the value is at least ``bound``, a ``BoundTest``: one
+    null-window test, cheaper than the value. With ``max_nodes``, gives up past that many
+    search nodes and returns a ``GaveUp`` instead of an answer. Raises ``EcarteError``
     outside the play phase. Runs without the GIL."""
+@overload
+def solve(
+    deal: Deal, objective: str | None = None, *, bound: int, max_nodes: None = None
+) -> BoundTest: ...
+@overload
+def solve(
+    deal: Deal, objective: str | None = None, *, bound: None = None, max_nodes: int
+) -> Solution | GaveUp: ...
+@overload
+def solve(
+    deal: Deal, objective: str | None = None, *, bound: int, max_nodes: int
+) -> BoundTest | GaveUp: ...
+@overload
+def solve(
+    deal: Deal,
+    objective: str | None = None,
+    *,
+    bound: int | None = None,
+    max_nodes: int | None = None,
+) -> Solution | BoundTest | GaveUp: ...
+
+def prepare_solver() -> float:
+    """Builds the solver's one-time tables if they are not built yet (the endgame tables
+    every thread shares, and this thread's transposition table); returns the seconds it
+    took, next to nothing once they are built. The first solve of a process builds them
+    otherwise."""
 
 def solve_many(
     deals: Sequence[Deal],

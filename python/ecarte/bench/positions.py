@@ -15,22 +15,22 @@ the tests; discards are drawn from the same stream; dealers alternate. Version 1
 a SplitMix64 generator of its own; version 2 is the same set drawn from the engine's one
 generator.
 
-``ecarte bench solver`` times the solver on it (:func:`run_bench`) and checks every value;
-``ecarte solve --batch`` solves a file of records as it does (``duel.solve_many_timed``).
+``ecarte bench solver`` times the solver on it (:mod:`ecarte.bench.solver`) and checks every
+value; ``ecarte solve --batch`` solves a file of records as it does
+(``duel.solve_many_timed``).
 """
 
 from __future__ import annotations
 
 import json
-import statistics
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from ecarte._core import Stream
-from ecarte.duel import Deal, Solution, solve_many_timed
+from ecarte.duel import Deal, Rules, Solution, solve_many_timed
 from ecarte.errors import EcarteError
 
 __all__ = [
@@ -38,14 +38,11 @@ __all__ = [
     "POSITIONS_FILE",
     "SEED",
     "VERSION",
-    "BenchRow",
     "Position",
-    "bench_table",
     "load_positions",
     "make_positions",
     "parse_record",
     "position_record",
-    "run_bench",
 ]
 
 FORMAT = "ecarte.solver.position"
@@ -68,10 +65,12 @@ class Position:
     objective: str = "points"
 
 
-def opening_position(seed: int, dealer: int, exchanges: int, rng: Stream) -> Deal:
-    """The deal of ``seed`` after ``exchanges`` exchanges (every proposal accepted, random
-    discards), at its first lead."""
-    deal = Deal(seed=seed, dealer=dealer)
+def opening_position(
+    seed: int, dealer: int, exchanges: int, rng: Stream, rules: Rules | None = None
+) -> Deal:
+    """The deal of ``seed`` (under ``rules``, the default ones if None) after ``exchanges``
+    exchanges (every proposal accepted, random discards), at its first lead."""
+    deal = Deal(seed=seed, dealer=dealer, rules=rules)
     while deal.phase != "play":
         names = [str(a) for a in deal.legal_actions()]
         if "propose" in names:
@@ -170,61 +169,3 @@ def load_positions(path: Path | None = None, limit: int | None = None) -> list[P
         except (KeyError, TypeError, ValueError):
             raise EcarteError(f"{path}:{n}: not a solver position record") from None
     return out
-
-
-@dataclass
-class BenchRow:
-    """Times (ms) and nodes of one exchange count."""
-
-    exchanges: int
-    times: list[float] = field(default_factory=list)
-    nodes: list[int] = field(default_factory=list)
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """The nearest-rank percentile (``q`` in 0..100) of a non-empty list."""
-    ordered = sorted(values)
-    rank = max(1, -(-len(ordered) * q // 100))
-    return ordered[int(rank) - 1]
-
-
-def run_bench(
-    positions: int | None = None,
-    threads: int = 1,
-    path: Path | None = None,
-    on_progress: Callable[[int], object] | None = None,
-) -> tuple[list[BenchRow], list[int]]:
-    """Solves the first ``positions`` positions of the set on ``threads`` threads
-    (``on_progress(solved)`` told how many are solved as it goes); returns one row per
-    exchange count and the ids whose value or best actions differ from the file's."""
-    chosen = load_positions(path, positions)
-    deals = [p.deal for p in chosen]
-    solved = solve_many_timed(deals, "points", threads, on_progress=on_progress)
-    rows: dict[int, BenchRow] = {}
-    wrong: list[int] = []
-    for p, (solution, seconds) in zip(chosen, solved, strict=False):
-        row = rows.setdefault(p.exchanges, BenchRow(p.exchanges))
-        row.times.append(seconds * 1e3)
-        row.nodes.append(solution.nodes)
-        best = tuple(str(a) for a in solution.best_actions)
-        if solution.value != p.value or best != p.best_actions:
-            wrong.append(p.id)
-    return [rows[x] for x in sorted(rows)], wrong
-
-
-def bench_table(rows: Iterable[BenchRow]) -> list[str]:
-    """The lines of the benchmark's table."""
-    lines = [
-        (
-            f"{'exchanges':>9} {'positions':>9} {'median ms':>10} {'p90 ms':>9} {'max ms':>9} "
-            f"{'median nodes':>12} {'p90 nodes':>10} {'max nodes':>10}"
-        )
-    ]
-    for row in rows:
-        lines.append(
-            f"{row.exchanges:>9} {len(row.times):>9} {statistics.median(row.times):>10.4f} "
-            f"{percentile(row.times, 90):>9.4f} {max(row.times):>9.4f} "
-            f"{int(statistics.median(row.nodes)):>12} {int(percentile(row.nodes, 90)):>10} "
-            f"{max(row.nodes):>10}"
-        )
-    return lines

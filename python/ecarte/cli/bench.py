@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from ecarte import MAX_THREADS
-from ecarte.cli.common import Whole
+from ecarte.cli.common import SEED, Whole
 
-#: Positions in the shipped set (solver_positions_v2: 100 for each of 0 to 11 exchanges).
-POSITIONS_IN_SET = 1_200
+#: The most times ``bench solver --repeat`` solves each position.
+MAX_REPEAT = 1_000
 
 
 @click.group("bench", invoke_without_command=True)
@@ -74,11 +76,14 @@ def _threads() -> int:
 
 
 @bench_command.command("solver")
+@click.argument(
+    "file", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
 @click.option(
     "--positions",
-    type=Whole(1, POSITIONS_IN_SET),
+    type=Whole(1),
     default=None,
-    help="Solve the first N positions of the set (default: all 1,200).",
+    help="Solve the first N positions of the file (default: all).",
 )
 @click.option(
     "--threads",
@@ -87,44 +92,108 @@ def _threads() -> int:
     show_default=True,
     help="Positions solved at once; each time is that of one solve on one thread.",
 )
-def bench_solver_command(positions: int | None, threads: int) -> None:
-    """Time the double-dummy solver on the position set shipped with ecarte
-    (solver_positions_v2: 100 opening positions for each of 0 to 11 exchanges), check every
-    value, and print median, p90 and max time and nodes per exchange count."""
-    import platform
-    import statistics
+@click.option(
+    "--repeat",
+    type=Whole(1, MAX_REPEAT),
+    default=1,
+    show_default=True,
+    help="Solve every position K times; the table shows each position's median time.",
+)
+@click.option(
+    "--warmup",
+    is_flag=True,
+    help="Solve every position once, untimed, before the timed solves.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="JSON lines: the run's metadata, then one object per position.",
+)
+def bench_solver_command(
+    file: Path | None,
+    positions: int | None,
+    threads: int,
+    repeat: int,
+    warmup: bool,
+    as_json: bool,
+) -> None:
+    """Time the double-dummy solver on FILE, JSON lines of play-phase deal records or of
+    position records (default: the set shipped with ecarte, solver_positions_v2: 100
+    opening positions for each of 0 to 11 exchanges). Prints median, p90 and max time and
+    nodes per exchange count, the one-time table build apart, and checks every value the
+    file gives (status 1 when one differs)."""
     import sys
     import time
 
-    from ecarte.bench.positions import (
-        POSITIONS_FILE,
-        bench_table,
-        load_positions,
-        percentile,
-        run_bench,
-    )
+    from ecarte.bench.metadata import metadata
+    from ecarte.bench.positions import POSITIONS_FILE
+    from ecarte.bench.solver import json_lines, read_positions, run, run_table
     from ecarte.progress import progress_bar
 
-    total = len(load_positions(limit=positions))
+    chosen = read_positions(file, positions)
+    source = POSITIONS_FILE if file is None else str(file)
+    total = len(chosen) * (repeat + warmup)
     started = time.perf_counter()
     with progress_bar("Solving", total) as bar:
-        rows, wrong = run_bench(positions, threads, on_progress=bar.running)
+        bench = run(chosen, threads, repeat, warmup, source, on_progress=bar.running)
         bar(total)
     wall = time.perf_counter() - started
-    print(
-        f"ecarte solver benchmark: {POSITIONS_FILE}, {total} positions, {threads} "
-        f"thread{'s' if threads > 1 else ''}, python {platform.python_version()} on "
-        f"{platform.machine()}"
-    )
-    for line in bench_table(rows):
-        print(line)
-    every = [t for row in rows for t in row.times]
-    print(
-        f"all: median {statistics.median(every):.4f} ms, p90 {percentile(every, 90):.4f} ms, "
-        f"max {max(every):.4f} ms; {wall:.2f} s wall"
-    )
+    if as_json:
+        for line in json_lines(bench):
+            click.echo(line)
+    else:
+        meta = metadata(threads)
+        commit = meta["commit"] or "none (not built from a checkout)"
+        if meta["dirty"]:
+            commit += " (modified)"
+        features = ", ".join(meta["cpu_features"]) or "none"
+        print(
+            f"ecarte {meta['ecarte']} solver benchmark: {source}, {len(chosen)} positions, "
+            f"{threads} thread{'s' if threads > 1 else ''}, {repeat} repeat"
+            f"{'s' if repeat > 1 else ''}{', after a warm-up pass' if warmup else ''}"
+        )
+        print(f"commit {commit}; python {meta['python']} on {meta['os']}")
+        print(
+            f"cpu {meta['cpu'] or 'unknown'} ({meta['cores']} cores); fast paths: {features}"
+            f"{' (ECARTE_PORTABLE=1)' if meta['portable'] else ''}"
+        )
+        print(f"one-time table build: {bench.table_build * 1e3:.3f} ms (not in the times below)")
+        for line in run_table(bench):
+            print(line)
+        print(f"{wall:.2f} s wall")
+    checked = sum(r.matches is not None for r in bench.results)
+    wrong = bench.mismatched
     if wrong:
         shown = ", ".join(str(i) for i in wrong[:10])
-        print(f"MISMATCH: {len(wrong)} positions differ from the shipped values (ids {shown})")
+        print(
+            f"MISMATCH: {len(wrong)} positions differ from the file's values (ids {shown})",
+            file=sys.stderr if as_json else sys.stdout,
+        )
         sys.exit(1)
-    print(f"every value and best action matches the shipped set ({total} positions)")
+    if not as_json and checked:
+        print(f"every value and best action matches the file ({checked} positions)")
+
+
+@bench_command.command("compare")
+@click.argument("a", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("b", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option(
+    "--resamples",
+    type=Whole(100, 100_000),
+    default=1000,
+    show_default=True,
+    help="Bootstrap draws behind each interval.",
+)
+def bench_compare_command(a: Path, b: Path, seed: int, resamples: int) -> None:
+    """Compare two runs of `ecarte bench solver --json` (A, then B): for each exchange
+    count and for all positions they share, the median and p90 solve time of each and the
+    ratio B/A, with a 95% interval from the repeats (a seeded bootstrap over each
+    position's repeats); what differs between the two runs' builds and machines; whether
+    the nodes agree."""
+    from ecarte.bench.solver import compare, compare_table, read_run
+
+    comparison = compare(read_run(a), read_run(b), seed, resamples)
+    for line in compare_table(comparison):
+        click.echo(line)

@@ -25,7 +25,9 @@ from ecarte.duel import (
     AGENTS,
     DEFAULT_LEVEL,
     LEVELS,
+    BoundTest,
     Deal,
+    GaveUp,
     Match,
     Rules,
     action_values,
@@ -92,7 +94,7 @@ COMMANDS: Final = {
     "undo": _fields("game"),
     "go": _fields("game", "agent", "level", "time", "apply", "seed"),
     "advance": _fields("game"),
-    "solve": _fields("game", "objective", "values"),
+    "solve": _fields("game", "objective", "values", "bound", "max_nodes"),
     "odds": _fields("game", "trump_card", "seen"),
     "record": _fields("game"),
     "replay": _fields("record"),
@@ -633,15 +635,26 @@ class Session(Bookkeeping):
         if not isinstance(holder, OpenDuel):
             raise ProtocolError("solve: a duel deal or match")
         objective = request.text("objective", "points", limit=8)
+        bound = request.optional_integer("bound", -(2**31), 2**31 - 1)
+        max_nodes = request.optional_integer("max_nodes", 0, 2**64 - 1)
+        values = request.flag("values", False)
+        if values and (bound is not None or max_nodes is not None):
+            raise ProtocolError("solve: values goes without bound and max_nodes")
         with holder.lock:
             deal = holder.deal
-            solution = solve(deal, objective)
-            result: dict[str, Any] = {
-                "value": solution.value,
-                "best_actions": [str(a) for a in solution.best_actions],
-                "nodes": solution.nodes,
-            }
-            if request.flag("values", False):
+            answer = solve(deal, objective, bound=bound, max_nodes=max_nodes)
+            result: dict[str, Any]
+            if isinstance(answer, GaveUp):
+                result = {"gave_up": True, "nodes": answer.nodes, "max_nodes": answer.max_nodes}
+            elif isinstance(answer, BoundTest):
+                result = {"bound": answer.bound, "at_least": answer.at_least, "nodes": answer.nodes}
+            else:
+                result = {
+                    "value": answer.value,
+                    "best_actions": [str(a) for a in answer.best_actions],
+                    "nodes": answer.nodes,
+                }
+            if values:
                 result["values"] = {str(a): v for a, v in action_values(deal, objective)}
         return result
 

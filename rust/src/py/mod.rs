@@ -20,6 +20,7 @@ mod interrupt;
 mod matches;
 mod observe;
 mod opponent;
+mod platform;
 mod refusal;
 mod rng;
 mod rules;
@@ -46,6 +47,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register_limits(m)?;
     card::register(m)?;
     rng::register(m)?;
+    platform::register(m)?;
     let duel = submodule(m, "duel")?;
     deal::register(&duel)?;
     refusal::register(&duel)?;

@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 
 use super::action::PyAction;
 use super::deal::PyDeal;
-use super::errors::{int_usize, text, EcarteError, MAX_SAMPLES};
+use super::errors::{extract_u64, int_in, int_usize, text, EcarteError, MAX_SAMPLES};
 use super::interrupt::interruptible;
 use super::observe::PyObservation;
 use super::rng::extract_seed;
@@ -94,19 +94,118 @@ fn solve_error(e: &solver::SolveError) -> PyErr {
     EcarteError::new_err(e.to_string())
 }
 
-/// Solves a play-phase position double-dummy (every card and the talon order known).
+/// The answer to a bound test (`solve(deal, bound=b)`): whether the exact value for the
+/// player to move is at least `bound`.
+#[pyclass(name = "BoundTest", module = "ecarte.duel", frozen, eq)]
+#[derive(Clone, PartialEq, Eq)]
+pub struct PyBoundTest(solver::BoundTest);
+
+#[pymethods]
+impl PyBoundTest {
+    /// The bound tested, in the objective's unit.
+    #[getter]
+    fn bound(&self) -> i32 {
+        self.0.bound
+    }
+    /// Whether the exact value is at least `bound`.
+    #[getter]
+    fn at_least(&self) -> bool {
+        self.0.at_least
+    }
+    /// Search nodes visited.
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.0.nodes
+    }
+    fn __repr__(&self) -> String {
+        let at_least = if self.0.at_least { "True" } else { "False" };
+        format!(
+            "BoundTest(bound={}, at_least={at_least}, nodes={})",
+            self.0.bound, self.0.nodes
+        )
+    }
+}
+
+/// A solve that gave up (`solve(deal, max_nodes=n)`): it needed more than `max_nodes`
+/// search nodes, searched `nodes` of them and stopped, with no answer.
+#[pyclass(name = "GaveUp", module = "ecarte.duel", frozen, eq)]
+#[derive(Clone, PartialEq, Eq)]
+pub struct PyGaveUp {
+    nodes: u64,
+    max_nodes: u64,
+}
+
+#[pymethods]
+impl PyGaveUp {
+    /// The nodes searched before giving up (at most `max_nodes`).
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+    /// The budget the solve was given.
+    #[getter]
+    fn max_nodes(&self) -> u64 {
+        self.max_nodes
+    }
+    fn __repr__(&self) -> String {
+        format!("GaveUp(nodes={}, max_nodes={})", self.nodes, self.max_nodes)
+    }
+}
+
+/// A search's answer as Python sees it, or a `GaveUp`.
+fn limited<T, P: pyo3::PyClass + Into<pyo3::PyClassInitializer<P>>>(
+    py: Python<'_>,
+    result: solver::Limited<T>,
+    wrap: impl FnOnce(T) -> P,
+) -> PyResult<Py<PyAny>> {
+    match result {
+        solver::Limited::Done(answer) => Ok(Py::new(py, wrap(answer))?.into_any()),
+        solver::Limited::GaveUp { nodes, max_nodes } => {
+            Ok(Py::new(py, PyGaveUp { nodes, max_nodes })?.into_any())
+        }
+    }
+}
+
+/// Solves a play-phase position double-dummy (every card and the talon order known); with
+/// `bound`, tests whether the value is at least `bound` instead; with `max_nodes`, gives up
+/// (a `GaveUp`) past that many search nodes.
 #[pyfunction]
-#[pyo3(signature = (deal, objective = None))]
+#[pyo3(signature = (deal, objective = None, *, bound = None, max_nodes = None))]
 fn solve(
     py: Python<'_>,
     deal: PyRef<'_, PyDeal>,
     objective: Option<&Bound<'_, PyAny>>,
-) -> PyResult<PySolution> {
+    bound: Option<&Bound<'_, PyAny>>,
+    max_nodes: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
     let objective = self::objective(objective)?;
+    let bound = bound
+        .filter(|b| !b.is_none())
+        .map(|b| int_in(b, "bound", i32::MIN.into(), i32::MAX.into()).map(|v| v as i32))
+        .transpose()?;
+    let max_nodes = max_nodes
+        .filter(|n| !n.is_none())
+        .map(|n| extract_u64(n, "max_nodes"))
+        .transpose()?;
     let state = *deal.state();
-    py.detach(move || solver::solve(&state, objective))
-        .map(PySolution)
-        .map_err(|e| solve_error(&e))
+    if let Some(bound) = bound {
+        let answer = py
+            .detach(move || solver::test_bound(&state, objective, bound, max_nodes))
+            .map_err(|e| solve_error(&e))?;
+        limited(py, answer, PyBoundTest)
+    } else {
+        let answer = py
+            .detach(move || solver::solve_limited(&state, objective, max_nodes))
+            .map_err(|e| solve_error(&e))?;
+        limited(py, answer, PySolution)
+    }
+}
+
+/// Builds the solver's one-time tables if they are not built yet (the endgame tables all
+/// threads share, and this thread's transposition table) and returns the seconds it took.
+#[pyfunction]
+fn prepare_solver(py: Python<'_>) -> f64 {
+    py.detach(solver::prepare).as_secs_f64()
 }
 
 /// The checked arguments both `solve_many` and `solve_many_timed` take: the positions, the
@@ -207,7 +306,11 @@ fn sample_worlds(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySolution>()?;
+    m.add_class::<PyBoundTest>()?;
+    m.add_class::<PyGaveUp>()?;
+    m.add("NODE_COUNT_VERSION", solver::NODE_COUNT_VERSION)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(prepare_solver, m)?)?;
     m.add_function(wrap_pyfunction!(solve_many, m)?)?;
     m.add_function(wrap_pyfunction!(action_values, m)?)?;
     m.add_function(wrap_pyfunction!(sample_worlds, m)?)?;

@@ -6,6 +6,7 @@
 //! every action that achieves it and the nodes searched; [`action_values`] gives every legal
 //! action's exact value (what a Monte Carlo player averages).
 
+mod bounded;
 mod endgame;
 pub(crate) mod packed;
 pub(crate) mod pimc;
@@ -27,6 +28,20 @@ use crate::duel::action::Action;
 use crate::duel::state::{DealState, Phase};
 use packed::{representative, set_to_internal, to_internal};
 use search::Search;
+
+pub use bounded::{solve_limited, test_bound, BoundTest, Limited};
+
+/// The version of what [`Solution::nodes`] counts, so that counts are compared only between
+/// builds that count alike. A node is one test of the trick's leader at a trick boundary
+/// ("can the leader reach a metric of at least `k`?", see the search's notes) that its
+/// arguments alone do not settle: answered by the transposition table, by the endgame
+/// tables or by searching the leads. Replies within a trick, the root's own bookkeeping and
+/// the one-time building of the endgame tables are not nodes. The same position gives the
+/// same count on every machine and thread count, since a solve never reads the table left
+/// by another; any change to the search that changes the count of some position (the move
+/// order, the table's size or replacement, the endgame tables' reach) bumps this number, and
+/// a test pins the counts of fixed positions so that such a change cannot go unnoticed.
+pub const NODE_COUNT_VERSION: u32 = 1;
 
 /// What the solver maximises for the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -56,7 +71,7 @@ pub struct Solution {
     pub value: i32,
     /// Every legal action that achieves `value`, in action-id order.
     pub best_actions: Vec<Action>,
-    /// Search nodes visited.
+    /// Search nodes visited (see [`NODE_COUNT_VERSION`] for what counts).
     pub nodes: u64,
 }
 
@@ -400,18 +415,29 @@ pub fn solve_with(
     let root = Root::new(state)?;
     let cards = root.cards(state);
     Ok(with_search(state, draws, None, |search| {
-        let (value, threshold) = root.value(search, &cards, objective);
-        let best_actions = cards
-            .iter()
-            .filter(|&&(_, c)| root.action_ge(search, c, threshold))
-            .map(|&(a, _)| a)
-            .collect();
-        Solution {
-            value,
-            best_actions,
-            nodes: search.nodes,
-        }
+        solution(&root, &cards, search, objective)
     }))
+}
+
+/// The value and every best action of `root` (whose legal actions are `cards`), searched
+/// with `search`, already reset for its position.
+fn solution(
+    root: &Root,
+    cards: &[(Action, u8)],
+    search: &mut Search,
+    objective: Objective,
+) -> Solution {
+    let (value, threshold) = root.value(search, cards, objective);
+    let best_actions = cards
+        .iter()
+        .filter(|&&(_, c)| root.action_ge(search, c, threshold))
+        .map(|&(a, _)| a)
+        .collect();
+    Solution {
+        value,
+        best_actions,
+        nodes: search.nodes,
+    }
 }
 
 /// The exact value of a play-phase position in deal points for the player to move, sharing
@@ -447,7 +473,8 @@ pub fn solve_many(
 }
 
 /// Like [`solve_many`], with each solve's own time (on the thread that solved it): what
-/// the solver benchmark reports.
+/// the solver benchmark reports. A thread's one-time table build ([`prepare`]) is done
+/// before its first solve's clock starts, so no time includes it.
 pub fn solve_many_timed(
     states: &[DealState],
     objective: Objective,
@@ -457,6 +484,7 @@ pub fn solve_many_timed(
         .par_iter()
         .map(|s| {
             (!control.cancelled()).then(|| {
+                prepare();
                 let start = std::time::Instant::now();
                 let result = solve(s, objective);
                 let elapsed = start.elapsed();
@@ -489,4 +517,14 @@ pub fn bench_position(seed: u64, exchanges: u8) -> DealState {
         state.apply_unchecked(action);
     }
     state
+}
+
+/// Builds what the first solve on this thread would otherwise build: the endgame tables all
+/// threads share (once a process) and this thread's transposition table. Returns the time
+/// it took, next to nothing once they are built: `ecarte bench solver` reports this
+/// one-time cost apart from the solves.
+pub fn prepare() -> std::time::Duration {
+    let start = std::time::Instant::now();
+    SEARCH.with(|_| ());
+    start.elapsed()
 }

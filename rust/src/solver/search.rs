@@ -64,7 +64,14 @@ pub(crate) struct Search {
     endgames: &'static Tables,
     /// The last two leads that proved a bound, by tricks left (killer moves).
     killer: [[u8; 2]; 17],
+    /// Nodes searched since [`Search::reset`]: see [`super::NODE_COUNT_VERSION`].
     pub nodes: u64,
+    /// The most nodes this solve may search ([`u64::MAX`] unless [`Search::limit_nodes`]
+    /// set it).
+    node_limit: u64,
+    /// Whether the solve reached its node limit: from then on every test answers at once,
+    /// its answer meaningless, and nothing more is stored in the table.
+    pub stopped: bool,
 }
 
 impl Search {
@@ -77,7 +84,15 @@ impl Search {
             endgames: endgame::tables(),
             killer: [[0xff; 2]; 17],
             nodes: 0,
+            node_limit: u64::MAX,
+            stopped: false,
         }
+    }
+
+    /// Lets the solve begun by the last [`Search::reset`] search at most `max_nodes` nodes;
+    /// past them it stops (see [`Search::stopped`]).
+    pub fn limit_nodes(&mut self, max_nodes: u64) {
+        self.node_limit = max_nodes;
     }
 
     /// Prepares a new solve: the undrawn talon (internal indices, draw order), the trump
@@ -130,6 +145,8 @@ impl Search {
         }
         self.killer = [[0xff; 2]; 17];
         self.nodes = 0;
+        self.node_limit = u64::MAX;
+        self.stopped = false;
     }
 
     /// What the search needs at talon index `t` (below [`STEPS`]).
@@ -206,6 +223,10 @@ impl Search {
         if k > 2 * r + 1 {
             return false;
         }
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+            return false;
+        }
         self.nodes += 1;
         if r <= TABLE_TRICKS {
             // The talon is gone (a hand holds five cards while it lasts).
@@ -241,6 +262,10 @@ impl Search {
                 proved = Some(lead);
                 break;
             }
+        }
+        if self.stopped {
+            // The answers below this node are meaningless: store nothing.
+            return false;
         }
         match proved {
             Some(lead) => {

@@ -520,3 +520,90 @@ fn a_solve_is_the_same_after_other_solves() {
         }
     }
 }
+
+/// A bound test answers as the exact value does, for every bound around the results, in
+/// both objectives and both rank orders, early and late in the play.
+#[test]
+fn bound_tests_agree_with_the_value() {
+    for seed in 0..60 {
+        for order in [Order::Ecarte, Order::Traditional] {
+            let state = position(seed, (seed % 12) as u8, (seed % 9) as usize, order);
+            for objective in [Objective::Points, Objective::Cards] {
+                let value = solve(&state, objective).unwrap().value;
+                for bound in -4..=34 {
+                    let Limited::Done(test) = test_bound(&state, objective, bound, None).unwrap()
+                    else {
+                        panic!("no limit, yet it gave up");
+                    };
+                    assert_eq!(test.at_least, value >= bound, "{bound} against {value}");
+                    assert_eq!(test.bound, bound);
+                }
+            }
+        }
+    }
+    let extreme = position(3, 0, 0, Order::Ecarte);
+    for bound in [i32::MIN, i32::MAX] {
+        for objective in [Objective::Points, Objective::Cards] {
+            let done = test_bound(&extreme, objective, bound, None).unwrap();
+            let expect = bound == i32::MIN;
+            assert!(matches!(done, Limited::Done(t) if t.at_least == expect && t.nodes == 0));
+        }
+    }
+}
+
+/// A node budget: a solve within it is the solve without one; one node short, it gives up
+/// having searched no more than the budget, and the next solve is whole again.
+#[test]
+fn a_node_budget_gives_up_within_it() {
+    let mut gave_up = 0;
+    for seed in 0..40 {
+        let state = position(seed, (seed % 12) as u8, 0, Order::Ecarte);
+        for objective in [Objective::Points, Objective::Cards] {
+            let full = solve(&state, objective).unwrap();
+            let within = solve_limited(&state, objective, Some(full.nodes)).unwrap();
+            assert_eq!(within, Limited::Done(full.clone()));
+            for budget in [0, full.nodes / 2, full.nodes.saturating_sub(1)] {
+                if budget >= full.nodes {
+                    continue;
+                }
+                match solve_limited(&state, objective, Some(budget)).unwrap() {
+                    Limited::GaveUp { nodes, max_nodes } => {
+                        assert!(nodes <= budget);
+                        assert_eq!(max_nodes, budget);
+                        gave_up += 1;
+                    }
+                    Limited::Done(s) => panic!("{s:?} within {budget} of {} nodes", full.nodes),
+                }
+                assert_eq!(solve(&state, objective).unwrap(), full);
+            }
+            for bound in [-1, 1, 2] {
+                let whole = test_bound(&state, objective, bound, None).unwrap();
+                let Limited::Done(test) = whole else {
+                    panic!("no limit, yet it gave up")
+                };
+                if test.nodes > 0 {
+                    let short = test_bound(&state, objective, bound, Some(test.nodes - 1));
+                    assert!(
+                        matches!(short.unwrap(), Limited::GaveUp { nodes, .. } if nodes < test.nodes)
+                    );
+                }
+            }
+        }
+    }
+    assert!(gave_up > 100);
+}
+
+/// The node counts of fixed positions. A change to the search that alters them must bump
+/// `NODE_COUNT_VERSION` (counts of different versions are not compared) and update these.
+#[test]
+fn node_counts_are_pinned_for_their_version() {
+    let total: u64 = (0..30u64)
+        .flat_map(|seed| (0..12u8).step_by(3).map(move |x| bench_position(seed, x)))
+        .map(|state| solve(&state, Objective::Points).unwrap().nodes)
+        .sum();
+    assert_eq!(
+        (NODE_COUNT_VERSION, total),
+        (1, 264_049),
+        "the search's node counts changed: bump NODE_COUNT_VERSION and pin the new total"
+    );
+}
