@@ -338,6 +338,35 @@ def checked(file: Path, read: Callable[[], T]) -> T:
         fail(f"{file}: {one_line(exc)}")
 
 
+#: The chart formats ``--plot`` writes (by file name extension).
+PLOT_SUFFIXES = (
+    ".png",
+    ".pdf",
+    ".svg",
+    ".svgz",
+    ".eps",
+    ".ps",
+    ".jpg",
+    ".jpeg",
+    ".tif",
+    ".tiff",
+    ".webp",
+)
+
+
+def pyplot() -> Any:
+    """matplotlib's pyplot for ``--plot``, drawing to files; loaded only when a chart is
+    asked for, and a missing matplotlib refused in one line naming the extra."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        fail("--plot needs matplotlib: pip install matplotlib (the [plot] extra)")
+    return plt
+
+
 def ray_option(f: Any) -> Any:
     """``--ray [ADDRESS]``: run on Ray (docs/scale.md); no address: RAY_ADDRESS or local."""
     return click.option(
