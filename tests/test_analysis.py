@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from ecarte import EcarteError, InvalidRecordError
 from ecarte.bank import Table
 from ecarte.duel import Action, Deal, Match, action_values, analyse, master_values
@@ -67,30 +66,26 @@ def positions(game: Match) -> dict[tuple[int, int], Deal]:
     return found
 
 
-def minimax(deal: Deal) -> int:
-    """The exact value for the player to move, by searching every line to the end."""
+def points_for(deal: Deal, seat: int) -> int:
+    """The deal's exact points for ``seat``, both sides seeing everything: every line
+    searched to the end."""
     outcome = deal.outcome()
-    if outcome is None:
-        mover = deal.current_player
-        best = -3
-        for action in deal.legal_actions():
-            child = deal.copy()
-            child.apply(action)
-            value = minimax(child)
-            best = max(best, value if child.current_player in (mover, None) else -value)
-        return best
-    raise AssertionError("minimax is called on unfinished deals")
+    if outcome is not None:
+        return outcome.points if outcome.winner == seat else -outcome.points
+    values = []
+    for action in deal.legal_actions():
+        child = deal.copy()
+        child.apply(action)
+        values.append(points_for(child, seat))
+    return max(values) if deal.current_player == seat else min(values)
 
 
 def action_minimax(deal: Deal, action: Action) -> int:
     mover = deal.current_player
+    assert mover is not None
     child = deal.copy()
     child.apply(action)
-    outcome = child.outcome()
-    if outcome is not None:
-        return outcome.points if outcome.winner == mover else -outcome.points
-    value = minimax(child)
-    return value if child.current_player == mover else -value
+    return points_for(child, mover)
 
 
 @pytest.fixture(scope="module")
@@ -138,7 +133,7 @@ def test_late_positions_agree_with_a_brute_force_minimax(
     checked = 0
     for d in decisions:
         deal = at[d["deal"], d["ply"]]
-        if d["phase"] != "play" or len(deal.hand(deal.current_player)) > 3:
+        if d["phase"] != "play" or len(deal.hand(d["seat"])) > 3:
             continue
         brute = [action_minimax(deal, Action(a)) for a in d["legal"]]
         assert d["values"] == brute, (d["deal"], d["ply"])
@@ -162,7 +157,7 @@ def test_values_under_the_mover_information_are_the_master_values(
             outcome = earlier.outcome()
             assert outcome is not None
             score[outcome.winner] += outcome.points
-        obs = deal.observation(d["seat"], tuple(score))
+        obs = deal.observation(d["seat"], (score[0], score[1]))
         master = master_values(obs, int(WORLDS), decision_seed(9, obs))
         assert d["values_info"] == [v for _, v in master]
         best = max(d["values_info"])
@@ -247,6 +242,7 @@ def test_an_unfinished_deal_is_analysed_up_to_its_last_action(tmp_path: Path) ->
     path.write_text(deal.to_json())
     decisions, summary = analysed(path)
     assert [d["ply"] for d in decisions] == list(range(9))
+    assert summary["deals"] == 1
     proc = ecarte("analyse", str(path), "--worlds", WORLDS)
     assert proc.returncode == 0 and "unfinished" in proc.stdout
 

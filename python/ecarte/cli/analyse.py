@@ -40,7 +40,7 @@ SEATS = ("Seat 0", "Seat 1")
 MISTAKE_MARK = "?"
 
 
-class Points(click.ParamType):
+class Points(click.ParamType):  # type: ignore[type-arg]  # generic only in click >= 8.2
     """A number of deal points of at least 0 (``--threshold``)."""
 
     name = "points"
@@ -182,9 +182,10 @@ def deal_heading(deal: DealAnalysis, names: Sequence[str]) -> str:
 def analysis_lines(result: Analysis, names: Sequence[str]) -> list[str]:
     """The readable analysis: each deal's table, then the summary per seat."""
     lines = [
-        f"Values are deal points for the player to move; {result.worlds} worlds per decision, "
-        f"seed {result.seed}; {MISTAKE_MARK} marks a loss of {result.threshold:g} point or "
-        "more under the mover's information; dd loss: the loss double-dummy (play only).",
+        "Values in deal points for the player to move, under their information "
+        f"({result.worlds} worlds a decision, seed {result.seed}).",
+        f"{MISTAKE_MARK} marks a loss of {result.threshold:g} point or more; dd loss: the "
+        "loss double-dummy (play only).",
         f"Seats: 0 is {names[0]}, 1 is {names[1]}.",
     ]
     for deal in result.deals:
