@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,19 +13,10 @@ from ecarte import EcarteError, InvalidRecordError
 from ecarte.bank import Table
 from ecarte.duel import Action, Deal, Match, action_values, analyse, master_values
 from ecarte.seeding import decision_seed
+from test_cli import ecarte
 
 #: Few worlds: the tests check what each value is, not how close it is to the truth.
 WORLDS = "3"
-
-
-def ecarte(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", "from ecarte.cli import run; run()", *args],
-        capture_output=True,
-        check=False,
-        text=True,
-        timeout=600,
-    )
 
 
 def random_match(seed: int, target: int = 7) -> Match:

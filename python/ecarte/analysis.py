@@ -40,23 +40,6 @@ __all__ = [
 #: The phases a decision is taken in.
 DecisionPhase = Literal["proposal", "response", "discard", "play"]
 
-#: The fields of a decision's JSON object, in order (``ecarte analyse --json``).
-DECISION_FIELDS = (
-    "deal",
-    "ply",
-    "seat",
-    "phase",
-    "action",
-    "legal",
-    "values",
-    "values_info",
-    "values_info_se",
-    "best",
-    "loss",
-    "loss_info",
-    "forced",
-)
-
 
 @dataclass(frozen=True)
 class Decision:
@@ -232,9 +215,11 @@ def analyse(
     threshold: float = DEFAULT_ANALYSIS_THRESHOLD,
     threads: int | None = None,
     on_progress: Callable[[int], object] | None = None,
+    finished: bool = False,
 ) -> Analysis:
     """Analyses every decision of a :class:`Deal`, a :class:`Match` or the JSON text of a
-    deal or match record, finished or not (an unfinished deal up to its last action).
+    deal or match record, finished or not (an unfinished deal up to its last action; with
+    ``finished=True``, the finished deals only).
 
     For each decision: each legal action's double-dummy value (play phase; ``None``
     otherwise) and its mean value over ``worlds`` worlds consistent with what the mover
@@ -257,5 +242,6 @@ def analyse(
         threshold=threshold,
         threads=threads,
         on_progress=on_progress,
+        finished=finished,
     )
     return Analysis._of(json.loads(raw))

@@ -66,7 +66,8 @@ impl Default for Options {
 pub enum AnalysisError {
     /// Options out of range.
     Options(String),
-    /// Text that is not a duel deal or match record, or a record that does not replay.
+    /// Text that is not a duel deal or match record (`DuelError::InvalidRecord`), or a
+    /// record that does not replay.
     Record(DuelError),
     /// No world consistent with a mover's information was found (not on a legal deal).
     Sample(String),
@@ -130,9 +131,9 @@ impl Played {
         struct Header {
             format: Option<String>,
         }
-        let header: Header = serde_json::from_str(text).map_err(|_| {
-            AnalysisError::Options("not a record: the text is not a JSON object".to_string())
-        })?;
+        let bad = |why: String| AnalysisError::Record(DuelError::InvalidRecord(why));
+        let header: Header = serde_json::from_str(text)
+            .map_err(|_| bad("not a record: the text is not a JSON object".to_string()))?;
         let format = header.format.unwrap_or_default();
         if format == crate::duel::record::MATCH_FORMAT {
             let game = MatchRecord::from_json(text)
@@ -145,7 +146,7 @@ impl Played {
                 .map_err(AnalysisError::Record)?;
             Ok(vec![Played::deal(state)])
         } else {
-            Err(AnalysisError::Options(format!(
+            Err(bad(format!(
                 "not a duel deal or match record: its format is {format:?}, where {:?} or {:?} \
                  is analysed",
                 crate::duel::record::RECORD_FORMAT,

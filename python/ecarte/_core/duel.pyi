@@ -806,12 +806,13 @@ def analyse_json(
     threshold: float | None = None,
     threads: int | None = None,
     on_progress: Callable[[int], object] | None = None,
+    finished: bool = False,
 ) -> str:
     """The analysis of every decision of ``target`` (a ``Deal``, a ``Match`` or the JSON
-    text of a deal or match record) as JSON, with the worlds of ``seed``;
-    ``ecarte.duel.analyse`` reads it into typed results."""
+    text of a deal or match record) as JSON, with the worlds of ``seed``; of its finished
+    deals only with ``finished``. ``ecarte.duel.analyse`` reads it into typed results."""
 
-def analysis_size(target: Deal | Match | str) -> int:
+def analysis_size(target: Deal | Match | str, *, finished: bool = False) -> int:
     """The decisions an analysis of ``target`` makes (one per action): the total of its
     progress."""
 

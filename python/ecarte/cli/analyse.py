@@ -26,9 +26,9 @@ from ecarte.cli.common import (
     SEED,
     Whole,
     check_output_path,
-    fail,
     load_record,
     pyplot,
+    save_chart,
 )
 from ecarte.display import action_str, counted
 from ecarte.duel import Deal, Match
@@ -259,10 +259,4 @@ def plot_values(result: Analysis, names: Sequence[str], path: Path) -> None:
     ax.set_ylabel(f"points for {names[0]}")
     ax.set_title("Value of each action taken, for seat 0")
     ax.legend(loc="lower left", fontsize=8)
-    fig.tight_layout()
-    try:
-        fig.savefig(path)
-    except OSError as exc:
-        fail(f"--plot {path}: cannot write there ({exc.strerror or type(exc).__name__})")
-    finally:
-        plt.close(fig)
+    save_chart(fig, path)

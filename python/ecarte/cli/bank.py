@@ -29,6 +29,7 @@ from ecarte.cli.common import (
     fail,
     pyplot,
     ray_option,
+    save_chart,
     write_output,
 )
 from ecarte.display import card_str, cards_text, counted, suit_str
@@ -294,13 +295,7 @@ def plot_bankrolls(history: list[Any], names: list[str], path: Path) -> None:
     ax.set_ylabel("chips")
     ax.set_title("Chips of each player and the bank over the session")
     ax.legend()
-    fig.tight_layout()
-    try:
-        fig.savefig(path)
-    except OSError as exc:
-        fail(f"--plot {path}: cannot write there ({exc.strerror or type(exc).__name__})")
-    finally:
-        plt.close(fig)
+    save_chart(fig, path)
 
 
 def simulated_outcomes(n: int, seed: int, address: str | None) -> str:

@@ -367,6 +367,18 @@ def pyplot() -> Any:
     return plt
 
 
+def save_chart(fig: Any, path: Path) -> None:
+    """Writes a ``--plot`` chart to ``path`` and closes it; a path that cannot be written
+    is refused in one line."""
+    fig.tight_layout()
+    try:
+        fig.savefig(path)
+    except OSError as exc:
+        fail(f"--plot {path}: cannot write there ({exc.strerror or type(exc).__name__})")
+    finally:
+        pyplot().close(fig)
+
+
 def ray_option(f: Any) -> Any:
     """``--ray [ADDRESS]``: run on Ray (docs/scale.md); no address: RAY_ADDRESS or local."""
     return click.option(

@@ -19,8 +19,17 @@ fn analysis_error(e: AnalysisError) -> PyErr {
     }
 }
 
-/// The deals of `target`: a `Deal`, a `Match`, or the JSON text of a deal or match record.
-fn deals_of(target: &Bound<'_, PyAny>) -> PyResult<Vec<Played>> {
+/// The deals of `target` (`finished` ones only, if asked): a `Deal`, a `Match`, or the JSON
+/// text of a deal or match record.
+fn deals_of(target: &Bound<'_, PyAny>, finished: bool) -> PyResult<Vec<Played>> {
+    let mut deals = all_deals_of(target)?;
+    if finished {
+        deals.retain(|p| p.state.outcome().is_some());
+    }
+    Ok(deals)
+}
+
+fn all_deals_of(target: &Bound<'_, PyAny>) -> PyResult<Vec<Played>> {
     if let Ok(deal) = target.cast::<PyDeal>() {
         return Ok(vec![Played::deal(*deal.borrow().state())]);
     }
@@ -59,9 +68,11 @@ fn threshold_arg(threshold: Option<&Bound<'_, PyAny>>) -> PyResult<f64> {
 }
 
 /// The analysis of every decision of `target` as JSON (see `crate::analysis`), with the
-/// worlds of `seed`.
+/// worlds of `seed`; of its finished deals only with `finished` (a seat facing an agent
+/// may see no more).
 #[pyfunction]
-#[pyo3(signature = (target, *, seed, worlds = None, threshold = None, threads = None, on_progress = None))]
+#[pyo3(signature = (target, *, seed, worlds = None, threshold = None, threads = None, on_progress = None, finished = false))]
+#[allow(clippy::too_many_arguments)]
 fn analyse_json(
     py: Python<'_>,
     target: &Bound<'_, PyAny>,
@@ -70,6 +81,7 @@ fn analyse_json(
     threshold: Option<&Bound<'_, PyAny>>,
     threads: Option<&Bound<'_, PyAny>>,
     on_progress: Option<&Bound<'_, PyAny>>,
+    finished: bool,
 ) -> PyResult<String> {
     let worlds = match worlds.filter(|w| !w.is_none()) {
         Some(w) => int_usize(w, "worlds", 1, usize::from(analysis::MAX_WORLDS))? as u16,
@@ -83,7 +95,7 @@ fn analyse_json(
     };
     analysis::check_options(&options).map_err(analysis_error)?;
     let threads = threads_arg(threads)?;
-    let deals = deals_of(target)?;
+    let deals = deals_of(target, finished)?;
     let result = interruptible(py, on_progress, |control| {
         with_threads(threads, || analysis::analyse(&deals, &options, control))
     })??;
@@ -93,8 +105,9 @@ fn analyse_json(
 /// The decisions an analysis of `target` makes (one per action): the total of its
 /// progress.
 #[pyfunction]
-fn analysis_size(target: &Bound<'_, PyAny>) -> PyResult<usize> {
-    Ok(analysis::decision_count(&deals_of(target)?))
+#[pyo3(signature = (target, *, finished = false))]
+fn analysis_size(target: &Bound<'_, PyAny>, finished: bool) -> PyResult<usize> {
+    Ok(analysis::decision_count(&deals_of(target, finished)?))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -154,6 +154,23 @@ fn merge_copies(chosen: Vec<(&DealState, f64)>) -> Vec<(&DealState, f64)> {
     merged
 }
 
+/// The worlds of positive weight, copies merged ([`merge_copies`]), with their total
+/// weight; `None` when there is none.
+fn chosen_worlds<'a>(
+    worlds: &'a [DealState],
+    weights: &[f64],
+) -> Option<(Vec<(&'a DealState, f64)>, f64)> {
+    let chosen: Vec<(&DealState, f64)> = worlds
+        .iter()
+        .zip(weights)
+        .filter(|(_, &w)| w > 0.0)
+        .map(|(s, &w)| (s, w))
+        .collect();
+    let total: f64 = chosen.iter().map(|(_, w)| w).sum();
+    let chosen = merge_copies(chosen);
+    (!chosen.is_empty() && total > 0.0).then_some((chosen, total))
+}
+
 /// Each legal action of `worlds` (all at the same information set) with its mean value
 /// over the worlds, world `i` counting `weights[i]` times (a world of weight 0 is not
 /// solved), in action-id order, the solves drawing as `draws` says, the values all there
@@ -167,17 +184,7 @@ pub fn weighted_values(
     goal: Goal,
     control: Control<'_>,
 ) -> Option<Vec<(Action, f64)>> {
-    let chosen: Vec<(&DealState, f64)> = worlds
-        .iter()
-        .zip(weights)
-        .filter(|(_, &w)| w > 0.0)
-        .map(|(s, &w)| (s, w))
-        .collect();
-    let total: f64 = chosen.iter().map(|(_, w)| w).sum();
-    let chosen = merge_copies(chosen);
-    if chosen.is_empty() || total <= 0.0 {
-        return None;
-    }
+    let (chosen, total) = chosen_worlds(worlds, weights)?;
     let legal = chosen[0].0.legal_actions();
     let scope = Scope::fresh();
     // The bounds of a choice hold for sums of whole numbers, which are exact.
@@ -250,17 +257,7 @@ pub fn weighted_spreads(
     draws: Draws,
     control: Control<'_>,
 ) -> Option<Vec<Spread>> {
-    let chosen: Vec<(&DealState, f64)> = worlds
-        .iter()
-        .zip(weights)
-        .filter(|(_, &w)| w > 0.0)
-        .map(|(s, &w)| (s, w))
-        .collect();
-    let total: f64 = chosen.iter().map(|(_, w)| w).sum();
-    let chosen = merge_copies(chosen);
-    if chosen.is_empty() || total <= 0.0 {
-        return None;
-    }
+    let (chosen, total) = chosen_worlds(worlds, weights)?;
     let legal = chosen[0].0.legal_actions();
     let wanted = vec![true; legal.len()];
     let per_world = solve_worlds(&chosen, rollout, draws, Scope::fresh(), &wanted, control)?;
