@@ -14,6 +14,7 @@ from ecarte.bank import Table
 from ecarte.duel import Action, Deal, Match, action_values, analyse, master_values
 from ecarte.seeding import decision_seed
 from test_cli import ecarte
+from test_interrupt import BOUND, CLI, interrupt
 
 #: Few worlds: the tests check what each value is, not how close it is to the truth.
 WORLDS = "3"
@@ -298,3 +299,14 @@ def test_the_python_api_takes_deals_matches_and_records() -> None:
         analyse('{"format": "ecarte.duel.deal", "version": 1}')
     with pytest.raises(EcarteError, match="not a duel deal or match record"):
         analyse(Table(["A", "B"], seed=1).to_json())
+
+
+def test_ctrl_c_ends_an_analysis_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "deal.json"
+    path.write_text(random_deal(2).to_json())
+    seconds, status, _out, err = interrupt(
+        [*CLI, "analyse", str(path), "--worlds", "10000"], ready=True
+    )
+    assert status == 130, (status, err)
+    assert err == "interrupted\n"
+    assert seconds < BOUND, f"{seconds:.2f} s"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ecarte import MAX_SAMPLES, MAX_THREADS
+from ecarte import MAX_SAMPLES
 from ecarte.analysis import (
     DEFAULT_ANALYSIS_THRESHOLD,
     DEFAULT_ANALYSIS_WORLDS,
@@ -24,6 +24,7 @@ from ecarte.cli.common import (
     OUTPUT,
     PLOT_SUFFIXES,
     SEED,
+    THREADS_OPTION,
     Whole,
     check_output_path,
     load_record,
@@ -74,12 +75,7 @@ class Points(click.ParamType):  # type: ignore[type-arg]  # generic only in clic
     show_default=True,
     help="The loss in points (under the mover's information) that makes a mistake.",
 )
-@click.option(
-    "--threads",
-    type=Whole(1, MAX_THREADS),
-    default=None,
-    help="Worker threads (default: all cores); results do not depend on it.",
-)
+@THREADS_OPTION
 @click.option(
     "--json", "as_json", is_flag=True, help="One JSON object per decision, then a summary."
 )

@@ -12,6 +12,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 from rich.console import Console
 
+from ecarte import MAX_THREADS
 from ecarte.agents import Agent, make_agent
 from ecarte.distributed import Backend, RayBackend
 from ecarte.duel import parse_agent
@@ -132,6 +133,14 @@ TARGET_OPTION = click.option(
     default=7,
     show_default=True,
     help="Points that win the match.",
+)
+
+#: ``--threads``: worker threads of a native run whose results do not depend on them.
+THREADS_OPTION = click.option(
+    "--threads",
+    type=Whole(1, MAX_THREADS),
+    default=None,
+    help="Worker threads (default: all cores); results do not depend on it.",
 )
 
 
