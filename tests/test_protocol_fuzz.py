@@ -57,6 +57,7 @@ def valid_requests(games: dict[str, str]) -> list[dict[str, Any]]:
         {"cmd": "odds", "trump_card": "7H", "seen": ["KS"]},
         {"cmd": "record", "game": table},
         {"cmd": "replay", "record": {"format": "ecarte.duel.deal"}},
+        {"cmd": "analyse", "game": match, "worlds": 2, "seed": 1, "threshold": 0.5},
         {"cmd": "close", "game": "g999"},
     ]
 

@@ -2,7 +2,8 @@
 
 Everything here is native (``ecarte._core.duel``, the same names): the deal (:class:`Deal`),
 its actions, observations and records, the match (:class:`Match`), the solver, the world
-sampler and batch play. This module adds :func:`simulate`'s result with its summary.
+sampler, batch play and the analysis of deals played (:func:`analyse`, typed in
+:mod:`ecarte.analysis`). This module adds :func:`simulate`'s result with its summary.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ from ecarte._core.duel import simulate as _simulate
 from ecarte._core.duel import solve_many as _solve_many
 from ecarte._core.duel import solve_many_timed as _solve_many_timed
 from ecarte._public import api_dir
+from ecarte.analysis import Analysis, DealAnalysis, Decision, SeatSummary, analyse
 from ecarte.distributed import Backend, Work, run
 from ecarte.errors import EcarteError
 from ecarte.results import SimulationResult
@@ -84,8 +86,11 @@ __all__ = [
     "Action",
     "AgentInfo",
     "BoundTest",
+    "Analysis",
     "BuiltinAgent",
     "Deal",
+    "DealAnalysis",
+    "Decision",
     "Frame",
     "GaveUp",
     "Match",
@@ -96,12 +101,14 @@ __all__ = [
     "Reason",
     "Rules",
     "RunMatch",
+    "SeatSummary",
     "SimulationResult",
     "Solution",
     "Trick",
     "VecEnv",
     "action_values",
     "agent_seed",
+    "analyse",
     "decision_seed",
     "decode_observations",
     "expert_values",

@@ -31,7 +31,7 @@ pub struct Features {
 impl Features {
     /// The names of the instruction sets present, as the CPU's documentation writes them
     /// in lower case (`"avx2"`), in a fixed order.
-    pub fn names(&self) -> Vec<&'static str> {
+    pub fn names(self) -> Vec<&'static str> {
         [
             ("sse2", self.sse2),
             ("popcnt", self.popcnt),

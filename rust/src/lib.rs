@@ -12,12 +12,15 @@
 //! - [`solver`]: the exact value of a play-phase position with every card known.
 //! - [`bank`]: the banking game's shoe, deals, odds and simulation.
 //! - [`control`]: cancelling a long run and watching it advance.
+//! - [`analysis`]: every decision of a deal played, valued double-dummy and under the
+//!   mover's information.
 //!
 //! Every random thing takes a seed, and the same seed gives the same result on every
 //! platform.
 //!
 //! Inside, each layer uses only those above it: the CPU's optional instructions, the random
-//! streams and what every JSON record shares; the rules; the search; agents and batch play.
+//! streams and what every JSON record shares; the rules; the search; agents and batch play;
+//! the analysis of deals played.
 //! The engine knows nothing of Python; the Python module `ecarte._core` is built from the
 //! same crate with the `python` feature, which maturin turns on.
 
@@ -25,6 +28,7 @@
 // Items that only the Python bindings call are unused in a build without them.
 #![cfg_attr(not(feature = "python"), allow(dead_code))]
 
+pub mod analysis;
 pub mod bank;
 pub mod card;
 pub mod control;

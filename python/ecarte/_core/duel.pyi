@@ -859,6 +859,29 @@ def action_values(
 ) -> list[tuple[Action, int]]:
     """Every legal action with its exact double-dummy value, in action-id order."""
 
+DEFAULT_ANALYSIS_WORLDS: Final[int]
+"""Worlds per decision of an analysis unless a count is given: the master's own."""
+DEFAULT_ANALYSIS_THRESHOLD: Final[float]
+"""The loss in points from which an analysed decision is a mistake, unless one is given."""
+
+def analyse_json(
+    target: Deal | Match | str,
+    *,
+    seed: int,
+    worlds: int | None = None,
+    threshold: float | None = None,
+    threads: int | None = None,
+    on_progress: Callable[[int], object] | None = None,
+    finished: bool = False,
+) -> str:
+    """The analysis of every decision of ``target`` (a ``Deal``, a ``Match`` or the JSON
+    text of a deal or match record) as JSON, with the worlds of ``seed``; of its finished
+    deals only with ``finished``. ``ecarte.duel.analyse`` reads it into typed results."""
+
+def analysis_size(target: Deal | Match | str, *, finished: bool = False) -> int:
+    """The decisions an analysis of ``target`` makes (one per action): the total of its
+    progress."""
+
 def sample_worlds(observation: Observation, n: int, seed: int) -> list[Deal]:
     """``n`` deals consistent with ``observation`` (each world's observation for that player
     equals it), reproducible for ``seed``. Raises ``EcarteError`` if none can be found."""

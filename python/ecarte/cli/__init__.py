@@ -1,11 +1,11 @@
 """The ``ecarte`` command: the click group :func:`main` and :func:`run`, the console script.
 
 One module per command group: :mod:`~ecarte.cli.match`, :mod:`~ecarte.cli.play`,
-:mod:`~ecarte.cli.replay`, :mod:`~ecarte.cli.solve`, :mod:`~ecarte.cli.simulate` (``simulate``
-and ``arena``), :mod:`~ecarte.cli.bank` (``odds`` and ``bank``), :mod:`~ecarte.cli.bench`,
-:mod:`~ecarte.cli.engine` (the engine protocol on stdio) and :mod:`~ecarte.cli.serve` (the
-web app); what they share (options, one-line errors, records) is in
-:mod:`~ecarte.cli.common`.
+:mod:`~ecarte.cli.replay`, :mod:`~ecarte.cli.analyse`, :mod:`~ecarte.cli.solve`,
+:mod:`~ecarte.cli.simulate` (``simulate`` and ``arena``), :mod:`~ecarte.cli.bank` (``odds``
+and ``bank``), :mod:`~ecarte.cli.bench`, :mod:`~ecarte.cli.engine` (the engine protocol on
+stdio) and :mod:`~ecarte.cli.serve` (the web app); what they share (options, one-line
+errors, records) is in :mod:`~ecarte.cli.common`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import sys
 import click
 
 from ecarte._public import api_dir
+from ecarte.cli.analyse import analyse_command
 from ecarte.cli.bank import bank_command, odds_command
 from ecarte.cli.bench import bench_command
 from ecarte.cli.common import CommandInterrupted, EcarteGroup, OutputClosed
@@ -50,6 +51,7 @@ for _command in (
     play_command,
     solve_command,
     replay_command,
+    analyse_command,
     simulate_command,
     odds_command,
     bank_command,

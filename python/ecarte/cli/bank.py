@@ -20,34 +20,22 @@ from ecarte.cli.common import (
     ASCII_OPTION,
     MAX_BANK_DEALS,
     OUTPUT,
+    PLOT_SUFFIXES,
     SEED,
     Whole,
     backend_of,
     check_output_path,
     console,
     fail,
+    pyplot,
     ray_option,
+    save_chart,
     write_output,
 )
 from ecarte.display import card_str, cards_text, counted, suit_str
 
 if TYPE_CHECKING:
     from ecarte.bank.session import SessionDeal
-
-#: The chart formats ``--plot`` writes (by file name extension).
-PLOT_SUFFIXES = (
-    ".png",
-    ".pdf",
-    ".svg",
-    ".svgz",
-    ".eps",
-    ".ps",
-    ".jpg",
-    ".jpeg",
-    ".tif",
-    ".tiff",
-    ".webp",
-)
 
 
 @click.command("odds")
@@ -201,7 +189,7 @@ def bank_command(
         check_output_path(out, "--out")
     if plot is not None:
         check_output_path(plot, "--plot", PLOT_SUFFIXES)
-        _pyplot()
+        pyplot()
     names = [f"P{i + 1}" for i in range(players)]
     table = bank.Table(names, bank=bank_size, fixed_stake=stake, chips=chips, mode=mode, seed=seed)  # type: ignore[arg-type]
     history = play_session(table, deals, seed)
@@ -296,21 +284,8 @@ def outcome_text(outcome: str) -> str:
     return outcome.replace("_", " ")
 
 
-def _pyplot() -> Any:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        from ecarte._install import install_hint
-
-        fail(f"--plot needs matplotlib: {install_hint('plot')}")
-    return plt
-
-
 def plot_bankrolls(history: list[Any], names: list[str], path: Path) -> None:
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(8, 4.5))
     deals = [e.deal for e in history]
     for name in names:
@@ -320,13 +295,7 @@ def plot_bankrolls(history: list[Any], names: list[str], path: Path) -> None:
     ax.set_ylabel("chips")
     ax.set_title("Chips of each player and the bank over the session")
     ax.legend()
-    fig.tight_layout()
-    try:
-        fig.savefig(path)
-    except OSError as exc:
-        fail(f"--plot {path}: cannot write there ({exc.strerror or type(exc).__name__})")
-    finally:
-        plt.close(fig)
+    save_chart(fig, path)
 
 
 def simulated_outcomes(n: int, seed: int, address: str | None) -> str:

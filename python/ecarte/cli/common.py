@@ -16,6 +16,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 from rich.console import Console
 
+from ecarte import MAX_THREADS
 from ecarte.agents import Agent, make_agent
 from ecarte.distributed import Backend, RayBackend
 from ecarte.duel import parse_agent
@@ -136,6 +137,14 @@ TARGET_OPTION = click.option(
     default=7,
     show_default=True,
     help="Points that win the match.",
+)
+
+#: ``--threads``: worker threads of a native run whose results do not depend on them.
+THREADS_OPTION = click.option(
+    "--threads",
+    type=Whole(1, MAX_THREADS),
+    default=None,
+    help="Worker threads (default: all cores); results do not depend on it.",
 )
 
 
@@ -409,6 +418,49 @@ def checked(file: Path, read: Callable[[], T]) -> T:
         return read()
     except ValueError as exc:
         fail(f"{file}: {one_line(exc)}")
+
+
+#: The chart formats ``--plot`` writes (by file name extension).
+PLOT_SUFFIXES = (
+    ".png",
+    ".pdf",
+    ".svg",
+    ".svgz",
+    ".eps",
+    ".ps",
+    ".jpg",
+    ".jpeg",
+    ".tif",
+    ".tiff",
+    ".webp",
+)
+
+
+def pyplot() -> Any:
+    """matplotlib's pyplot for ``--plot``, drawing to files; loaded only when a chart is
+    asked for, and a missing matplotlib refused in one line naming the extra."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        from ecarte._install import install_hint
+
+        fail(f"--plot needs matplotlib: {install_hint('plot')}")
+    return plt
+
+
+def save_chart(fig: Any, path: Path) -> None:
+    """Writes a ``--plot`` chart to ``path`` and closes it; a path that cannot be written
+    is refused in one line."""
+    fig.tight_layout()
+    try:
+        fig.savefig(path)
+    except OSError as exc:
+        fail(f"--plot {path}: cannot write there ({exc.strerror or type(exc).__name__})")
+    finally:
+        pyplot().close(fig)
 
 
 def ray_option(f: Any) -> Any:

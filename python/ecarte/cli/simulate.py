@@ -9,7 +9,7 @@ import click
 import numpy as np
 from rich.table import Table
 
-from ecarte import MAX_SAMPLES, MAX_THREADS
+from ecarte import MAX_SAMPLES
 from ecarte.cli.common import (
     AGENT,
     MAX_ARENA_MATCHES,
@@ -18,6 +18,7 @@ from ecarte.cli.common import (
     ORDER_OPTION,
     SEED,
     TARGET_OPTION,
+    THREADS_OPTION,
     Whole,
     backend_of,
     console,
@@ -67,12 +68,7 @@ SEARCH_AGENTS = ", ".join(agent.name for agent in AGENTS if agent.searches)
     "decision); `ecarte arena --help` says what each is.",
 )
 @click.option("--matches", is_flag=True, help="Play whole matches instead of deals.")
-@click.option(
-    "--threads",
-    type=Whole(1, MAX_THREADS),
-    default=None,
-    help="Worker threads (default: all cores); results do not depend on it.",
-)
+@THREADS_OPTION
 @ORDER_OPTION
 @ray_option
 def simulate_command(

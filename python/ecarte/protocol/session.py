@@ -35,6 +35,7 @@ from ecarte.duel import (
     solve,
 )
 from ecarte.errors import EcarteError, IllegalActionError, InvalidRulesError, TableError
+from ecarte.protocol.analysis import analysis
 from ecarte.protocol.bookkeeping import SPECTATOR, Bookkeeping, Departure
 from ecarte.protocol.clients import ALL_SEATS, Client
 from ecarte.protocol.games import BankTable, Holder, OpenDuel, PlayDuel, WatchDuel
@@ -98,6 +99,7 @@ COMMANDS: Final = {
     "odds": _fields("game", "trump_card", "seen"),
     "record": _fields("game"),
     "replay": _fields("record"),
+    "analyse": _fields("game", "record", "worlds", "seed", "threshold"),
     "close": _fields("game"),
     "quit": _fields(),
 }  # fmt: skip
@@ -701,6 +703,39 @@ class Session(Bookkeeping):
         if client.peer.cpu is not None:
             client.peer.cpu.charge(seconds)
         return Encoded(encoded)
+
+    def _cmd_analyse(self, client: Client, request: Request) -> dict[str, Any]:
+        if request.has("game") == request.has("record"):
+            raise ProtocolError("analyse: a game or a record, one of them")
+        if request.has("record"):
+            if not self.open_games:
+                raise AccessError("this server analyses the finished deals of its games")
+            target, finished = request.record(), False
+        else:
+            game, holder, _ = self._holder(client, request)
+            if isinstance(holder, OpenDuel):
+                self._require_all(client, game, "analyse")
+            elif not isinstance(holder, (PlayDuel, WatchDuel)):
+                raise ProtocolError("analyse: a duel deal or match")
+            with holder.lock:
+                played = holder.game if isinstance(holder, OpenDuel) else holder.match
+                target = played.to_json()
+            # A seat facing an agent, or a spectator, sees a deal's hidden cards once it is
+            # over: only the finished deals are analysed for them.
+            finished = not isinstance(holder, OpenDuel)
+        if self.open_games:
+            return analysis(
+                request, target, finished=finished, max_worlds=self.max_worlds, threads=None
+            )
+        # A server runs it on one thread and charges the client its time.
+        start = time.perf_counter()
+        try:
+            return analysis(
+                request, target, finished=finished, max_worlds=self.max_worlds, threads=1
+            )
+        finally:
+            if client.peer.cpu is not None:
+                client.peer.cpu.charge(time.perf_counter() - start)
 
     def _cmd_close(self, client: Client, request: Request) -> dict[str, Any]:
         game, holder, _ = self._holder(client, request)

@@ -212,6 +212,26 @@ pub(crate) fn inferred_values(
     if control.cancelled() {
         return Ok(Vec::new());
     }
+    let (worlds, counts) = inferred_worlds(obs, samples, seed, inference)?;
+    let values = weighted_values(
+        &worlds,
+        &counts,
+        heuristic_rollout,
+        Draws::BySeat,
+        goal,
+        control,
+    );
+    Ok(values.unwrap_or_default())
+}
+
+/// The worlds the expert's search (see [`expert_values`]) solves for `obs`, the opponent's
+/// decisions read as `inference` says, each with how many times it counts.
+pub(crate) fn inferred_worlds(
+    obs: &Observation,
+    samples: usize,
+    seed: u64,
+    inference: Inference<impl Fn(&Draft, &Observation) -> f64>,
+) -> Result<(Vec<DealState>, Vec<f64>), SampleError> {
     let samples = samples.max(1);
     // The worlds come from `seed` as PIMC's do, so where the opponent has not decided
     // anything yet the expert solves PIMC's worlds (only the draws differ).
@@ -222,19 +242,10 @@ pub(crate) fn inferred_values(
     } else {
         None
     };
-    let (worlds, counts) = match resampled {
+    Ok(match resampled {
         Some(resampled) => resampled,
         None => (sample_worlds(obs, samples, world_seed)?, vec![1.0; samples]),
-    };
-    let values = weighted_values(
-        &worlds,
-        &counts,
-        heuristic_rollout,
-        Draws::BySeat,
-        goal,
-        control,
-    );
-    Ok(values.unwrap_or_default())
+    })
 }
 
 /// The worlds drawn at least once when `samples` are resampled from a pool of

@@ -14,7 +14,8 @@
 //! choice (docs/agents.md, "master, master:N").
 
 use super::expert::{
-    exchange_log_probability, inferred_values, opponent_decided, opponent_log_sum, Inference,
+    exchange_log_probability, inferred_values, inferred_worlds, opponent_decided, opponent_log_sum,
+    Inference,
 };
 use super::heuristic::{heuristic_action, View};
 use crate::control::Control;
@@ -77,13 +78,27 @@ pub fn master_search(
     goal: Goal,
     control: Control<'_>,
 ) -> Result<Vec<(Action, f64)>, SampleError> {
+    inferred_values(obs, samples, seed, master_inference(obs), goal, control)
+}
+
+/// How the master reads the opponent's decisions in `obs`.
+fn master_inference(obs: &Observation) -> Inference<fn(&Draft, &Observation) -> f64> {
     // A finished trick holds a follow of the opponent's or of the observer's; either way
     // the pool is weighted (by the exchange decisions alone if the follows were all ours).
-    let inference = Inference {
+    Inference {
         informative: opponent_decided(obs) || !obs.tricks.is_empty(),
         log_likelihood,
-    };
-    inferred_values(obs, samples, seed, inference, goal, control)
+    }
+}
+
+/// The worlds [`master_values`] solves for `obs`, each with how many times it counts: the
+/// worlds of an analysis that values actions as the master does, with their spread.
+pub fn master_worlds(
+    obs: &Observation,
+    samples: usize,
+    seed: u64,
+) -> Result<(Vec<DealState>, Vec<f64>), SampleError> {
+    inferred_worlds(obs, samples, seed, master_inference(obs))
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 
 mod action;
 mod agents;
+mod analysis;
 mod arrays;
 mod bank;
 mod card;
@@ -58,6 +59,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     opponent::register(&duel)?;
     run::register(&duel)?;
     solver::register(&duel)?;
+    analysis::register(&duel)?;
     bank::register(&submodule(m, "bank")?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

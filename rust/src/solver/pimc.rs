@@ -154,6 +154,23 @@ fn merge_copies(chosen: Vec<(&DealState, f64)>) -> Vec<(&DealState, f64)> {
     merged
 }
 
+/// The worlds of positive weight, copies merged ([`merge_copies`]), with their total
+/// weight; `None` when there is none.
+fn chosen_worlds<'a>(
+    worlds: &'a [DealState],
+    weights: &[f64],
+) -> Option<(Vec<(&'a DealState, f64)>, f64)> {
+    let chosen: Vec<(&DealState, f64)> = worlds
+        .iter()
+        .zip(weights)
+        .filter(|(_, &w)| w > 0.0)
+        .map(|(s, &w)| (s, w))
+        .collect();
+    let total: f64 = chosen.iter().map(|(_, w)| w).sum();
+    let chosen = merge_copies(chosen);
+    (!chosen.is_empty() && total > 0.0).then_some((chosen, total))
+}
+
 /// Each legal action of `worlds` (all at the same information set) with its mean value
 /// over the worlds, world `i` counting `weights[i]` times (a world of weight 0 is not
 /// solved), in action-id order, the solves drawing as `draws` says, the values all there
@@ -167,17 +184,7 @@ pub fn weighted_values(
     goal: Goal,
     control: Control<'_>,
 ) -> Option<Vec<(Action, f64)>> {
-    let chosen: Vec<(&DealState, f64)> = worlds
-        .iter()
-        .zip(weights)
-        .filter(|(_, &w)| w > 0.0)
-        .map(|(s, &w)| (s, w))
-        .collect();
-    let total: f64 = chosen.iter().map(|(_, w)| w).sum();
-    let chosen = merge_copies(chosen);
-    if chosen.is_empty() || total <= 0.0 {
-        return None;
-    }
+    let (chosen, total) = chosen_worlds(worlds, weights)?;
     let legal = chosen[0].0.legal_actions();
     let scope = Scope::fresh();
     // The bounds of a choice hold for sums of whole numbers, which are exact.
@@ -225,6 +232,58 @@ pub fn weighted_values(
                         f64::NEG_INFINITY
                     },
                 )
+            })
+            .collect(),
+    )
+}
+
+/// A legal action's value over weighted worlds: its mean and the mean's standard error.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spread {
+    pub action: Action,
+    /// The weighted mean, exactly as [`weighted_values`] gives it for [`Goal::Values`].
+    pub mean: f64,
+    /// The standard error of the mean, each world counting as many draws as its weight:
+    /// `sqrt(sum w (v - mean)^2 / (n - 1) / n)` with `n` the total weight; 0 for one world.
+    pub se: f64,
+}
+
+/// [`weighted_values`] for [`Goal::Values`], each mean with its standard error. `None` as
+/// there.
+pub fn weighted_spreads(
+    worlds: &[DealState],
+    weights: &[f64],
+    rollout: Rollout,
+    draws: Draws,
+    control: Control<'_>,
+) -> Option<Vec<Spread>> {
+    let (chosen, total) = chosen_worlds(worlds, weights)?;
+    let legal = chosen[0].0.legal_actions();
+    let wanted = vec![true; legal.len()];
+    let per_world = solve_worlds(&chosen, rollout, draws, Scope::fresh(), &wanted, control)?;
+    let value = |values: &Vec<f64>, i: usize| values.get(i).copied().unwrap_or(0.0);
+    Some(
+        legal
+            .into_iter()
+            .enumerate()
+            .map(|(i, action)| {
+                // Summed in world order, as `weighted_values` sums, so the means agree.
+                let sum = per_world
+                    .iter()
+                    .zip(&chosen)
+                    .fold(0.0, |sum, (values, (_, w))| sum + w * value(values, i));
+                let mean = sum / total;
+                let squares: f64 = per_world
+                    .iter()
+                    .zip(&chosen)
+                    .map(|(values, (_, w))| w * (value(values, i) - mean).powi(2))
+                    .sum();
+                let se = if total > 1.0 {
+                    (squares / (total - 1.0) / total).sqrt()
+                } else {
+                    0.0
+                };
+                Spread { action, mean, se }
             })
             .collect(),
     )
