@@ -800,14 +800,7 @@ class GaveUp:
 def solve(
     deal: Deal, objective: str | None = None, *, bound: None = None, max_nodes: None = None
 ) -> Solution:
-    """Solves a play-phase position double-dummy (every card and the talon order known).
-
-    ``objective`` is ``"points"`` (deal points for the player to move) or ``"cards"``
-    (the most cards the player to move can end the deal with). With ``bound`` (a whole
-    number), answers only whether the value is at least ``bound``, a ``BoundTest``: one
-    null-window test, cheaper than the value. With ``max_nodes``, gives up past that many
-    search nodes and returns a ``GaveUp`` instead of an answer. Raises ``EcarteError``
-    outside the play phase. Runs without the GIL."""
+    ...
 @overload
 def solve(
     deal: Deal, objective: str | None = None, *, bound: int, max_nodes: None = None
@@ -828,6 +821,23 @@ def solve(
     bound: int | None = None,
     max_nodes: int | None = None,
 ) -> Solution | BoundTest | GaveUp: ...
+# The signature that every call matches, with the docstring: the reference is generated
+# from it (a stub's overloads alone have no body to document).
+def solve(  # type: ignore[misc]
+    deal: Deal,
+    objective: str | None = None,
+    *,
+    bound: int | None = None,
+    max_nodes: int | None = None,
+) -> Solution | BoundTest | GaveUp:
+    """Solves a play-phase position double-dummy (every card and the talon order known).
+
+    ``objective`` is ``"points"`` (deal points for the player to move) or ``"cards"``
+    (the most cards the player to move can end the deal with). With ``bound`` (a whole
+    number), answers only whether the value is at least ``bound``, a ``BoundTest``: one
+    null-window test, cheaper than the value. With ``max_nodes``, gives up past that many
+    search nodes and returns a ``GaveUp`` instead of an answer. Raises ``EcarteError``
+    outside the play phase. Runs without the GIL."""
 
 def prepare_solver() -> float:
     """Builds the solver's one-time tables if they are not built yet (the endgame tables
