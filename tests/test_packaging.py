@@ -174,8 +174,10 @@ def test_the_wheel_holds_every_file_of_the_package() -> None:
     assert any(re.fullmatch(r"ecarte/_core\..*(so|pyd)", name) for name in names)
 
 
-def test_the_wheel_is_tagged_for_manylinux_on_linux() -> None:
+def test_the_wheel_is_abi3_and_tagged_for_manylinux_on_linux() -> None:
     name = Path(wheel().filename or "").name
+    # One wheel on CPython's stable ABI serves 3.10 and later (docs/packaging.md).
+    assert "-cp310-abi3-" in name, name
     if sys.platform.startswith("linux"):
         assert re.search(r"-manylinux_2_\d+_\w+\.whl$", name), name
     assert "linux_x86_64.whl" not in name.replace("manylinux", "")
