@@ -15,6 +15,7 @@ import sys
 
 import click
 
+from ecarte import __version__
 from ecarte._public import api_dir
 from ecarte.cli.analyse import analyse_command
 from ecarte.cli.bank import bank_command, odds_command
@@ -38,7 +39,8 @@ __dir__ = api_dir(globals())
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-@click.version_option(package_name="ecarte")
+# The engine's own version (Cargo.toml's, compiled in), as `ecarte.__version__` and hello report.
+@click.version_option(version=__version__, prog_name="ecarte")
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """ecarte: a fast, faithful écarté engine. Run `ecarte COMMAND --help` for details."""

@@ -241,7 +241,13 @@ impl PyDeal {
             let list = Bound::from_owned_ptr_or_err(py, list)?;
             for (i, &id) in ids[..n].iter().enumerate() {
                 let item = table[id as usize].clone_ref(py).into_ptr();
+                #[cfg(not(feature = "abi3"))]
                 pyo3::ffi::PyList_SET_ITEM(list.as_ptr(), i as pyo3::ffi::Py_ssize_t, item);
+                // The limited API has no macro form; the function checks the index too.
+                #[cfg(feature = "abi3")]
+                if pyo3::ffi::PyList_SetItem(list.as_ptr(), i as pyo3::ffi::Py_ssize_t, item) != 0 {
+                    return Err(PyErr::fetch(py));
+                }
             }
             Ok(list.cast_into_unchecked())
         }
