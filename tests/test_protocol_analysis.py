@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+from ecarte.bank import Table
 from ecarte.duel import BuiltinAgent, Deal, Match, Rules, analyse
 from ecarte.protocol import Session
 from ecarte.protocol.analysis import MAX_ANALYSED_DEALS
@@ -106,3 +107,5 @@ def test_a_server_refuses_a_record_of_too_many_deals_and_charges_the_refusal() -
     # Other records get the analysis's own refusal, on a server as everywhere.
     assert engine.error("analyse", record="{}") == "InvalidRecordError"
     assert engine.error("analyse", record="[") == "InvalidRecordError"
+    session = Table(["a", "b"], bank=100, chips=100, seed=3).to_json()
+    assert engine.error("analyse", record=session) == "InvalidRecordError"

@@ -273,7 +273,7 @@ def test_a_record_too_long_to_analyse_is_refused_in_the_worker_and_charged() -> 
     from ecarte.protocol.analysis import MAX_ANALYSED_DEALS
     from ecarte.web.app import WEB_LIMITS
 
-    long = duel.Match(seed=4, rules=duel.Rules(target=300))
+    long = duel.Match(seed=4, rules=duel.Rules(target=100))
     long.play(duel.BuiltinAgent("random", 1), duel.BuiltinAgent("random", 2))
     assert len(long.deals) > MAX_ANALYSED_DEALS
     short = duel.Match(seed=4, rules=duel.Rules(target=2))
