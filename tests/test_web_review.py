@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ecarte import duel
+from ecarte.protocol.replay import replay
 from test_web_browser import app, shot, until
 from test_web_page import width_fits
 
@@ -143,6 +144,12 @@ def test_a_saved_match_reviewed_from_replay(app: tuple[str, Browser], tmp_path: 
     last = len(expected.decisions) - 1
     chips.nth(last).click()
     decision = expected.decisions[last]
+    # The board steps to the position the move was chosen in.
+    frames = replay(match.to_json())["frames"]
+    start = next(i for i, f in enumerate(frames) if f["deal_number"] == decision.deal)
+    assert frames[start + decision.ply + 1]["action"] == str(decision.action)
+    step = start + decision.ply
+    assert page.inner_text("#replay-step") == f"step {step} of {len(frames) - 1}"
     rows = page.locator("#review-values tr")
     assert rows.count() == 1 + len(decision.legal)
     best = page.inner_text("#review-values tr.best")

@@ -51,7 +51,12 @@ export function replayScreen(main, server, hello) {
 
   function review() {
     if (!text) return;
-    const panel = reviewPanel(server, hello, { record: text }, { names, onClose: () => reviewBox.replaceChildren() });
+    // A decision chosen in the Review shows its position, before the move, on the board.
+    const onChoose = (d) => {
+      const start = frames.findIndex((f) => (f.deal_number || 1) === d.deal);
+      if (start >= 0) go(start + d.ply);
+    };
+    const panel = reviewPanel(server, hello, { record: text }, { names, onChoose, onClose: () => reviewBox.replaceChildren() });
     reviewBox.replaceChildren(panel);
     panel.scrollIntoView({ block: "start" });
   }

@@ -40,8 +40,9 @@ function chosenWorlds(hello) {
 }
 
 // The Review panel of `target` (`{game}`: its finished deals, only `deal` of them when
-// given; or `{record}`: the record's text), seats named by `names`.
-export function reviewPanel(server, hello, target, { names, deal = null, onClose } = {}) {
+// given; or `{record}`: the record's text), seats named by `names`; `onChoose(decision)`
+// is told of each decision the person chooses.
+export function reviewPanel(server, hello, target, { names, deal = null, onClose, onChoose } = {}) {
   const { fail } = messages();
   const worlds = el("input", { type: "number", id: "review-worlds", min: 1, max: hello.limits.worlds, value: chosenWorlds(hello), size: 4 });
   const body = el("div", { id: "review-body" });
@@ -78,7 +79,7 @@ export function reviewPanel(server, hello, target, { names, deal = null, onClose
     const detail = el("div", { id: "review-detail" });
     const chips = decisions.map((d, i) => el("button", {
       class: `decision seat${d.seat}${isMistake(d, threshold) ? " mistake" : ""}${d.forced ? " forced" : ""}`,
-      "data-deal": d.deal, "data-ply": d.ply, title: `${names[d.seat]}: ${d.phase}`, onclick: () => choose(i),
+      "data-deal": d.deal, "data-ply": d.ply, title: `${names[d.seat]}: ${d.phase}`, onclick: () => choose(i, true),
     }, actionText(d.action), isMistake(d, threshold) ? el("b", {}, "?") : null));
     const graph = valueGraph(decisions, threshold, names, choose);
     // One line per deal (a match's timeline reads deal by deal).
@@ -92,7 +93,8 @@ export function reviewPanel(server, hello, target, { names, deal = null, onClose
     const first = decisions.findIndex((d) => isMistake(d, threshold));
     choose(first >= 0 ? first : 0);
 
-    function choose(i) {
+    function choose(i, chosen = false) {
+      if (chosen && onChoose) onChoose(decisions[i]);
       chips.forEach((chip, k) => chip.classList.toggle("selected", k === i));
       graph.select(i);
       detail.replaceChildren(decisionDetail(decisions[i], threshold, names));
@@ -118,7 +120,7 @@ function valueGraph(decisions, threshold, names, choose) {
   decisions.forEach((d, i) => {
     const mistake = isMistake(d, threshold);
     node.append(svg("circle", { cx: x(i), cy: y(values[i]), r: mistake ? 4 : 2.2, class: mistake ? `mistake seat${d.seat}` : "point",
-      "data-ply": d.ply, onclick: () => choose(i) },
+      "data-ply": d.ply, onclick: () => choose(i, true) },
       svg("title", {}, `${names[d.seat]}: ${actionText(d.action)} ${signed(values[i])} for ${names[0]}${mistake ? " (mistake)" : ""}`)));
   });
   const select = (i) => { cursor.setAttribute("x1", x(i)); cursor.setAttribute("x2", x(i)); };
