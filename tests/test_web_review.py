@@ -8,12 +8,14 @@ nothing scrolls sideways. The worlds are few (8) so that the analyses are quick.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
 from ecarte import duel
 from ecarte.protocol.replay import replay
-from test_web_browser import app, shot, until
+from test_web_browser import app, until
 from test_web_page import width_fits
 
 if TYPE_CHECKING:
@@ -25,10 +27,10 @@ WORLDS = 8
 PHONE = 390
 
 
-def phone(browser: Browser) -> tuple[BrowserContext, Page, list[str]]:
+def phone(browser: Browser, width: int = PHONE) -> tuple[BrowserContext, Page, list[str]]:
     """A phone-sized page whose Review asks for few worlds (the page remembers a
     person's choice), and the page's script errors."""
-    context = browser.new_context(viewport={"width": PHONE, "height": 800})
+    context = browser.new_context(viewport={"width": width, "height": 800})
     context.add_init_script(f"localStorage.setItem('ecarte.review.worlds', '{WORLDS}')")
     page = context.new_page()
     errors: list[str] = []
@@ -106,7 +108,8 @@ def test_a_deal_against_random_reviewed_with_a_mistake_marked(
             assert rows.count() >= 3  # the heading and two actions at least
             assert page.locator("#review-values tr.best").count() == 1
             assert page.locator("#review-values tr.taken").count() == 1
-            shot(page, "web-phone-review", tmp_path)
+            folder = Path(os.environ.get("ECARTE_SCREENSHOTS") or tmp_path)
+            page.locator("#review").screenshot(path=str(folder / "web-phone-review.png"))
             marked = True
             break
         # The next deal's first move closes the Review.
@@ -116,7 +119,10 @@ def test_a_deal_against_random_reviewed_with_a_mistake_marked(
     context.close()
 
 
-def test_a_saved_match_reviewed_from_replay(app: tuple[str, Browser], tmp_path: Path) -> None:
+@pytest.mark.parametrize("width", [PHONE, 360])
+def test_a_saved_match_reviewed_from_replay(
+    app: tuple[str, Browser], tmp_path: Path, width: int
+) -> None:
     url, browser = app
     match = duel.Match(seed=5, rules=duel.Rules(target=3))
     match.play(duel.BuiltinAgent("heuristic", 1), duel.BuiltinAgent("random", 2))
@@ -124,7 +130,7 @@ def test_a_saved_match_reviewed_from_replay(app: tuple[str, Browser], tmp_path: 
     path = tmp_path / "match.json"
     path.write_text(match.to_json())
     expected = duel.analyse(match, worlds=WORLDS, seed=1)
-    context, page, errors = phone(browser)
+    context, page, errors = phone(browser, width)
     page.goto(url + "/#/replay")
     assert page.is_disabled("#replay-review")
     page.set_input_files("#record-file", str(path))

@@ -133,7 +133,8 @@ function decisionDetail(d, threshold, names) {
   const rows = d.legal.map((a) => el("tr", { class: `${a === d.action ? "taken" : ""}${a === d.best ? " best" : ""}` },
     el("td", {}, actionText(a)),
     el("td", {}, `${signed(at(d.values_info, a))} ±${at(d.values_info_se, a).toFixed(2)}`),
-    el("td", {}, d.values ? signed(at(d.values, a)) : "–"),
+    // Double-dummy values are whole points.
+    el("td", {}, d.values ? signed(at(d.values, a)).replace(".00", "") : "–"),
     el("td", {}, [a === d.action ? "played" : null, a === d.best ? "best" : null].filter(Boolean).join(", "))));
   const verdict = d.forced ? "the only legal move"
     : d.action === d.best ? "the best move"
