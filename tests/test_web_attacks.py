@@ -306,8 +306,12 @@ def test_the_replay_worker_ends_with_the_server_however_it_ends() -> None:
             with ws_connect(url.replace("http", "ws") + "ws") as ws:
                 ws.send(json.dumps({"id": 1, "cmd": "replay", "record": record}))
                 assert json.loads(ws.recv(timeout=60))["ok"]
+                analyse = {"id": 2, "cmd": "analyse", "record": record, "worlds": 1}
+                ws.send(json.dumps(analyse))
+                assert json.loads(ws.recv(timeout=60))["ok"]
             children = children_of(server.pid)
-            assert children  # the worker (and multiprocessing's resource tracker)
+            # The replay and analysis workers (and multiprocessing's resource tracker).
+            assert len(children) >= 3
             server.send_signal(how)
             server.wait(30)
             deadline = time.monotonic() + 10

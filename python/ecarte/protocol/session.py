@@ -717,8 +717,7 @@ class Session(Bookkeeping):
         if self.replayer is None:
             return replay(request.record())
         encoded, seconds = self.replayer(request.record())
-        if client.peer.cpu is not None:
-            client.peer.cpu.charge(seconds)
+        self._charge(client, seconds)
         return Encoded(encoded)
 
     def _cmd_analyse(self, client: Client, request: Request) -> dict[str, Any] | Encoded:

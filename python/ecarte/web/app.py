@@ -54,9 +54,11 @@ WEB_LIMITS: Final = {
     "secret_ids": True,
     "cpu_budget": (30.0, 0.5),
 }
-#: Answers the ``replay`` requests, and ``analyse`` of a record, of every app of this process
-#: (:mod:`ecarte.web.worker`).
+#: Answers the ``replay`` requests of every app of this process (:mod:`ecarte.web.worker`).
 REPLAY_WORKER: Final = ReplayWorker()
+#: Answers ``analyse`` of a record, in a worker of its own: an analysis takes seconds, and
+#: the replays do not queue behind it.
+ANALYSIS_WORKER: Final = ReplayWorker()
 #: A connection whose client takes none of what it is sent for this long is dropped by
 #: the operating system (Linux's TCP_USER_TIMEOUT), and its memory freed.
 USER_TIMEOUT_SECONDS: Final = 30
@@ -91,7 +93,7 @@ def create_app(session: Session | None = None, *, allowed_hosts: Iterable[str] =
     if held.replayer is None:
         held.replayer = REPLAY_WORKER
     if held.analyser is None:
-        held.analyser = REPLAY_WORKER.analyse
+        held.analyser = ANALYSIS_WORKER.analyse
     scheduler = Scheduler()
     connections = {"open": 0}
 
