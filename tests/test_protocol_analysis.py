@@ -58,6 +58,15 @@ def test_a_seat_against_an_agent_analyses_only_finished_deals() -> None:
     assert len(result["decisions"]) == len(first.history)
     # The agent's decisions are there, its discards among them: the deal is over.
     assert {d["seat"] for d in result["decisions"]} == {0, 1}
+    # One deal asked for by its number: the same decisions, numbered as in the match; the
+    # deal in play has none yet, and no deal is past it.
+    alone = engine("analyse", game=game, deal=1, worlds=WORLDS)
+    assert alone["decisions"] == result["decisions"] and alone["deals"] == 1
+    assert engine("analyse", game=game, deal=2, worlds=WORLDS)["decisions"] == []
+    assert engine.error("analyse", game=game, deal=3) == "ProtocolError"
+    assert engine.error("analyse", game=game, deal=0) == "ProtocolError"
+    record = first.to_json()
+    assert engine.error("analyse", record=record, deal=1) == "ProtocolError"
     assert "seed" not in json.dumps(state)
 
 

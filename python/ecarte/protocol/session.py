@@ -109,7 +109,7 @@ COMMANDS: Final = {
     "odds": _fields("game", "trump_card", "seen"),
     "record": _fields("game"),
     "replay": _fields("record"),
-    "analyse": _fields("game", "record", "worlds", "seed", "threshold"),
+    "analyse": _fields("game", "deal", "record", "worlds", "seed", "threshold"),
     "close": _fields("game"),
     "quit": _fields(),
 }  # fmt: skip
@@ -724,30 +724,40 @@ class Session(Bookkeeping):
         if request.has("game") == request.has("record"):
             raise ProtocolError("analyse: a game or a record, one of them")
         if request.has("record"):
+            if request.has("deal"):
+                raise ProtocolError("analyse: deal picks a deal of a game, not of a record")
             return self._analyse_record(client, request)
         game, holder, _ = self._holder(client, request)
         if isinstance(holder, OpenDuel):
             self._require_all(client, game, "analyse")
         elif not isinstance(holder, (PlayDuel, WatchDuel)):
             raise ProtocolError("analyse: a duel deal or match")
+        number = None
         with holder.lock:
             played = holder.game if isinstance(holder, OpenDuel) else holder.match
-            target = played.to_json()
+            if request.has("deal"):
+                deals = played.deals if isinstance(played, Match) else [played]
+                number = request.integer("deal", 1, len(deals))
+                target = deals[number - 1].to_json()
+            else:
+                target = played.to_json()
         # A seat facing an agent, or a spectator, sees a deal's hidden cards once it is
         # over: only the finished deals are analysed for them.
         finished = not isinstance(holder, OpenDuel)
-        if self.open_games:
-            return analysis(
-                request, target, finished=finished, max_worlds=self.max_worlds, threads=None
-            )
         # A server runs it on one thread and charges the client its time.
+        threads = None if self.open_games else 1
         start = time.perf_counter()
         try:
-            return analysis(
-                request, target, finished=finished, max_worlds=self.max_worlds, threads=1
+            result = analysis(
+                request, target, finished=finished, max_worlds=self.max_worlds, threads=threads
             )
         finally:
-            self._charge(client, time.perf_counter() - start)
+            if not self.open_games:
+                self._charge(client, time.perf_counter() - start)
+        if number is not None:  # the deal's number in its game, not in its own record
+            for decision in result["decisions"]:
+                decision["deal"] = number
+        return result
 
     def _analyse_record(self, client: Client, request: Request) -> dict[str, Any] | Encoded:
         """The analysis of the record the client sent, every deal of it (the client has

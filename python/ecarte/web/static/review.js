@@ -39,8 +39,8 @@ function chosenWorlds(hello) {
   return saved >= 1 && saved <= limit ? saved : hello.analysis.worlds;
 }
 
-// The Review panel of `target` (`{game}`: its finished deals, only `deal` of them when
-// given; or `{record}`: the record's text), seats named by `names`; `onChoose(decision)`
+// The Review panel of `target` (`{game}`: its finished deals, only deal number `deal`
+// when given; or `{record}`: the record's text), seats named by `names`; `onChoose(decision)`
 // is told of each decision the person chooses.
 export function reviewPanel(server, hello, target, { names, deal = null, onClose, onChoose } = {}) {
   const { fail } = messages();
@@ -60,10 +60,9 @@ export function reviewPanel(server, hello, target, { names, deal = null, onClose
     const n = Number(worlds.value);
     body.replaceChildren(el("p", { class: "count", id: "review-waiting" }, "Analysing…"));
     try {
-      const result = await server.request("analyse", { ...target, worlds: n });
+      const result = await server.request("analyse", { ...target, ...(deal === null ? {} : { deal }), worlds: n });
       localStorage.setItem(WORLDS_KEY, String(n));
-      const decisions = deal === null ? result.decisions : result.decisions.filter((d) => d.deal === deal);
-      draw(decisions, result);
+      draw(result.decisions, result);
     } catch (error) {
       body.replaceChildren();
       fail(error);
