@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 import random
 
-from ecarte.duel import Deal, Match, analyse
-from ecarte.web.app import web_session
+from ecarte.bank import Table
+from ecarte.duel import BuiltinAgent, Deal, Match, Rules, analyse
+from ecarte.protocol import Session
+from ecarte.protocol.analysis import MAX_ANALYSED_DEALS
+from ecarte.web.app import WEB_LIMITS, web_session
 from test_protocol import Engine
 
 WORLDS = 3
@@ -41,7 +44,6 @@ def test_a_seat_against_an_agent_analyses_only_finished_deals() -> None:
     started = engine("new", kind="match", opponent="random", seat=1)
     game = started["game"]
     assert engine("analyse", game=game, worlds=WORLDS)["decisions"] == []
-    assert engine.error("analyse", record=Deal(seed=1).to_json()) == "AccessError"
     holder = engine.session.games[game]
     for _ in range(200):
         state = engine("observe", game=game)
@@ -56,4 +58,63 @@ def test_a_seat_against_an_agent_analyses_only_finished_deals() -> None:
     assert len(result["decisions"]) == len(first.history)
     # The agent's decisions are there, its discards among them: the deal is over.
     assert {d["seat"] for d in result["decisions"]} == {0, 1}
+    # One deal asked for by its number: the same decisions, numbered as in the match; the
+    # deal in play has none yet, and no deal is past it.
+    alone = engine("analyse", game=game, deal=1, worlds=WORLDS)
+    assert alone["decisions"] == result["decisions"] and alone["deals"] == 1
+    assert engine("analyse", game=game, deal=2, worlds=WORLDS)["decisions"] == []
+    assert engine.error("analyse", game=game, deal=3) == "ProtocolError"
+    assert engine.error("analyse", game=game, deal=0) == "ProtocolError"
+    record = first.to_json()
+    assert engine.error("analyse", record=record, deal=1) == "ProtocolError"
     assert "seed" not in json.dumps(state)
+
+
+def played_match(deals: int, seed: int = 3) -> Match:
+    """A match of random agents of at least ``deals`` deals (a target far enough)."""
+    match = Match(seed=seed, rules=Rules(target=2 * deals))
+    match.play(BuiltinAgent("random", 1), BuiltinAgent("random", 2))
+    assert len(match.deals) >= deals
+    return match
+
+
+def budgeted_engine() -> Engine:
+    """A server's session whose client, from an address, has a CPU budget that any work
+    overdraws (its next request would wait)."""
+    engine = Engine(Session(**{**WEB_LIMITS, "cpu_budget": (1e-6, 1e-3)}))  # type: ignore[arg-type]
+    engine.client = engine.session.connect("127.0.0.7")
+    return engine
+
+
+def test_a_server_analyses_a_record_the_client_sends_and_charges_it() -> None:
+    engine = budgeted_engine()
+    assert engine("hello")["limits"]["analysed_deals"] == MAX_ANALYSED_DEALS
+    assert Engine()("hello")["limits"]["analysed_deals"] is None
+    match = played_match(3)
+    result = engine("analyse", record=match.to_json(), worlds=WORLDS, seed=5)
+    expected = analyse(match, worlds=WORLDS, seed=5)
+    assert result["decisions"] == [d.to_dict() for d in expected.decisions]
+    assert result["deals"] == len(expected.deals)
+    cpu = engine.client.peer.cpu
+    assert cpu is not None and cpu.wait() > 0  # its time was charged
+    # The worlds stay within the server's limit, as for its games.
+    too_many = WEB_LIMITS["max_worlds"] + 1  # type: ignore[operator]
+    assert engine.error("analyse", record=match.to_json(), worlds=too_many) == "ProtocolError"
+
+
+def test_a_server_refuses_a_record_of_too_many_deals_and_charges_the_refusal() -> None:
+    engine = budgeted_engine()
+    match = played_match(MAX_ANALYSED_DEALS + 1)
+    response = engine.raw(cmd="analyse", record=match.to_json(), worlds=1)
+    assert response["error"]["type"] == "ProtocolError"
+    assert f"at most {MAX_ANALYSED_DEALS}" in response["error"]["message"]
+    cpu = engine.client.peer.cpu
+    assert cpu is not None and cpu.wait() > 0
+    # A session of open games (ecarte engine) takes the whole record.
+    whole = Engine()("analyse", record=match.to_json(), worlds=1)
+    assert whole["deals"] == len(match.deals) > MAX_ANALYSED_DEALS
+    # Other records get the analysis's own refusal, on a server as everywhere.
+    assert engine.error("analyse", record="{}") == "InvalidRecordError"
+    assert engine.error("analyse", record="[") == "InvalidRecordError"
+    session = Table(["a", "b"], bank=100, chips=100, seed=3).to_json()
+    assert engine.error("analyse", record=session) == "InvalidRecordError"

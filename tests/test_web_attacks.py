@@ -269,6 +269,34 @@ def running(process: Path) -> bool:
     return stat_fields(process)[:1] not in ([], ["Z"])  # a zombie has ended
 
 
+def test_a_record_too_long_to_analyse_is_refused_in_the_worker_and_charged() -> None:
+    from ecarte.protocol.analysis import MAX_ANALYSED_DEALS
+    from ecarte.web.app import WEB_LIMITS
+
+    long = duel.Match(seed=4, rules=duel.Rules(target=100))
+    long.play(duel.BuiltinAgent("random", 1), duel.BuiltinAgent("random", 2))
+    assert len(long.deals) > MAX_ANALYSED_DEALS
+    short = duel.Match(seed=4, rules=duel.Rules(target=2))
+    short.play(duel.BuiltinAgent("random", 1), duel.BuiltinAgent("random", 2))
+    # A budget that the refusal alone overdraws, refilled slowly.
+    session = Session(**{**WEB_LIMITS, "cpu_budget": (1e-6, 1e-3)})  # type: ignore[arg-type]
+    with running_server(session) as (url, held):
+        attacker = Seat(ws_url(url), source=ATTACKER)
+        refused = attacker("analyse", record=long.to_json(), worlds=100)
+        assert not refused["ok"] and refused["error"]["type"] == "ProtocolError"
+        assert f"at most {MAX_ANALYSED_DEALS}" in refused["error"]["message"]
+        cpu = held.peers[ATTACKER].cpu
+        assert cpu is not None and cpu.wait() > 0  # charged, though refused
+        # Another address is served meanwhile, its record analysed as the API does.
+        honest = Seat(ws_url(url))
+        answer = honest("analyse", record=short.to_json(), worlds=2, seed=9)
+        assert answer["ok"], answer
+        expected = duel.analyse(short, worlds=2, seed=9)
+        assert answer["result"]["decisions"] == [d.to_dict() for d in expected.decisions]
+        attacker.close()
+        honest.close()
+
+
 def test_the_replay_worker_ends_with_the_server_however_it_ends() -> None:
     from webserver import serve_process
 
@@ -278,8 +306,12 @@ def test_the_replay_worker_ends_with_the_server_however_it_ends() -> None:
             with ws_connect(url.replace("http", "ws") + "ws") as ws:
                 ws.send(json.dumps({"id": 1, "cmd": "replay", "record": record}))
                 assert json.loads(ws.recv(timeout=60))["ok"]
+                analyse = {"id": 2, "cmd": "analyse", "record": record, "worlds": 1}
+                ws.send(json.dumps(analyse))
+                assert json.loads(ws.recv(timeout=60))["ok"]
             children = children_of(server.pid)
-            assert children  # the worker (and multiprocessing's resource tracker)
+            # The replay and analysis workers (and multiprocessing's resource tracker).
+            assert len(children) >= 3
             server.send_signal(how)
             server.wait(30)
             deadline = time.monotonic() + 10

@@ -17,6 +17,7 @@ from typing import Any, Final
 import ecarte
 from ecarte._core import MAX_SAMPLES
 from ecarte._public import api_dir
+from ecarte.analysis import DEFAULT_ANALYSIS_THRESHOLD, DEFAULT_ANALYSIS_WORLDS
 from ecarte.bank import Table
 from ecarte.bank import odds as bank_odds
 from ecarte.bank.table import MODES, TABLE_DEFAULTS
@@ -35,7 +36,13 @@ from ecarte.duel import (
     solve,
 )
 from ecarte.errors import EcarteError, IllegalActionError, InvalidRulesError, TableError
-from ecarte.protocol.analysis import analysis
+from ecarte.protocol.analysis import (
+    MAX_ANALYSED_DEALS,
+    AnalysisOptions,
+    analysis,
+    analysis_options,
+    analysis_result,
+)
 from ecarte.protocol.bookkeeping import SPECTATOR, Bookkeeping, Departure
 from ecarte.protocol.clients import ALL_SEATS, Client
 from ecarte.protocol.games import BankTable, Holder, OpenDuel, PlayDuel, WatchDuel
@@ -71,6 +78,9 @@ RULE_FIELDS: Final = frozenset({"order", "allow_trump_discard", "max_exchanges",
 #: Answers ``replay`` elsewhere: the record's text in; the result as JSON and the CPU
 #: seconds it took out.
 Replayer = Callable[[str], tuple[str, float]]
+#: Answers ``analyse`` of a record elsewhere: the record's text and the options in; the
+#: result as JSON (or the error refusing it) and the CPU seconds it took out.
+Analyser = Callable[[str, AnalysisOptions], tuple["str | EcarteError", float]]
 
 
 class Encoded(str):
@@ -99,7 +109,7 @@ COMMANDS: Final = {
     "odds": _fields("game", "trump_card", "seen"),
     "record": _fields("game"),
     "replay": _fields("record"),
-    "analyse": _fields("game", "record", "worlds", "seed", "threshold"),
+    "analyse": _fields("game", "deal", "record", "worlds", "seed", "threshold"),
     "close": _fields("game"),
     "quit": _fields(),
 }  # fmt: skip
@@ -153,6 +163,8 @@ class Session(Bookkeeping):
         }
         #: Where ``replay`` is answered (``None``: here, in the calling thread).
         self.replayer: Replayer | None = None
+        #: Where ``analyse`` of a record is answered (``None``: here, in the calling thread).
+        self.analyser: Analyser | None = None
         #: While stored games are made again: their recipes carry the seeds they were dealt.
         self._restoring = False
 
@@ -343,6 +355,11 @@ class Session(Bookkeeping):
                 "worlds": self.max_worlds,
                 "go_seconds": MAX_GO_SECONDS,
                 "players": MAX_PLAYERS,
+                "analysed_deals": None if self.open_games else MAX_ANALYSED_DEALS,
+            },
+            "analysis": {
+                "worlds": min(DEFAULT_ANALYSIS_WORLDS, self.max_worlds),
+                "threshold": DEFAULT_ANALYSIS_THRESHOLD,
             },
             "open_games": self.open_games,
             "kinds": {kind: variant.name for kind, variant in game_kinds().items()},
@@ -700,42 +717,74 @@ class Session(Bookkeeping):
         if self.replayer is None:
             return replay(request.record())
         encoded, seconds = self.replayer(request.record())
-        if client.peer.cpu is not None:
-            client.peer.cpu.charge(seconds)
+        self._charge(client, seconds)
         return Encoded(encoded)
 
-    def _cmd_analyse(self, client: Client, request: Request) -> dict[str, Any]:
+    def _cmd_analyse(self, client: Client, request: Request) -> dict[str, Any] | Encoded:
         if request.has("game") == request.has("record"):
             raise ProtocolError("analyse: a game or a record, one of them")
         if request.has("record"):
-            if not self.open_games:
-                raise AccessError("this server analyses the finished deals of its games")
-            target, finished = request.record(), False
-        else:
-            game, holder, _ = self._holder(client, request)
-            if isinstance(holder, OpenDuel):
-                self._require_all(client, game, "analyse")
-            elif not isinstance(holder, (PlayDuel, WatchDuel)):
-                raise ProtocolError("analyse: a duel deal or match")
-            with holder.lock:
-                played = holder.game if isinstance(holder, OpenDuel) else holder.match
+            if request.has("deal"):
+                raise ProtocolError("analyse: deal picks a deal of a game, not of a record")
+            return self._analyse_record(client, request)
+        game, holder, _ = self._holder(client, request)
+        if isinstance(holder, OpenDuel):
+            self._require_all(client, game, "analyse")
+        elif not isinstance(holder, (PlayDuel, WatchDuel)):
+            raise ProtocolError("analyse: a duel deal or match")
+        number = None
+        with holder.lock:
+            played = holder.game if isinstance(holder, OpenDuel) else holder.match
+            if request.has("deal"):
+                deals = played.deals if isinstance(played, Match) else [played]
+                number = request.integer("deal", 1, len(deals))
+                target = deals[number - 1].to_json()
+            else:
                 target = played.to_json()
-            # A seat facing an agent, or a spectator, sees a deal's hidden cards once it is
-            # over: only the finished deals are analysed for them.
-            finished = not isinstance(holder, OpenDuel)
-        if self.open_games:
-            return analysis(
-                request, target, finished=finished, max_worlds=self.max_worlds, threads=None
-            )
+        # A seat facing an agent, or a spectator, sees a deal's hidden cards once it is
+        # over: only the finished deals are analysed for them.
+        finished = not isinstance(holder, OpenDuel)
         # A server runs it on one thread and charges the client its time.
+        threads = None if self.open_games else 1
         start = time.perf_counter()
         try:
-            return analysis(
-                request, target, finished=finished, max_worlds=self.max_worlds, threads=1
+            result = analysis(
+                request, target, finished=finished, max_worlds=self.max_worlds, threads=threads
             )
         finally:
-            if client.peer.cpu is not None:
-                client.peer.cpu.charge(time.perf_counter() - start)
+            if not self.open_games:
+                self._charge(client, time.perf_counter() - start)
+        if number is not None:  # the deal's number in its game, not in its own record
+            for decision in result["decisions"]:
+                decision["deal"] = number
+        return result
+
+    def _analyse_record(self, client: Client, request: Request) -> dict[str, Any] | Encoded:
+        """The analysis of the record the client sent, every deal of it (the client has
+        seen them all). A server takes records of at most :data:`MAX_ANALYSED_DEALS` deals,
+        analyses them as it replays records (in its worker, on one thread) and charges the
+        client the CPU time, a refused record's included."""
+        text = request.record()
+        options = analysis_options(request, self.max_worlds)
+        if self.open_games:
+            return analysis_result(text, options, finished=False, threads=None)
+        if self.analyser is None:
+            start = time.perf_counter()
+            try:
+                return analysis_result(
+                    text, options, finished=False, threads=1, max_deals=MAX_ANALYSED_DEALS
+                )
+            finally:
+                self._charge(client, time.perf_counter() - start)
+        answer, seconds = self.analyser(text, options)
+        self._charge(client, seconds)
+        if isinstance(answer, EcarteError):
+            raise answer
+        return Encoded(answer)
+
+    def _charge(self, client: Client, seconds: float) -> None:
+        if client.peer.cpu is not None:
+            client.peer.cpu.charge(seconds)
 
     def _cmd_close(self, client: Client, request: Request) -> dict[str, Any]:
         game, holder, _ = self._holder(client, request)

@@ -56,6 +56,9 @@ WEB_LIMITS: Final = {
 }
 #: Answers the ``replay`` requests of every app of this process (:mod:`ecarte.web.worker`).
 REPLAY_WORKER: Final = ReplayWorker()
+#: Answers ``analyse`` of a record, in a worker of its own: an analysis takes seconds, and
+#: the replays do not queue behind it.
+ANALYSIS_WORKER: Final = ReplayWorker()
 #: A connection whose client takes none of what it is sent for this long is dropped by
 #: the operating system (Linux's TCP_USER_TIMEOUT), and its memory freed.
 USER_TIMEOUT_SECONDS: Final = 30
@@ -89,6 +92,8 @@ def create_app(session: Session | None = None, *, allowed_hosts: Iterable[str] =
     held = session if session is not None else web_session()
     if held.replayer is None:
         held.replayer = REPLAY_WORKER
+    if held.analyser is None:
+        held.analyser = ANALYSIS_WORKER.analyse
     scheduler = Scheduler()
     connections = {"open": 0}
 

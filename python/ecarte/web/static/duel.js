@@ -4,6 +4,7 @@
 import { actionText, back, card, cardText, el, suitText } from "./cards.js";
 import { messages } from "./messages.js";
 import { seatGone, seatMoved } from "./connection.js";
+import { reviewPanel } from "./review.js";
 
 // The agents a spectator may pick: each agent by its name, and the specs the levels play.
 function watchable(hello) {
@@ -45,7 +46,10 @@ export function duelScreen(main, server, hello) {
       el("label", {}, "Match to", el("input", { id: "target", type: "number", value: hello.rules.target })),
       el("button", { class: "primary", id: "start", onclick: start }, "Start")));
   const board = el("div", { id: "board" });
-  main.append(setup, board);
+  // The Review of the deal just finished, kept apart from the board, which each move draws
+  // again; it closes when the next deal's first move is made.
+  const reviewBox = el("div", { id: "review-box" });
+  main.append(setup, board, reviewBox);
   let game = null;
   let moved = false;
   let seenDraws = 0;
@@ -59,6 +63,7 @@ export function duelScreen(main, server, hello) {
       const result = await server.request("new", { kind: "match", opponent: spec, seat: Number(document.getElementById("seat").value), rules });
       game = { id: result.game, token: result.seat_token };
       moved = false;
+      reviewBox.replaceChildren();
       sessionStorage.setItem("ecarte.duel", JSON.stringify(game));
       seenDraws = 0;
       show(result.state);
@@ -102,8 +107,17 @@ export function duelScreen(main, server, hello) {
     board.replaceChildren(seatMoved(rejoin));
   });
 
+  function review(state) {
+    const me = state.seat;
+    const names = me === 0 ? ["You", `Opponent (${state.opponent})`] : [`Opponent (${state.opponent})`, "You"];
+    const panel = reviewPanel(server, hello, { game: game.id }, { names, deal: state.finished.deal_number, onClose: () => reviewBox.replaceChildren() });
+    reviewBox.replaceChildren(panel);
+    panel.scrollIntoView({ block: "start" });
+  }
+
   function show(state) {
     view = state;
+    if (!state.finished) reviewBox.replaceChildren();
     board.dataset.version = String(Number(board.dataset.version || 0) + 1);
     const obs = state.observation;
     const me = state.seat;
@@ -119,7 +133,8 @@ export function duelScreen(main, server, hello) {
     });
     const finished = state.finished;
     const banner = finished ? el("div", { id: "result-banner", class: `banner ${finished.outcome.winner === me ? "win" : "loss"}` },
-      el("b", {}, `Deal ${finished.deal_number}: `), finished.banner,
+      el("b", {}, `Deal ${finished.deal_number}: `), finished.banner, " ",
+      el("button", { id: "review-open", onclick: () => review(state) }, "Review"),
       state.over ? el("div", {}, el("b", {}, state.winner === me ? "You win the match!" : "The opponent wins the match."), " ",
         el("button", { id: "new-match", class: "primary", onclick: start }, "New match")) : null) : null;
     board.replaceChildren(el("div", { class: "board" },

@@ -5,13 +5,16 @@ import { el } from "./cards.js";
 import { messages } from "./messages.js";
 import { frameBoard } from "./duel.js";
 import { tableBoard } from "./bank.js";
+import { reviewPanel } from "./review.js";
 
 export function replayScreen(main, server, hello) {
   const { fail } = messages();
   const board = el("div", { id: "replay-board" });
   const position = el("span", { id: "replay-step", class: "count" });
   const slider = el("input", { type: "range", min: 0, value: 0, id: "replay-slider", class: "grow" });
-  let frames = [], variant = null, index = 0, names = null;
+  const reviewButton = el("button", { id: "replay-review", onclick: review, disabled: true }, "Review");
+  const reviewBox = el("div", { id: "review-box" });
+  let frames = [], variant = null, index = 0, names = null, text = null;
   main.append(el("div", { class: "panel" }, el("h2", {}, "Replay a record"),
     el("p", {}, "Open a record saved by ecarte (ecarte play --save, ecarte match --out, a bank session's to_json())."),
     el("div", { class: "row" },
@@ -21,7 +24,7 @@ export function replayScreen(main, server, hello) {
         el("button", { id: "replay-prev", onclick: () => go(index - 1) }, "◀"),
         el("button", { id: "replay-next", onclick: () => go(index + 1) }, "▶"),
         el("button", { id: "replay-last", onclick: () => go(frames.length - 1) }, "Last")),
-      slider, position)), board);
+      slider, position, reviewButton)), board, reviewBox);
   slider.addEventListener("input", () => go(Number(slider.value)));
   document.addEventListener("keydown", (e) => {
     if (!document.body.contains(board)) return;
@@ -33,12 +36,29 @@ export function replayScreen(main, server, hello) {
     const file = event.target.files[0];
     if (!file) return;
     try {
-      const r = await server.request("replay", { record: await file.text() });
+      const record = await file.text();
+      const r = await server.request("replay", { record });
       frames = r.frames; variant = hello.records[r.format].variant;
       names = r.players || ["seat 0", "seat 1"];
+      text = record;
+      // A duel's deals have moves to review; a bank session's stakes do not.
+      reviewButton.disabled = variant !== "duel";
+      reviewBox.replaceChildren();
       slider.max = frames.length - 1;
       go(0);
     } catch (error) { fail(error); }
+  }
+
+  function review() {
+    if (!text) return;
+    // A decision chosen in the Review shows its position, before the move, on the board.
+    const onChoose = (d) => {
+      const start = frames.findIndex((f) => (f.deal_number || 1) === d.deal);
+      if (start >= 0) go(start + d.ply);
+    };
+    const panel = reviewPanel(server, hello, { record: text }, { names, onChoose, onClose: () => reviewBox.replaceChildren() });
+    reviewBox.replaceChildren(panel);
+    panel.scrollIntoView({ block: "start" });
   }
 
   function go(k) {
