@@ -331,7 +331,8 @@ def public_modules() -> list[str]:
         if any(p.startswith("_") for p in parts) or parts[1] in ("cli", "bench"):
             continue
         names.append(info.name)
-    return [*names, "ecarte.cli"]
+    # The one module of the harness that is API: the shipped solver positions.
+    return [*names, "ecarte.cli", "ecarte.bench.positions"]
 
 
 def importable(name: str) -> object:

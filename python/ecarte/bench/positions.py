@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ecarte._core import Stream
+from ecarte._public import api_dir
 from ecarte.duel import Deal, Rules, Solution, solve_many_timed
 from ecarte.errors import EcarteError
 
@@ -44,6 +45,7 @@ __all__ = [
     "parse_record",
     "position_record",
 ]
+__dir__ = api_dir(globals())
 
 FORMAT = "ecarte.solver.position"
 VERSION = 2
