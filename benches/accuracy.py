@@ -6,12 +6,13 @@ choices on the fixed decision set, judged by a deep reference.
 
 The judge values every legal action of a decision under the mover's information exactly
 as ``duel.analyse`` does: ``master_values`` over W worlds (400 by default), seeded by
-``decision_seed(judge seed, observation)``, the judge seed being ``S + 1`` so that the
-judge never shares the agents' worlds. Each decision's values are computed once and every
-agent's choice is read against them. As in ``duel.analyse``, an action's ``loss_info`` is
-the highest value minus its own, only decisions with a choice (more than one legal action)
-count, and a decision is accurate when its ``loss_info`` is 0 (:data:`EPSILON` absorbs
-float rounding only; values of distinct actions that differ do so by far more).
+``decision_seed(S + 1, observation)``; each agent is made for each decision with the seed
+``decision_seed(S, observation)``, so the judge never shares an agent's worlds and a
+decision's judgement does not depend on the sample it is in. Each decision's values are
+computed once and every agent's choice is read against them. As in ``duel.analyse``, an
+action's ``loss_info`` is the highest value minus its own, only decisions with a choice
+(more than one legal action) count, and a decision is accurate when its ``loss_info`` is 0
+(:data:`EPSILON` absorbs float rounding only; values that differ do so by far more).
 
 The agents are the registry's (``duel.AGENTS``, at their default worlds) and the specs of
 the levels (``duel.LEVELS``), weakest first, unless ``--agents`` names others. With
@@ -120,7 +121,6 @@ def main(argv: list[str] | None = None) -> None:
     if args.judge_worlds < 1 or (args.decisions is not None and args.decisions < 1):
         parser.error("--judge-worlds and --decisions must be at least 1")
     specs = args.agents.split(",") if args.agents else default_specs()
-    agents = {spec: make_agent(spec, args.seed) for spec in specs}
     judge_seed = args.seed + 1
     decisions = chosen_decisions(args.set, args.decisions, args.seed)
 
@@ -144,9 +144,12 @@ def main(argv: list[str] | None = None) -> None:
             "values": [values[a] for a in d.legal],
             "agents": {},
         }
-        for spec, agent in agents.items():
+        # Each agent is seeded per decision, so that an agent that draws from a stream
+        # (random) chooses the same on a decision whatever sample it is judged in.
+        agent_seed = decision_seed(args.seed, d.observation)
+        for spec in specs:
             start = time.process_time()
-            action = agent(d.observation, d.legal)
+            action = make_agent(spec, agent_seed)(d.observation, d.legal)
             agent_cpu[spec] += time.process_time() - start
             loss = best - values[action]
             losses[spec].append(loss)
