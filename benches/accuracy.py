@@ -60,13 +60,16 @@ def default_specs() -> list[str]:
 
 
 def ladder_points(path: Path) -> dict[str, float]:
-    """Points per deal against the heuristic of each agent of the arena ladder's table."""
+    """Points per deal against the heuristic of each agent of the arena ladder: the first
+    table under the page's "The ladder" heading."""
     points: dict[str, float] = {}
     row = re.compile(r"^\| `([a-z]+(?::\d+)?)`[^|]*\| ([+−-]?\d+(?:\.\d+)?)")
-    for line in path.read_text(encoding="utf-8").splitlines():
+    section = path.read_text(encoding="utf-8").split("## The ladder", 1)[-1]
+    table = section.split("\n|", 1)[-1].split("\n\n", 1)[0]
+    for line in ("|" + table).splitlines():
         if found := row.match(line):
             spec, value = found.groups()
-            points.setdefault(spec, float(value.replace("−", "-")))
+            points[spec] = float(value.replace("−", "-"))
     return points
 
 

@@ -76,7 +76,10 @@ def test_every_registry_agent_is_judged_on_every_decision_with_a_choice(
     assert summary["judge_seed"] == 4 and summary["judge_cpu_seconds"] > 0
     for key in ("spearman_accuracy", "spearman_mean_loss"):
         assert -1 <= summary[key] <= 1
-    assert len(summary["ranked_agents"]) >= 5
+    # Every agent is ranked against its points in the ladder of docs/agents.md.
+    assert summary["ranked_agents"] == [a["agent"] for a in agents]
+    ladder = {a["agent"]: a["ladder"] for a in agents}
+    assert ladder["heuristic"] == 0 and ladder["random"] < 0 < ladder["master"]
 
 
 def test_the_judge_values_as_analyse_does(output: list[dict[str, Any]], small_set: Path) -> None:
