@@ -114,18 +114,27 @@ def emit(record: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--judge-worlds", type=int, default=400, metavar="W")
-    parser.add_argument("--decisions", type=int, default=None, metavar="N")
-    parser.add_argument("--seed", type=int, default=1, metavar="S")
-    parser.add_argument("--agents", default=None, metavar="SPEC,...")
-    parser.add_argument("--set", type=Path, default=SET, metavar="PATH")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument(
+        "--judge-worlds", type=int, default=400, metavar="W", help="the judge's worlds (400)"
+    )
+    parser.add_argument(
+        "--decisions", type=int, metavar="N", help="a seeded sample of N decisions (all)"
+    )
+    parser.add_argument("--seed", type=int, default=1, metavar="S", help="the seed (1)")
+    parser.add_argument("--agents", metavar="SPEC,...", help="the agents (the registry's)")
+    parser.add_argument("--set", type=Path, default=SET, metavar="PATH", help="a decision set")
     args = parser.parse_args(argv)
     if args.judge_worlds < 1 or (args.decisions is not None and args.decisions < 1):
         parser.error("--judge-worlds and --decisions must be at least 1")
     specs = args.agents.split(",") if args.agents else default_specs()
     judge_seed = args.seed + 1
-    decisions = chosen_decisions(args.set, args.decisions, args.seed)
+    try:
+        for spec in [*specs, f"{JUDGE}:{args.judge_worlds}"]:
+            make_agent(spec, args.seed)
+        decisions = chosen_decisions(args.set, args.decisions, args.seed)
+    except (ValueError, OSError) as e:
+        parser.error(str(e))
 
     losses: dict[str, list[float]] = {spec: [] for spec in specs}
     agent_cpu = dict.fromkeys(specs, 0.0)

@@ -122,8 +122,18 @@ def test_the_same_seed_gives_the_same_judgement(
     assert [r["decision"] for r in other[:7]] != [r["decision"] for r in decisions]
 
 
-def test_bad_arguments_are_refused() -> None:
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--decisions", "0"], "at least 1"),
+        (["--judge-worlds", "10001"], "10000"),
+        (["--agents", "random,nobody"], "nobody"),
+        (["--set", "/no/such/set.jsonl.gz"], "set.jsonl.gz"),
+    ],
+)
+def test_bad_arguments_are_refused_with_status_2(args: list[str], says: str) -> None:
     done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--decisions", "0"], capture_output=True, text=True
+        [sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=600
     )
-    assert done.returncode == 2 and "at least 1" in done.stderr
+    assert done.returncode == 2 and says in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and not done.stdout
