@@ -25,7 +25,8 @@ def pytest_configure(config: pytest.Config) -> None:
     # Found, not imported: the checkout's copy may have no compiled core to import.
     spec = importlib.util.find_spec("ecarte")
     origin = Path(spec.origin if spec and spec.origin else "").resolve()
-    if Path(__file__).resolve().parent.parent in origin.parents:
+    # The source tree, not the checkout: scripts/check's venv may sit in the checkout's target/.
+    if Path(__file__).resolve().parent.parent / "python" in origin.parents:
         raise pytest.UsageError(
             f"ECARTE_TEST_WHEEL=1, but the checkout's ecarte is imported ({origin})"
         )
