@@ -24,6 +24,7 @@ from ecarte._core.duel import (
     analyse_json,
     analysis_size,
 )
+from ecarte._public import api_dir
 from ecarte.seeding import resolve_seed
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "analyse",
     "analysis_size",
 ]
+__dir__ = api_dir(globals())
 
 #: The phases a decision is taken in.
 DecisionPhase = Literal["proposal", "response", "discard", "play"]

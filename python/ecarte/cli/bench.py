@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ecarte import MAX_THREADS
+from ecarte import MAX_BATCH, MAX_THREADS
 from ecarte.cli.common import SEED, Whole
 
 #: The most times ``bench solver --repeat`` solves each position.
@@ -81,7 +81,7 @@ def _threads() -> int:
 )
 @click.option(
     "--positions",
-    type=Whole(1),
+    type=Whole(1, MAX_BATCH),
     default=None,
     help="Solve the first N positions of the file (default: all).",
 )

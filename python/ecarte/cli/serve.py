@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ecarte.cli.common import Whole
-from ecarte.protocol.store import DEFAULT_KEEP, MEMORY
+from ecarte.protocol.store import DEFAULT_KEEP, MAX_GAMES, MEMORY
 
 
 @click.command("serve")
@@ -35,7 +35,7 @@ from ecarte.protocol.store import DEFAULT_KEEP, MEMORY
 )
 @click.option(
     "--keep",
-    type=click.IntRange(0),
+    type=Whole(0, MAX_GAMES),
     default=DEFAULT_KEEP,
     show_default=True,
     help="Finished games kept, up to the games the server holds (the oldest go first; "

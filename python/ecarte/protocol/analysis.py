@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Final, NamedTuple
 
+from ecarte._public import api_dir
 from ecarte.analysis import DEFAULT_ANALYSIS_THRESHOLD, DEFAULT_ANALYSIS_WORLDS, analyse
 from ecarte.duel import Deal, Match
 from ecarte.protocol.wire import ProtocolError, Request
@@ -20,6 +21,7 @@ __all__ = [
     "analysis_options",
     "analysis_result",
 ]
+__dir__ = api_dir(globals())
 
 #: The seed of the worlds when the request gives none, as ``ecarte analyse`` uses.
 DEFAULT_SEED: Final = 1

@@ -32,11 +32,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Final
 
+from ecarte._public import api_dir
 from ecarte.errors import EcarteError
 
 __all__ = [
     "APPLICATION_ID",
     "DEFAULT_KEEP",
+    "MAX_GAMES",
     "MEMORY",
     "SCHEMA_VERSION",
     "Store",
@@ -44,6 +46,7 @@ __all__ = [
     "StoredGame",
     "default_path",
 ]
+__dir__ = api_dir(globals())
 
 #: The ``application_id`` of an ``ecarte serve`` database ("ECSV").
 APPLICATION_ID: Final = 0x45435356
@@ -51,6 +54,9 @@ APPLICATION_ID: Final = 0x45435356
 SCHEMA_VERSION: Final = 1
 #: Finished games kept by default.
 DEFAULT_KEEP: Final = 100
+#: Games ``ecarte serve`` holds at once, finished ones kept included: the most ``--keep``
+#: can keep.
+MAX_GAMES: Final = 512
 #: The path of a store that lives in memory only (nothing survives the process).
 MEMORY: Final = ":memory:"
 SQLITE_MAGIC: Final = b"SQLite format 3\x00"

@@ -13,7 +13,7 @@ from ecarte._install import install_hint
 from ecarte._public import api_dir
 from ecarte.errors import EcarteError
 from ecarte.protocol.session import Session
-from ecarte.protocol.store import DEFAULT_KEEP, Store, default_path
+from ecarte.protocol.store import DEFAULT_KEEP, MAX_GAMES, Store, default_path
 from ecarte.protocol.wire import MAX_MESSAGE_BYTES
 from ecarte.web.conversation import Scheduler, converse
 from ecarte.web.guard import AllowedHosts, HostGuard
@@ -40,8 +40,6 @@ __dir__ = api_dir(globals())
 STATIC = Path(__file__).with_name("static")
 #: Open WebSocket connections at once.
 MAX_CONNECTIONS: Final = 1024
-#: Games the server holds at once (finished ones kept included).
-MAX_GAMES: Final = 512
 #: The web server's session: games against agents, spectated matches and shared tables
 #: only, seeds of its own, and bounds on games, search and each address's CPU time (30 s
 #: saved up at most, refilled at half a core).
