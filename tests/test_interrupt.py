@@ -70,7 +70,7 @@ API_CALLS = {
         "duel.BuiltinAgent('pimc', 2))"
     ),
     "sample_worlds, over and over": "while True: duel.sample_worlds(obs, 10_000, 1)",
-    "analyse, 10,000 worlds a decision": "duel.analyse(d, worlds=10_000, seed=1)",
+    "analyse, over and over": "while True: duel.analyse(d, worlds=10_000, seed=1)",
     "bank.simulate": "bank.simulate(10**9, seed=1)",
     "bank.odds, over and over": "while True: bank.odds(trump_card='7H', removed=['5H'])",
     "a big VecEnv, step after step": "while True: env.step(env.random_actions())",
