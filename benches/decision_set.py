@@ -6,6 +6,7 @@ decides the same, and to time the agents on the same observations.
     python benches/decision_set.py time PATH SPEC...    # CPU seconds per decision
     python benches/decision_set.py time PATH --deals 30 SPEC...  # of the first 30 deals
     python benches/decision_set.py dump PATH OUT        # JSON lines for decision_profile.rs
+    python benches/decision_set.py spread PATH SPEC...  # how each weights its worlds
 
 The set is every decision of fixed deals: 70 deals played by the heuristic in both seats
 and 30 by the expert against PIMC(24) (both phases, forced moves included), each with a
@@ -18,6 +19,11 @@ actions) holding its decisions (the action index, the seed and both evaluators' 
 70 are the heuristic's) and times ``make_agent(SPEC, 1)(observation, legal)`` on each, in
 CPU seconds of the process (run it with ``RAYON_NUM_THREADS=1`` for one core), and prints
 the mean, median, p90 and p99 by phase and over all.
+
+``spread`` asks each search agent (``duel.inference_spread``, the agent's seed 1) how it
+weights its worlds at each decision: the share of decisions where it weights them at all,
+and there the mean effective sample size of its pool of candidate worlds, and that as a
+share of the pool.
 """
 
 from __future__ import annotations
@@ -32,7 +38,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ecarte.agents import make_agent
-from ecarte.duel import Action, Deal, Observation, expert_values, pimc_values
+from ecarte.duel import (
+    Action,
+    Deal,
+    Observation,
+    expert_values,
+    inference_spread,
+    pimc_values,
+)
 
 SAMPLES = 24
 HEURISTIC_DEALS = 70
@@ -186,12 +199,33 @@ def timing(path: Path, specs: list[str], deals: int | None = None) -> None:
             )
 
 
+def spread(path: Path, specs: list[str]) -> None:
+    decisions = list(load(path))
+    for spec in specs:
+        sizes: dict[str, list[float]] = {"exchange": [], "play": []}
+        shares: list[float] = []
+        for d in decisions:
+            weighted = inference_spread(d.observation, spec, 1)
+            if weighted is not None:
+                sizes[d.phase].append(weighted[0])
+                shares.append(weighted[0] / weighted[1])
+        for kind, values_ in [*sizes.items(), ("all", sizes["exchange"] + sizes["play"])]:
+            print(
+                f"{spec:>12} {kind:>8}: weighted at {len(values_):5d} of the decisions, "
+                f"mean effective sample size {statistics.fmean(values_ or [0]):.1f}",
+                flush=True,
+            )
+        print(f"{spec:>12}      all: mean {statistics.fmean(shares or [0]):.3f} of the pool")
+
+
 if __name__ == "__main__":
     command, file, *rest = sys.argv[1:]
     if command == "make":
         make(Path(file))
     elif command == "dump":
         dump(Path(file), Path(rest[0]))
+    elif command == "spread":
+        spread(Path(file), rest)
     elif command == "check":
         check(Path(file), int(rest[0]) if rest else 1)
     elif rest[:1] == ["--deals"]:

@@ -3,6 +3,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use ndarray::{Array1, Array2};
 
 use ecarte::bank::{odds, Composition};
 use ecarte::card::{Card, Suit};
@@ -10,7 +11,7 @@ use ecarte::control::Control;
 use ecarte::duel::{DealState, Rules, OBSERVATION_SIZE};
 use ecarte::internals::{
     derive_seed, play_deal, random_action, rng_from_seed, shuffle_with_seed, simulate_deals,
-    ObsLayout, OwnedBuffers, SeedDeriver, VecEnv, View,
+    ObsLayout, OwnedBuffers, SeedDeriver, VecEnv, View, SHIPPED,
 };
 use ecarte::play::Policy;
 
@@ -138,5 +139,47 @@ fn bank_odds(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, engine, vecenv, bank_odds);
+/// The grandmaster's opponent model on one follow: the engine's sparse pass over the legal
+/// actions, the same network dense with every weight, and dense through `ndarray`.
+fn network(c: &mut Criterion) {
+    let net = &*SHIPPED;
+    let mut state = DealState::from_seed(9, 1, Rules::default()).unwrap();
+    while state.lead().is_none() || state.legal_mask().count_ones() < 2 {
+        let action = state.legal_actions()[0];
+        state.apply_unchecked(action);
+    }
+    let player = state.current_player().unwrap();
+    let mut x = [0.0f32; OBSERVATION_SIZE];
+    state.encode_observation(player, [0, 0], &mut x);
+    let legal = state.legal_mask();
+    c.bench_function("network: sparse pass, legal actions (the engine's)", |b| {
+        b.iter(|| net.log_probabilities(black_box(&x), legal));
+    });
+    c.bench_function("network: dense pass, every action", |b| {
+        b.iter(|| net.dense_logits(black_box(&x)));
+    });
+    let layers: Vec<(Array2<f32>, Array1<f32>)> = net
+        .layers()
+        .map(|(inputs, outputs, weights, bias)| {
+            (
+                Array2::from_shape_vec((outputs, inputs), weights.to_vec()).unwrap(),
+                Array1::from(bias.to_vec()),
+            )
+        })
+        .collect();
+    c.bench_function("network: dense pass through ndarray", |b| {
+        b.iter(|| {
+            let mut h = Array1::from(black_box(&x).to_vec());
+            for (i, (w, bias)) in layers.iter().enumerate() {
+                h = w.dot(&h) + bias;
+                if i + 1 < layers.len() {
+                    h.mapv_inplace(|v| v.max(0.0));
+                }
+            }
+            h
+        });
+    });
+}
+
+criterion_group!(benches, engine, vecenv, bank_odds, network);
 criterion_main!(benches);

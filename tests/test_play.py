@@ -330,7 +330,7 @@ def test_play_level_names_its_agent() -> None:
     quit_without_saving(child)
     helped = spawn("--help")
     helped.expect(pexpect.EOF)
-    for level in ("easy", "medium", "hard", "expert", "master"):
+    for level in ("easy", "medium", "hard", "expert", "master", "grandmaster"):
         assert level in helped.before
 
 

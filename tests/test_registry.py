@@ -11,7 +11,15 @@ from typing import Any
 
 import pytest
 from ecarte import arena, duel
-from ecarte.agents import BuiltinAgent, ExpertAgent, MasterAgent, PimcAgent, RandomAgent, make_agent
+from ecarte.agents import (
+    BuiltinAgent,
+    ExpertAgent,
+    GrandmasterAgent,
+    MasterAgent,
+    PimcAgent,
+    RandomAgent,
+    make_agent,
+)
 from ecarte.errors import EcarteError
 from ecarte.protocol import Client, Session
 
@@ -19,10 +27,10 @@ SEARCH_AGENTS = [agent for agent in duel.AGENTS if agent.searches]
 
 
 def test_the_registry_is_the_grammar_and_the_levels() -> None:
-    assert [a.name for a in duel.AGENTS] == ["random", "heuristic", "pimc", "expert", "master"]
+    assert [a.name for a in duel.AGENTS] == ["random", "heuristic", "pimc", "expert", "master", "grandmaster"]
     assert duel.AGENT_SPECS == tuple(form for a in duel.AGENTS for form in a.specs)
     assert dict(duel.LEVELS) == {level: spec for a in duel.AGENTS for level, spec in a.levels}
-    assert list(duel.LEVELS) == ["easy", "medium", "hard", "expert", "master"]
+    assert list(duel.LEVELS) == ["easy", "medium", "hard", "expert", "master", "grandmaster"]
     with pytest.raises(TypeError):
         duel.LEVELS["easy"] = "random"  # type: ignore[index]
     for agent in duel.AGENTS:
@@ -45,8 +53,8 @@ def test_the_registry_is_the_grammar_and_the_levels() -> None:
 
 
 def test_make_agent_makes_every_agent_of_the_registry() -> None:
-    classes = {"random": RandomAgent, "pimc": PimcAgent, "expert": ExpertAgent}
-    classes["master"] = MasterAgent
+    classes: dict[str, type[BuiltinAgent]] = {"random": RandomAgent, "pimc": PimcAgent}
+    classes |= {"expert": ExpertAgent, "master": MasterAgent, "grandmaster": GrandmasterAgent}
     for agent in duel.AGENTS:
         made = make_agent(agent.name, 5)
         assert type(made) is classes.get(agent.name, type(made))

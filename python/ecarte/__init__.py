@@ -43,10 +43,24 @@ from ecarte.errors import (
 
 if TYPE_CHECKING:
     from ecarte import agents, arena, bank, duel, expert, master, pimc
-    from ecarte.agents import ExpertAgent, HeuristicAgent, MasterAgent, PimcAgent, RandomAgent
+    from ecarte.agents import (
+        ExpertAgent,
+        GrandmasterAgent,
+        HeuristicAgent,
+        MasterAgent,
+        PimcAgent,
+        RandomAgent,
+    )
 
 _SUBMODULES = {"agents", "arena", "bank", "duel", "expert", "master", "pimc", "stats", "errors"}
-_AGENT_CLASSES = {"ExpertAgent", "HeuristicAgent", "MasterAgent", "PimcAgent", "RandomAgent"}
+_AGENT_CLASSES = {
+    "ExpertAgent",
+    "GrandmasterAgent",
+    "HeuristicAgent",
+    "MasterAgent",
+    "PimcAgent",
+    "RandomAgent",
+}
 
 
 def __getattr__(name: str) -> Any:
@@ -65,6 +79,7 @@ __all__ = [
     "Card",
     "EcarteError",
     "ExpertAgent",
+    "GrandmasterAgent",
     "HeuristicAgent",
     "IllegalActionError",
     "InvalidActionError",

@@ -26,6 +26,7 @@ __all__ = [
     "Agent",
     "BuiltinAgent",
     "ExpertAgent",
+    "GrandmasterAgent",
     "HeuristicAgent",
     "MasterAgent",
     "PimcAgent",
@@ -138,9 +139,24 @@ class MasterAgent(PimcAgent):
     _name = "master"
 
 
+class GrandmasterAgent(PimcAgent):
+    """The expert's search over ``samples`` worlds resampled by a learned model of the
+    opponent's play: the native ``"grandmaster:N"``.
+
+    Each candidate world is weighted by the probability a small network, trained on the
+    search agents' self-play (``examples/train_inference.py``), gives to every decision the
+    opponent made in that world: exchange decisions, discards, leads and follows
+    (``rust/src/play/grandmaster.rs``). The network is compiled into the engine: no PyTorch
+    at play time. Deterministic for a seed, as :class:`PimcAgent` is.
+    """
+
+    _name = "grandmaster"
+
+
 #: The agents that have a class of their own, by name; any other is a ``BuiltinAgent``.
 _CLASSES: dict[str, type[BuiltinAgent]] = {
-    cls._name: cls for cls in (RandomAgent, HeuristicAgent, PimcAgent, ExpertAgent, MasterAgent)
+    cls._name: cls
+    for cls in (RandomAgent, HeuristicAgent, PimcAgent, ExpertAgent, MasterAgent, GrandmasterAgent)
 }
 
 

@@ -21,6 +21,7 @@ from ecarte._core.duel import (
     COMPACT_OBSERVATION_SIZE,
     DEFAULT_EXPERT_SAMPLES,
     DEFAULT_LEVEL,
+    DEFAULT_GRANDMASTER_SAMPLES,
     DEFAULT_MASTER_SAMPLES,
     DEFAULT_PIMC_SAMPLES,
     LEVELS,
@@ -51,6 +52,8 @@ from ecarte._core.duel import (
     decision_seed,
     expert_values,
     heuristic_action,
+    grandmaster_values,
+    inference_spread,
     master_values,
     parse_agent,
     pimc_values,
@@ -59,6 +62,7 @@ from ecarte._core.duel import (
     solve,
 )
 from ecarte._core.duel import decode_compact_rows as _decode_compact_rows
+from ecarte._core.duel import self_play_decisions as _self_play_decisions
 from ecarte._core.duel import simulate as _simulate
 from ecarte._core.duel import solve_many as _solve_many
 from ecarte._core.duel import solve_many_timed as _solve_many_timed
@@ -76,6 +80,7 @@ __all__ = [
     "COMPACT_OBSERVATION_SIZE",
     "DEFAULT_EXPERT_SAMPLES",
     "DEFAULT_LEVEL",
+    "DEFAULT_GRANDMASTER_SAMPLES",
     "DEFAULT_MASTER_SAMPLES",
     "DEFAULT_PIMC_SAMPLES",
     "LEVELS",
@@ -114,11 +119,14 @@ __all__ = [
     "expert_values",
     "heuristic_action",
     "is_native_agent",
+    "grandmaster_values",
+    "inference_spread",
     "master_values",
     "parse_agent",
     "pimc_values",
     "prepare_solver",
     "sample_worlds",
+    "self_play_decisions",
     "simulate",
     "solve",
     "solve_many",
@@ -233,6 +241,35 @@ def simulate_chunk(
     # A local run's one chunk hands the native checks the caller's start as given.
     first = offset + start if start else offset
     raw = _simulate(n, seed, agents, rules, matches, first, threads, on_progress)
+    return {name: np.asarray(values) for name, values in raw}
+
+
+def self_play_decisions(
+    matches: int,
+    seed: int,
+    agents: Sequence[tuple[str, str]] = (("master", "master"),),
+    rules: Rules | None = None,
+    start: int = 0,
+    threads: int | None = None,
+    *,
+    on_progress: Callable[[int], object] | None = None,
+) -> dict[str, npt.NDArray[Any]]:
+    """The decisions with a choice (two legal actions or more) of ``matches`` self-play
+    matches between built-in agents, natively and in parallel: data to learn a model of
+    play from (``examples/train_inference.py`` trains the grandmaster's on them).
+
+    Match ``i`` is match ``start + i`` of the run with seed ``seed`` (as in
+    :func:`simulate`), played by ``agents[i % len(agents)]``, a pair of specs for seat 0 and
+    seat 1. Columns, one row per decision in match order and then in the order they were
+    made: ``observation`` (float32, ``(rows, OBSERVATION_SIZE)``, the tensor of the seat to
+    move, match score included), ``mask`` (bool, ``(rows, NUM_ACTIONS)``, its legal
+    actions), ``action`` (int64, the id taken), ``match`` (the match's index in the run),
+    ``seat``, and the master's hand-written model of the decision as a baseline:
+    ``master_log_probability`` (of the action taken) and ``master_choice`` (the id it finds
+    likeliest, -1 where it reads nothing: discards and leads, uniform to it). The same whatever ``threads`` is. ``on_progress(matches)`` is told the
+    matches played so far; Ctrl-C stops it (``KeyboardInterrupt``).
+    """
+    raw = _self_play_decisions(matches, seed, agents, rules, start, threads, on_progress)
     return {name: np.asarray(values) for name, values in raw}
 
 

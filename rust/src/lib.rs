@@ -50,6 +50,7 @@ pub mod internals {
     pub use crate::duel::action::bit;
     pub use crate::play::expert::{expert_search, expert_values, CANDIDATES_PER_WORLD};
     pub use crate::play::heuristic::{heuristic_rollout, View};
+    pub use crate::play::network::{Network, SHIPPED};
     pub use crate::play::random::random_action;
     pub use crate::play::simulate::{play_deal, simulate_deals};
     pub use crate::play::vecenv::{ObsLayout, OwnedBuffers, VecEnv};

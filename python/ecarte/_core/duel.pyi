@@ -112,6 +112,7 @@ DEFAULT_PIMC_SAMPLES: Final[int]
 DEFAULT_EXPERT_SAMPLES: Final[int]
 """Worlds solved per decision of ``"expert"``."""
 DEFAULT_MASTER_SAMPLES: Final[int]
+DEFAULT_GRANDMASTER_SAMPLES: Final[int]
 """Worlds solved per decision of ``"master"``."""
 
 def decode_compact_rows(
@@ -916,6 +917,20 @@ def master_values(
     by seat, over ``samples`` worlds resampled by the likelihood of the opponent's plays and
     exchange decisions."""
 
+def grandmaster_values(
+    observation: Observation, samples: int, seed: int
+) -> list[tuple[Action, float]]:
+    """Each legal action with the grandmaster's value: mean double-dummy points, the talon
+    drawn by seat, over ``samples`` worlds resampled by the learned model's likelihood of
+    the opponent's decisions."""
+
+def inference_spread(
+    observation: Observation, agent: str, seed: int
+) -> tuple[float, int] | None:
+    """How the search agent ``agent`` (a spec) with seed ``seed`` weights the worlds it
+    samples for ``observation``: the effective sample size of its weighted pool of
+    candidate worlds and the pool's size, or ``None`` where it solves unweighted worlds."""
+
 @final
 class MatchResult:
     """The end of a match: the winner, the final score and every deal's outcome."""
@@ -1050,3 +1065,15 @@ class Match:
     def copy(self) -> Match: ...
     def __copy__(self) -> Match: ...
     def __deepcopy__(self, memo: object) -> Match: ...
+
+def self_play_decisions(
+    matches: int,
+    seed: int,
+    agents: Iterable[tuple[str, str]],
+    rules: Rules | None = None,
+    start: int | None = None,
+    threads: int | None = None,
+    on_progress: Callable[[int], object] | None = None,
+) -> list[tuple[str, np.ndarray]]:
+    """The decisions with a choice of ``matches`` self-play matches between built-in
+    agents, as columns of arrays. See ``ecarte.duel.self_play_decisions``."""

@@ -31,7 +31,7 @@ use crate::duel::action::Action;
 use crate::duel::observe::Observation;
 use crate::duel::state::{DealState, Phase};
 use crate::rng::{self, GameRng};
-use crate::solver::pimc::{weighted_values, Goal};
+use crate::solver::pimc::{weighted_values, Goal, Rollout};
 use crate::solver::sampler::{sample_worlds, Draft, SampleError, Sampler, MAX_WORLDS};
 use crate::solver::Draws;
 
@@ -192,6 +192,19 @@ pub fn expert_search(
     inferred_values(obs, samples, seed, inference, goal, control)
 }
 
+/// [`inference_spread`] for the expert.
+pub fn expert_spread(
+    obs: &Observation,
+    samples: usize,
+    seed: u64,
+) -> Result<Option<(f64, usize)>, SampleError> {
+    let inference = Inference {
+        informative: opponent_decided(obs),
+        log_likelihood: opponent_log_likelihood,
+    };
+    inference_spread(obs, samples, seed, inference)
+}
+
 /// How a search reads the opponent's decisions: by `log_likelihood`, where `informative`
 /// says they say something.
 pub(crate) struct Inference<L> {
@@ -209,18 +222,32 @@ pub(crate) fn inferred_values(
     goal: Goal,
     control: Control<'_>,
 ) -> Result<Vec<(Action, f64)>, SampleError> {
+    inferred_values_with(
+        obs,
+        samples,
+        seed,
+        inference,
+        heuristic_rollout,
+        goal,
+        control,
+    )
+}
+
+/// [`inferred_values`] with the exchange phase of each world played out by `rollout`.
+pub(crate) fn inferred_values_with(
+    obs: &Observation,
+    samples: usize,
+    seed: u64,
+    inference: Inference<impl Fn(&Draft, &Observation) -> f64>,
+    rollout: Rollout,
+    goal: Goal,
+    control: Control<'_>,
+) -> Result<Vec<(Action, f64)>, SampleError> {
     if control.cancelled() {
         return Ok(Vec::new());
     }
     let (worlds, counts) = inferred_worlds(obs, samples, seed, inference)?;
-    let values = weighted_values(
-        &worlds,
-        &counts,
-        heuristic_rollout,
-        Draws::BySeat,
-        goal,
-        control,
-    );
+    let values = weighted_values(&worlds, &counts, rollout, Draws::BySeat, goal, control);
     Ok(values.unwrap_or_default())
 }
 
@@ -248,6 +275,72 @@ pub(crate) fn inferred_worlds(
     })
 }
 
+/// The candidate worlds sampled for `samples` worlds solved.
+fn pool_size(samples: usize) -> Result<usize, SampleError> {
+    let size = samples * CANDIDATES_PER_WORLD;
+    if size > MAX_WORLDS {
+        return Err(SampleError::TooMany {
+            wanted: size,
+            max: MAX_WORLDS,
+        });
+    }
+    Ok(size)
+}
+
+/// A pool of `size` candidate worlds of `obs` drawn from `seed`, with the sampler that
+/// drew them and each one's `log_likelihood`.
+fn weighted_pool(
+    obs: &Observation,
+    size: usize,
+    seed: u64,
+    log_likelihood: impl Fn(&Draft, &Observation) -> f64,
+) -> Result<(Sampler<'_>, Vec<Draft>, Vec<f64>), SampleError> {
+    let mut drafts = Sampler::new(obs, seed)?;
+    let pool = (0..size)
+        .map(|_| drafts.draft())
+        .collect::<Result<Vec<Draft>, SampleError>>()?;
+    let log_weights: Vec<f64> = pool
+        .iter()
+        .map(|draft| log_likelihood(draft, obs))
+        .collect();
+    Ok((drafts, pool, log_weights))
+}
+
+/// The effective sample size of weights `exp(log_weights)`: `(sum w)^2 / sum w^2`, from 1
+/// (one world carries all the weight) to the pool's size (all alike).
+pub fn effective_sample_size(log_weights: &[f64]) -> f64 {
+    let top = log_weights
+        .iter()
+        .copied()
+        .fold(f64::NEG_INFINITY, f64::max);
+    let (sum, squares) = log_weights.iter().fold((0.0, 0.0), |(s, q), &l| {
+        let w = (l - top).exp();
+        (s + w, q + w * w)
+    });
+    if squares > 0.0 {
+        sum * sum / squares
+    } else {
+        0.0
+    }
+}
+
+/// How a search weights the worlds of `obs` for `samples` worlds solved, from the decision
+/// seed `seed`: the effective sample size of its weighted pool, and the pool's size; `None`
+/// where the opponent's decisions say nothing and it solves unweighted worlds.
+pub(crate) fn inference_spread(
+    obs: &Observation,
+    samples: usize,
+    seed: u64,
+    inference: Inference<impl Fn(&Draft, &Observation) -> f64>,
+) -> Result<Option<(f64, usize)>, SampleError> {
+    if !inference.informative {
+        return Ok(None);
+    }
+    let size = pool_size(samples.max(1))?;
+    let (_, _, log_weights) = weighted_pool(obs, size, seed, inference.log_likelihood)?;
+    Ok(Some((effective_sample_size(&log_weights), size)))
+}
+
 /// The worlds drawn at least once when `samples` are resampled from a pool of
 /// `CANDIDATES_PER_WORLD` times as many by their `log_likelihood`, with how many times each
 /// was drawn. Only the drawn worlds are replayed into deal states: the likelihood reads the
@@ -258,21 +351,8 @@ fn resampled_worlds(
     seed: u64,
     log_likelihood: impl Fn(&Draft, &Observation) -> f64,
 ) -> Result<(Vec<DealState>, Vec<f64>), SampleError> {
-    let size = samples * CANDIDATES_PER_WORLD;
-    if size > MAX_WORLDS {
-        return Err(SampleError::TooMany {
-            wanted: size,
-            max: MAX_WORLDS,
-        });
-    }
-    let mut drafts = Sampler::new(obs, seed)?;
-    let pool = (0..size)
-        .map(|_| drafts.draft())
-        .collect::<Result<Vec<Draft>, SampleError>>()?;
-    let log_weights: Vec<f64> = pool
-        .iter()
-        .map(|draft| log_likelihood(draft, obs))
-        .collect();
+    let size = pool_size(samples)?;
+    let (drafts, pool, log_weights) = weighted_pool(obs, size, seed, log_likelihood)?;
     let counts = systematic_counts(&log_weights, samples, &mut rng::decision_rng(seed));
     let mut drawn = (Vec::new(), Vec::new());
     for (draft, count) in pool.iter().zip(counts) {

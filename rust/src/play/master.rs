@@ -14,10 +14,10 @@
 //! choice (docs/agents.md, "master, master:N").
 
 use super::expert::{
-    exchange_log_probability, inferred_values, inferred_worlds, opponent_decided, opponent_log_sum,
-    Inference,
+    decision_probability, exchange_log_probability, inference_spread, inferred_values,
+    inferred_worlds, opponent_decided, opponent_log_sum, Inference,
 };
-use super::heuristic::{heuristic_action, View};
+use super::heuristic::{hand_value, heuristic_action, View};
 use crate::control::Control;
 use crate::duel::action::Action;
 use crate::duel::observe::Observation;
@@ -44,6 +44,35 @@ fn follow_log_probability(state: &DealState, action: Action) -> f64 {
         FOLLOW_AGREEMENT.ln()
     } else {
         ((1.0 - FOLLOW_AGREEMENT) / f64::from(legal - 1)).ln()
+    }
+}
+
+/// The master's model of one decision, as a predictor of play: the log-probability it gives
+/// to `action` by the player to move in `state`, and the action it finds likeliest. Exchange
+/// decisions and follows are modelled as the master reads them; the decisions it does not
+/// read (discards and leads) are uniform over the legal actions, with no likeliest.
+pub(crate) fn modelled_decision(state: &DealState, action: Action) -> (f64, Option<Action>) {
+    let legal = state.legal_mask();
+    let uniform = -f64::from(legal.count_ones()).ln();
+    match state.phase() {
+        Phase::Proposal | Phase::Response => {
+            let value = f64::from(hand_value(&View::of_state(state)));
+            let (change, keep) = match state.phase() {
+                Phase::Proposal => (Action::Propose, Action::Decline),
+                _ => (Action::Accept, Action::Refuse),
+            };
+            let likeliest = if decision_probability(change, value) > 0.5 {
+                change
+            } else {
+                keep
+            };
+            (exchange_log_probability(state, action), Some(likeliest))
+        }
+        Phase::Play if state.lead().is_some() => (
+            follow_log_probability(state, action),
+            Some(heuristic_action(&View::of_state(state))),
+        ),
+        _ => (uniform, None),
     }
 }
 
@@ -89,6 +118,15 @@ fn master_inference(obs: &Observation) -> Inference<fn(&Draft, &Observation) -> 
         informative: opponent_decided(obs) || !obs.tricks.is_empty(),
         log_likelihood,
     }
+}
+
+/// How the master weights its worlds for `obs` (see `expert::inference_spread`).
+pub fn master_spread(
+    obs: &Observation,
+    samples: usize,
+    seed: u64,
+) -> Result<Option<(f64, usize)>, SampleError> {
+    inference_spread(obs, samples, seed, master_inference(obs))
 }
 
 /// The worlds [`master_values`] solves for `obs`, each with how many times it counts: the

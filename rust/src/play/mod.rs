@@ -6,9 +6,12 @@
 
 pub(crate) mod agent;
 mod custom;
+pub(crate) mod decisions;
 pub(crate) mod expert;
+pub(crate) mod grandmaster;
 pub(crate) mod heuristic;
 pub(crate) mod master;
+pub(crate) mod network;
 pub(crate) mod opponent;
 pub(crate) mod opponent_record;
 pub(crate) mod policy;

@@ -1,5 +1,5 @@
 //! The built-in policies by name: uniform random, the rule-based heuristic, PIMC, the
-//! expert and the master (each with its row in [`super::registry`]). Each reads only what
+//! expert, the master and the grandmaster (each with its row in [`super::registry`]). Each reads only what
 //! the player to move may know, never the hidden cards.
 
 use crate::control::Control;
@@ -10,7 +10,10 @@ use crate::rng::{self, GameRng};
 use crate::solver::pimc::Goal;
 use crate::solver::sampler::SampleError;
 
+use super::expert::expert_spread;
+use super::grandmaster::grandmaster_spread;
 use super::heuristic::{heuristic_action, View};
+use super::master::master_spread;
 use super::random::{nth_action, random_action};
 
 /// Worlds per decision of the PIMC policy unless a count is given.
@@ -33,6 +36,9 @@ pub enum Policy {
     /// The expert's search over this many worlds, resampled by a model of the opponent's
     /// plays too (see `super::master`).
     Master(u16),
+    /// The expert's search over this many worlds, resampled by a learned model of the
+    /// opponent's play (see `super::grandmaster`).
+    Grandmaster(u16),
 }
 
 /// The most worlds a search policy may sample per decision: the bound of every agent's
@@ -113,6 +119,26 @@ impl Policy {
         control: Control<'_>,
     ) -> Option<Result<Vec<(Action, f64)>, SampleError>> {
         self.search_for(obs, seed, Goal::Values, control)
+    }
+
+    /// How the policy weights the worlds it samples for `obs`, from the decision's seed as
+    /// [`Policy::values`] draws them: the effective sample size of its weighted pool of
+    /// candidate worlds and the pool's size; `Ok(None)` where it solves unweighted worlds
+    /// (PIMC always; the others while the opponent's decisions say nothing); `None` for a
+    /// policy that does not search.
+    pub(crate) fn inference_spread(
+        self,
+        obs: &Observation,
+        seed: u64,
+    ) -> Option<Result<Option<(f64, usize)>, SampleError>> {
+        let (_, worlds) = self.row();
+        let (worlds, decision) = (usize::from(worlds?), rng::decision_seed(seed, obs.key()));
+        Some(match self {
+            Policy::Expert(_) => expert_spread(obs, worlds, decision),
+            Policy::Master(_) => master_spread(obs, worlds, decision),
+            Policy::Grandmaster(_) => grandmaster_spread(obs, worlds, decision),
+            _ => Ok(None),
+        })
     }
 
     /// [`Policy::values`] for `goal`: all of them, or what the best action needs.

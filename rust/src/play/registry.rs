@@ -6,6 +6,7 @@
 //! named in [`Policy::row`]), and its docs (docs/agents.md).
 
 use super::expert::{expert_search, DEFAULT_EXPERT_SAMPLES};
+use super::grandmaster::{grandmaster_search, DEFAULT_GRANDMASTER_SAMPLES};
 use super::heuristic::heuristic_rollout;
 use super::master::{master_search, DEFAULT_MASTER_SAMPLES};
 use super::policy::{Policy, DEFAULT_PIMC_SAMPLES, MAX_SAMPLES};
@@ -60,12 +61,13 @@ pub struct Level {
 }
 
 /// Every built-in agent, weakest first.
-pub static AGENTS: [&AgentInfo; 5] = [&RANDOM, &HEURISTIC, &PIMC, &EXPERT, &MASTER];
+pub static AGENTS: [&AgentInfo; 6] = [&RANDOM, &HEURISTIC, &PIMC, &EXPERT, &MASTER, &GRANDMASTER];
 
 // The costs: measured in one run, side by side, on one thread (CPU time, deals against the
 // heuristic: `RAYON_NUM_THREADS=1 python benches/ray_scale.py costs`, three runs, and
-// `simulate(40, 1, (spec, "heuristic"), threads=1)` for the master): pimc 0.018 s a deal at
-// 24 worlds, expert 0.014 s at 24, master 0.023 s at 40 (docs/scale.md, "Chunk sizing"). A
+// `simulate(40, 1, (spec, "heuristic"), threads=1)` for the master and the grandmaster): pimc
+// 0.018 s a deal at 24 worlds, expert 0.014 s at 24, master 0.023 s at 40, grandmaster
+// 0.036 s at 40 (1.7 times the master's, side by side) (docs/scale.md, "Chunk sizing"). A
 // search has a fixed part too (at 4 worlds: 0.005 s a deal for pimc), which is left out: the
 // estimate errs by less than 2x there, and chunks need no more.
 
@@ -145,6 +147,23 @@ static MASTER: AgentInfo = AgentInfo {
     description: "the expert's search over N worlds, resampled by inference on the \
                   opponent's follows as well as its exchange decisions",
     policy: Policy::Master,
+};
+
+static GRANDMASTER: AgentInfo = AgentInfo {
+    name: "grandmaster",
+    search: Some(Search {
+        default_worlds: DEFAULT_GRANDMASTER_SAMPLES,
+        max_worlds: MAX_SAMPLES,
+        run: grandmaster_search,
+    }),
+    deal_seconds: 0.036 / 40.0,
+    levels: &[Level {
+        name: "grandmaster",
+        worlds: None,
+    }],
+    description: "the expert's search over N worlds, resampled by a network trained on the \
+                  search agents' play that reads every decision of the opponent's",
+    policy: Policy::Grandmaster,
 };
 
 /// PIMC's search: the exchange's rest played out by the heuristic.
@@ -243,6 +262,7 @@ impl Policy {
             Policy::Pimc(n) => (&PIMC, Some(n)),
             Policy::Expert(n) => (&EXPERT, Some(n)),
             Policy::Master(n) => (&MASTER, Some(n)),
+            Policy::Grandmaster(n) => (&GRANDMASTER, Some(n)),
         }
     }
 }
@@ -382,7 +402,10 @@ mod tests {
     fn levels_are_unique_and_parse() {
         let levels = levels();
         let names: Vec<&str> = levels.iter().map(|(name, _)| *name).collect();
-        assert_eq!(names, ["easy", "medium", "hard", "expert", "master"]);
+        assert_eq!(
+            names,
+            ["easy", "medium", "hard", "expert", "master", "grandmaster"]
+        );
         for (_, spec) in &levels {
             assert!(Policy::parse(spec).is_ok(), "{spec}");
         }

@@ -286,6 +286,25 @@ fn master_values(
     )
 }
 
+/// Each legal action with the grandmaster's value: mean double-dummy points, the talon
+/// drawn by seat, over `samples` worlds resampled by the learned model's likelihood of the
+/// opponent's decisions.
+#[pyfunction]
+fn grandmaster_values(
+    py: Python<'_>,
+    observation: PyRef<'_, PyObservation>,
+    samples: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+) -> PyResult<Vec<(PyAction, f64)>> {
+    sampled_values(
+        py,
+        &observation,
+        samples,
+        seed,
+        crate::play::grandmaster::grandmaster_values,
+    )
+}
+
 /// Each legal action with its mean double-dummy points over `samples` worlds sampled from
 /// `observation` (exchange options: rest of the exchange by a fixed rule of thumb).
 #[pyfunction]
@@ -298,6 +317,26 @@ fn pimc_values(
     sampled_values(py, &observation, samples, seed, |obs, n, seed, control| {
         pimc::pimc_values(obs, n, seed, heuristic_rollout, control)
     })
+}
+
+/// How the search agent `agent` (a spec) with seed `seed` weights the worlds it samples
+/// for `observation`: the effective sample size of its weighted pool of candidate worlds
+/// and the pool's size, or `None` where it solves unweighted worlds.
+#[pyfunction]
+fn inference_spread(
+    observation: PyRef<'_, PyObservation>,
+    agent: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+) -> PyResult<Option<(f64, usize)>> {
+    let policy = policy(agent)?;
+    let seed = extract_seed(seed, "seed")?;
+    let Some(spread) = policy.inference_spread(&observation.0, seed) else {
+        return Err(EcarteError::new_err(format!(
+            "{} does not search: it samples no worlds",
+            policy.spec()
+        )));
+    };
+    spread.map_err(|e| EcarteError::new_err(e.to_string()))
 }
 
 /// The seed of the worlds a search agent with seed `seed` samples for `observation`.
@@ -346,6 +385,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_agent, m)?)?;
     m.add_function(wrap_pyfunction!(expert_values, m)?)?;
     m.add_function(wrap_pyfunction!(master_values, m)?)?;
+    m.add_function(wrap_pyfunction!(inference_spread, m)?)?;
+    m.add_function(wrap_pyfunction!(grandmaster_values, m)?)?;
     m.add_function(wrap_pyfunction!(pimc_values, m)?)?;
     m.add_function(wrap_pyfunction!(duel_heuristic_action, m)?)?;
     m.add(
@@ -355,6 +396,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add(
         "DEFAULT_MASTER_SAMPLES",
         crate::play::master::DEFAULT_MASTER_SAMPLES,
+    )?;
+    m.add(
+        "DEFAULT_GRANDMASTER_SAMPLES",
+        crate::play::grandmaster::DEFAULT_GRANDMASTER_SAMPLES,
     )?;
     m.add_class::<PyAgentInfo>()?;
     let py = m.py();

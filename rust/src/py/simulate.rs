@@ -9,7 +9,10 @@ use super::interrupt::interruptible;
 use super::rng::extract_seed;
 use super::rules::PyRules;
 use super::threads::{threads_arg, with_threads};
-use crate::duel::Rules;
+use crate::duel::action::write_mask;
+use crate::duel::observe::{expand_compact, OBSERVATION_SIZE};
+use crate::duel::{Rules, NUM_ACTIONS};
+use crate::play::decisions::self_play_decisions as self_play_decisions_native;
 use crate::play::simulate::{simulate_deals, simulate_matches};
 
 type Columns<'py> = Vec<(&'static str, Bound<'py, PyAny>)>;
@@ -98,6 +101,111 @@ fn duel_simulate<'py>(
     ])
 }
 
+/// The decisions with a choice of `matches` self-play matches between built-in agents,
+/// match `i` played by `agents[i % len(agents)]` (a pair of specs); returns columns of
+/// arrays. See `ecarte.duel.self_play_decisions`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)] // the Python keyword signature
+#[pyo3(signature = (matches, seed, agents, rules = None, start = None, threads = None, on_progress = None))]
+fn self_play_decisions<'py>(
+    py: Python<'py>,
+    matches: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    agents: &Bound<'py, PyAny>,
+    rules: Option<PyRules>,
+    start: Option<&Bound<'py, PyAny>>,
+    threads: Option<&Bound<'py, PyAny>>,
+    on_progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Columns<'py>> {
+    // A match holds about 60 decisions with a choice: the arrays stay within memory.
+    let n = int_usize(matches, "matches", 0, MAX_DECISION_MATCHES)?;
+    let seed = extract_seed(seed, "seed")?;
+    let start = start.map_or(Ok(0), |s| extract_u64(s, "start"))?;
+    if start.checked_add(n as u64).is_none() {
+        return Err(EcarteError::new_err(format!(
+            "start + matches must be at most 2**64 - 1, got start={start}, matches={n}"
+        )));
+    }
+    let items: Vec<Bound<'py, PyAny>> = agents
+        .try_iter()
+        .and_then(Iterator::collect::<PyResult<Vec<_>>>)
+        .map_err(|_| {
+            EcarteError::new_err(format!(
+                "agents must be a list of pairs of agent specs, got {}",
+                super::errors::describe(agents)
+            ))
+        })?;
+    if items.is_empty() || items.len() > MAX_PAIRS {
+        return Err(EcarteError::new_err(format!(
+            "agents must hold 1 to {MAX_PAIRS} pairs of agent specs, got {}",
+            items.len()
+        )));
+    }
+    let pairs = items
+        .iter()
+        .map(|item| {
+            let specs = super::errors::pair(item, "each item of agents (seat 0's spec, seat 1's)")?;
+            Ok([policy(&specs[0])?, policy(&specs[1])?])
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let threads = threads_arg(threads)?;
+    let rules = rules.map_or_else(Rules::default, |r| r.0);
+    let decisions = interruptible(py, on_progress, |control| {
+        with_threads(threads, || {
+            self_play_decisions_native(start, n, seed, rules, &pairs, control)
+        })
+    })???;
+    let rows = decisions.len();
+    let mut observation = vec![0.0f32; rows * OBSERVATION_SIZE];
+    let mut mask = vec![false; rows * NUM_ACTIONS];
+    for (d, (obs, legal)) in decisions.iter().zip(
+        observation
+            .chunks_exact_mut(OBSERVATION_SIZE)
+            .zip(mask.chunks_exact_mut(NUM_ACTIONS)),
+    ) {
+        expand_compact(&d.observation, obs);
+        write_mask(d.legal, legal);
+    }
+    let action: Vec<i64> = decisions.iter().map(|d| d.action.id() as i64).collect();
+    let game: Vec<u64> = decisions.iter().map(|d| d.game).collect();
+    let seat: Vec<u8> = decisions.iter().map(|d| d.seat).collect();
+    let master_log: Vec<f64> = decisions.iter().map(|d| d.master_model.0).collect();
+    let master_choice: Vec<i64> = decisions
+        .iter()
+        .map(|d| d.master_model.1.map_or(-1, |a| a.id() as i64))
+        .collect();
+    Ok(vec![
+        (
+            "observation",
+            PyArray1::from_vec(py, observation)
+                .reshape([rows, OBSERVATION_SIZE])?
+                .into_any(),
+        ),
+        (
+            "mask",
+            PyArray1::from_vec(py, mask)
+                .reshape([rows, NUM_ACTIONS])?
+                .into_any(),
+        ),
+        ("action", PyArray1::from_vec(py, action).into_any()),
+        ("match", PyArray1::from_vec(py, game).into_any()),
+        ("seat", PyArray1::from_vec(py, seat).into_any()),
+        (
+            "master_log_probability",
+            PyArray1::from_vec(py, master_log).into_any(),
+        ),
+        (
+            "master_choice",
+            PyArray1::from_vec(py, master_choice).into_any(),
+        ),
+    ])
+}
+
+/// The most matches one call of `self_play_decisions` plays.
+const MAX_DECISION_MATCHES: usize = 200_000;
+/// The most pairs of agents one call of `self_play_decisions` takes.
+const MAX_PAIRS: usize = 64;
+
 fn pairs<'py>(py: Python<'py>, rows: &[[u8; 2]]) -> PyResult<Bound<'py, PyAny>> {
     let flat: Vec<u8> = rows.iter().flatten().copied().collect();
     Ok(PyArray1::from_vec(py, flat)
@@ -107,5 +215,6 @@ fn pairs<'py>(py: Python<'py>, rows: &[[u8; 2]]) -> PyResult<Bound<'py, PyAny>> 
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(duel_simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(self_play_decisions, m)?)?;
     Ok(())
 }

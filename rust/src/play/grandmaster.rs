@@ -1,0 +1,166 @@
+//! The grandmaster: the expert's search with a learned model of the search agents' play,
+//! which it uses twice.
+//!
+//! - **Inference.** The master weights each candidate world by hand-written likelihoods of
+//!   the opponent's exchange decisions and follows ([`super::master`]). The grandmaster
+//!   weights it by the probability a trained network ([`super::network`]) gives to every
+//!   decision the opponent made in that world: its proposal or answer, each discard
+//!   (hidden, so as the world holds it), each lead and each follow, each read from the
+//!   opponent's own observation there. This is the policy-based inference of Skat's Kermit
+//!   and its successors (Rebstock, Solinas, Buro and Sturtevant 2019). The pool is
+//!   resampled down to the worlds solved as the expert's is ([`super::expert`]).
+//! - **Rollouts.** An exchange option is valued by playing out the rest of the exchange
+//!   phase in each world, then solving the play. The other search agents play it out by the
+//!   heuristic's rules of thumb; the grandmaster by the network's likeliest action for
+//!   each seat, so the opponent's answer in a world is the one a search agent would give
+//!   with the hand it holds there.
+//!
+//! The screens that chose this design, the ablations and the variants dropped are in
+//! docs/inference.md.
+
+use super::expert::{
+    inference_spread, inferred_values_with, opponent_decided, opponent_log_sum, Inference,
+};
+use super::network::SHIPPED;
+use crate::control::Control;
+use crate::duel::action::Action;
+use crate::duel::observe::{Observation, OBSERVATION_SIZE};
+use crate::duel::state::DealState;
+use crate::solver::pimc::Goal;
+use crate::solver::sampler::{Draft, SampleError};
+
+/// Worlds solved per decision of the grandmaster unless a count is given.
+pub const DEFAULT_GRANDMASTER_SAMPLES: u16 = 40;
+
+/// The log-likelihood of every decision of the opponent's in the world `draft` of `obs`.
+pub(crate) fn log_likelihood(draft: &Draft, obs: &Observation) -> f64 {
+    let network = &*SHIPPED;
+    opponent_log_sum(draft, obs, true, |state, action| {
+        network.log_probability(state, obs.score, action)
+    })
+}
+
+/// The network's likeliest action for the player to move in `state`: the grandmaster's
+/// rollout of the exchange phase, both seats played as the search agents play (the match
+/// score, which a rollout is not told, taken as 0–0).
+fn network_rollout(state: &DealState) -> Action {
+    let legal = state.legal_mask();
+    let first = legal.trailing_zeros() as usize;
+    let Some(player) = state.current_player().filter(|_| !legal.is_power_of_two()) else {
+        return Action::from_id(first).unwrap_or(Action::Decline);
+    };
+    let mut x = [0.0f32; OBSERVATION_SIZE];
+    state.encode_observation(player, [0, 0], &mut x);
+    Action::from_id(SHIPPED.likeliest(&x, legal)).unwrap_or(Action::Decline)
+}
+
+/// How the grandmaster reads the opponent's decisions in `obs`: every one of them, once
+/// the opponent has made any (an exchange decision, a discard, a card played).
+fn grandmaster_inference(obs: &Observation) -> Inference<fn(&Draft, &Observation) -> f64> {
+    Inference {
+        informative: opponent_decided(obs) || !obs.tricks.is_empty() || obs.lead.is_some(),
+        log_likelihood,
+    }
+}
+
+/// Each legal action of the observing player with its value: the mean double-dummy points,
+/// the talon drawn by seat, over `samples` worlds resampled by the learned model's
+/// likelihood of the opponent's decisions. Reproducible for a `seed`. Once `control` is
+/// cancelled it returns at once, with no values.
+pub fn grandmaster_values(
+    obs: &Observation,
+    samples: usize,
+    seed: u64,
+    control: Control<'_>,
+) -> Result<Vec<(Action, f64)>, SampleError> {
+    grandmaster_search(obs, samples, seed, Goal::Values, control)
+}
+
+/// [`grandmaster_values`] for `goal`: all the values, or what the best action needs.
+pub fn grandmaster_search(
+    obs: &Observation,
+    samples: usize,
+    seed: u64,
+    goal: Goal,
+    control: Control<'_>,
+) -> Result<Vec<(Action, f64)>, SampleError> {
+    inferred_values_with(
+        obs,
+        samples,
+        seed,
+        grandmaster_inference(obs),
+        network_rollout,
+        goal,
+        control,
+    )
+}
+
+/// How the grandmaster weights its worlds for `obs` (see `expert::inference_spread`).
+pub fn grandmaster_spread(
+    obs: &Observation,
+    samples: usize,
+    seed: u64,
+) -> Result<Option<(f64, usize)>, SampleError> {
+    inference_spread(obs, samples, seed, grandmaster_inference(obs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::duel::Rules;
+    use crate::play::expert::{expert_values, inferred_worlds};
+    use crate::play::heuristic::{heuristic_action, View};
+
+    /// Before the opponent has done anything the grandmaster solves the expert's worlds:
+    /// leading the first trick after a declined proposal (no exchange left to roll out),
+    /// it values every card as the expert does.
+    #[test]
+    fn with_nothing_to_read_the_grandmaster_is_the_expert() {
+        for seed in 0..6 {
+            let mut state = DealState::from_seed(seed, 0, Rules::default()).expect("a deal");
+            state.apply_unchecked(Action::Decline);
+            let player = state.current_player().expect("the elder leads");
+            let obs = state.observation(player, [0, 0]);
+            assert!(!grandmaster_inference(&obs).informative);
+            assert_eq!(
+                grandmaster_values(&obs, 6, 11, Control::NONE),
+                expert_values(&obs, 6, 11, Control::NONE)
+            );
+        }
+    }
+
+    /// The rollout plays a legal action for either seat.
+    #[test]
+    fn the_rollout_plays_legal_actions() {
+        for seed in 0..20 {
+            let mut state = DealState::from_seed(seed, 1, Rules::default()).expect("a deal");
+            while state.current_player().is_some() {
+                let action = network_rollout(&state);
+                assert!(state.is_legal(action), "{action}");
+                state.apply_unchecked(action);
+            }
+        }
+    }
+
+    /// Every decision of the opponent's counts: the likelihood is finite and below zero
+    /// once the opponent has chosen among several actions.
+    #[test]
+    fn the_likelihood_reads_the_opponents_decisions() {
+        let mut read = 0;
+        for seed in 0..20 {
+            let mut state = DealState::from_seed(seed, 1, Rules::default()).expect("a deal");
+            while let Some(player) = state.current_player() {
+                let obs = state.observation(player, [0, 0]);
+                if let Ok((worlds, counts)) =
+                    inferred_worlds(&obs, 4, seed, grandmaster_inference(&obs))
+                {
+                    assert_eq!(worlds.len(), counts.len());
+                    assert!((counts.iter().sum::<f64>() - 4.0).abs() < 1e-9);
+                    read += 1;
+                }
+                state.apply_unchecked(heuristic_action(&View::of_state(&state)));
+            }
+        }
+        assert!(read > 100, "{read}");
+    }
+}
