@@ -18,7 +18,7 @@ from pathlib import Path
 import ecarte
 import pexpect
 import pytest
-from ecarte import RandomAgent
+from ecarte import RandomAgent, duel
 from ecarte.duel import Deal, Match, Rules
 
 ECARTE = [sys.executable, "-c", "from ecarte.cli import run; run()"]
@@ -579,7 +579,8 @@ def test_option_ranges_and_the_samples_help_read_one_way() -> None:
     assert "0 to 65,535" in serve.stdout and "<=" not in serve.stdout
     arena = subprocess.run([*ECARTE, "arena", "--help"], capture_output=True, text=True)
     samples = " ".join(arena.stdout.split("--samples")[1].split("--target")[0].split())
-    assert "(pimc, expert, master)" in samples
+    searching = ", ".join(agent.name for agent in duel.AGENTS if agent.searches)
+    assert searching.count(",") >= 3 and f"({searching})" in samples
 
 
 def test_solve_keeps_the_talon_on_one_line_at_80_columns() -> None:

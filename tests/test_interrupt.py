@@ -50,6 +50,9 @@ API_CALLS = {
     "simulate, a billion random deals in pieces": (
         "[duel.simulate(10**7, seed=1, start=k * 10**7) for k in range(100)]"
     ),
+    "self_play_decisions, master": (
+        "duel.self_play_decisions(2_000, 1, [('master', 'grandmaster')])"
+    ),
     "solve_many": "duel.solve_many([d] * 200_000)",
     "solve_many_timed": "duel.solve_many_timed([d] * 200_000)",
     # 10,000 worlds take under a second: each of these calls is made over and over, so

@@ -27,7 +27,14 @@ SEARCH_AGENTS = [agent for agent in duel.AGENTS if agent.searches]
 
 
 def test_the_registry_is_the_grammar_and_the_levels() -> None:
-    assert [a.name for a in duel.AGENTS] == ["random", "heuristic", "pimc", "expert", "master", "grandmaster"]
+    assert [a.name for a in duel.AGENTS] == [
+        "random",
+        "heuristic",
+        "pimc",
+        "expert",
+        "master",
+        "grandmaster",
+    ]
     assert duel.AGENT_SPECS == tuple(form for a in duel.AGENTS for form in a.specs)
     assert dict(duel.LEVELS) == {level: spec for a in duel.AGENTS for level, spec in a.levels}
     assert list(duel.LEVELS) == ["easy", "medium", "hard", "expert", "master", "grandmaster"]

@@ -20,8 +20,8 @@ from ecarte._core.duel import (
     AGENTS,
     COMPACT_OBSERVATION_SIZE,
     DEFAULT_EXPERT_SAMPLES,
-    DEFAULT_LEVEL,
     DEFAULT_GRANDMASTER_SAMPLES,
+    DEFAULT_LEVEL,
     DEFAULT_MASTER_SAMPLES,
     DEFAULT_PIMC_SAMPLES,
     LEVELS,
@@ -51,8 +51,8 @@ from ecarte._core.duel import (
     agent_seed,
     decision_seed,
     expert_values,
-    heuristic_action,
     grandmaster_values,
+    heuristic_action,
     inference_spread,
     master_values,
     parse_agent,
@@ -79,8 +79,8 @@ __all__ = [
     "AGENT_SPECS",
     "COMPACT_OBSERVATION_SIZE",
     "DEFAULT_EXPERT_SAMPLES",
-    "DEFAULT_LEVEL",
     "DEFAULT_GRANDMASTER_SAMPLES",
+    "DEFAULT_LEVEL",
     "DEFAULT_MASTER_SAMPLES",
     "DEFAULT_PIMC_SAMPLES",
     "LEVELS",
@@ -117,10 +117,10 @@ __all__ = [
     "decision_seed",
     "decode_observations",
     "expert_values",
-    "heuristic_action",
-    "is_native_agent",
     "grandmaster_values",
+    "heuristic_action",
     "inference_spread",
+    "is_native_agent",
     "master_values",
     "parse_agent",
     "pimc_values",
@@ -266,8 +266,9 @@ def self_play_decisions(
     actions), ``action`` (int64, the id taken), ``match`` (the match's index in the run),
     ``seat``, and the master's hand-written model of the decision as a baseline:
     ``master_log_probability`` (of the action taken) and ``master_choice`` (the id it finds
-    likeliest, -1 where it reads nothing: discards and leads, uniform to it). The same whatever ``threads`` is. ``on_progress(matches)`` is told the
-    matches played so far; Ctrl-C stops it (``KeyboardInterrupt``).
+    likeliest, -1 where it reads nothing: discards and leads, uniform to it). The same
+    whatever ``threads`` is. ``on_progress(matches)`` is told the matches played so far;
+    Ctrl-C stops it (``KeyboardInterrupt``).
     """
     raw = _self_play_decisions(matches, seed, agents, rules, start, threads, on_progress)
     return {name: np.asarray(values) for name, values in raw}

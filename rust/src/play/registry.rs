@@ -60,7 +60,8 @@ pub struct Level {
     pub worlds: Option<u16>,
 }
 
-/// Every built-in agent, weakest first.
+/// Every built-in agent, weakest first; the grandmaster, last, has not been shown stronger
+/// than the master (docs/inference.md).
 pub static AGENTS: [&AgentInfo; 6] = [&RANDOM, &HEURISTIC, &PIMC, &EXPERT, &MASTER, &GRANDMASTER];
 
 // The costs: measured in one run, side by side, on one thread (CPU time, deals against the
