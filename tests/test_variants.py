@@ -138,6 +138,8 @@ def test_the_registry_is_the_engines_table_of_formats() -> None:
         "ecarte.bank.session",
     )
     assert _core.reader_hint("chess") is None
+    api = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    assert all(name in api for name in record_formats())  # each format documented
 
 
 @pytest.fixture(scope="module")
