@@ -3,8 +3,8 @@ them: in a subprocess, on files of their own."""
 
 from __future__ import annotations
 
+import functools
 import json
-import os
 import re
 import subprocess
 import sys
@@ -13,6 +13,7 @@ from typing import Any
 
 import ecarte
 import pytest
+from cli_support import run_ecarte
 from ecarte import duel
 from ecarte.bench.metadata import differences, metadata
 from ecarte.bench.positions import default_path, load_positions
@@ -24,15 +25,7 @@ METADATA_FIELDS = {
 }  # fmt: skip
 
 
-def ecarte_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", "from ecarte.cli import run; run()", *args],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, **(env or {})},
-    )
+ecarte_cli = functools.partial(run_ecarte, timeout=300, env={})
 
 
 def one_line_error(proc: subprocess.CompletedProcess[str]) -> str:

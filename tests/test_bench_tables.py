@@ -6,12 +6,11 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from cli_support import run_ecarte
 from ecarte.bench.harness import AREAS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,12 +135,7 @@ def test_benchmarks_md_has_every_generated_table_filled() -> None:
 
 
 def test_ecarte_bench_json_writes_metadata_then_rows() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", "from ecarte.cli import run; run()", "bench", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    done = run_ecarte("bench", "--json", timeout=600)
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     meta, rows = lines[0], lines[1:]

@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import functools
 from pathlib import Path
 
+from cli_support import run_ecarte
 from ecarte.duel import Match
 
-
-def ecarte(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", "from ecarte.cli import run; run()", *args],
-        capture_output=True,
-        check=False,
-        text=True,
-        timeout=120,
-    )
+ecarte = functools.partial(run_ecarte, timeout=120)
 
 
 def test_match_prints_the_match(tmp_path: Path) -> None:
@@ -183,21 +175,7 @@ def test_replay_step_by_step(tmp_path: Path) -> None:
         deal.apply(deal.legal_actions()[0])
     record = tmp_path / "deal.json"
     record.write_text(deal.to_json())
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "from ecarte.cli import run; run()",
-            "replay",
-            str(record),
-            "--step",
-        ],
-        input="\n\nq\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    proc = run_ecarte("replay", str(record), "--step", input="\n\nq\n", timeout=60)
     assert proc.returncode == 0, proc.stderr
     from ecarte.display import deal_steps
 

@@ -9,16 +9,17 @@ command in a subprocess. The Hypothesis profile decides the depth: ``fast`` by d
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from cli_support import run_ecarte
 from click.testing import CliRunner, Result
 from ecarte import EcarteError, RandomAgent, derive_seed
 from ecarte.agents import agent_seed
@@ -594,15 +595,7 @@ def test_random_json_records(
 # -- the real command ----------------------------------------------------------------------
 
 
-def ecarte(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", "from ecarte.cli import run; run()", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
+ecarte = functools.partial(run_ecarte, timeout=120, stdin=subprocess.DEVNULL)
 
 
 def test_subprocess_bad_inputs_one_line_status_2(files: dict[str, Path]) -> None:
@@ -641,32 +634,13 @@ def test_subprocess_big_seed_and_undecodable_argument(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "wins the match" in proc.stdout
     # A file name that is not UTF-8 reaches Python as a lone surrogate.
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "from ecarte.cli import run; run()",
-            "replay",
-            b"\xff.json",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=tmp_path,
-        check=False,
-    )
+    proc = run_ecarte("replay", b"\xff.json", timeout=60, cwd=tmp_path)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     for args in (
         ["odds", "--trump", b"\xff"],
         ["odds", "--trump", "H", "--seen", b"Q\xff"],
     ):
-        proc = subprocess.run(
-            [sys.executable, "-c", "from ecarte.cli import run; run()", *args],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
+        proc = run_ecarte(*args, timeout=60)
         assert proc.returncode == 2, proc.stderr
         lines = proc.stderr.strip().splitlines()
         # Refused by the CLI (UTF-8) or by the engine (Unicode): either way one line.

@@ -4,6 +4,7 @@ internals (type names, parser positions, repeated prefixes) in what a person rea
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import subprocess
@@ -12,10 +13,9 @@ from pathlib import Path
 
 import click
 import pytest
+from cli_support import run_ecarte
 from ecarte import HeuristicAgent, RandomAgent, duel
 from ecarte.cli import main
-
-ECARTE = [sys.executable, "-c", "from ecarte.cli import run; run()"]
 
 #: What a person should never read: Rust types, number kinds, Python classes, parser
 #: positions, tracebacks.
@@ -25,8 +25,7 @@ INTERNALS = re.compile(
 )
 
 
-def ecarte(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*ECARTE, *args], capture_output=True, text=True, timeout=300)
+ecarte = functools.partial(run_ecarte, timeout=300)
 
 
 def finished_deal(seed: int) -> duel.Deal:

@@ -3,6 +3,7 @@ close early, progress bars, and the text of match, replay, bank and bench."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import subprocess
@@ -10,15 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_support import ECARTE, run_ecarte
 from ecarte.duel import Deal, Match
 
-ECARTE = [sys.executable, "-c", "from ecarte.cli import run; run()"]
-
-
-def ecarte(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*ECARTE, *args], input=stdin, capture_output=True, text=True, timeout=300, check=False
-    )
+ecarte = functools.partial(run_ecarte, timeout=300, input="")
 
 
 def test_the_bare_command_shows_the_formatted_help() -> None:
@@ -161,7 +157,7 @@ def test_replay_uses_the_records_names_and_steps_a_trick_at_a_time(match_record:
     text = proc.stdout
     assert text.startswith("Match to 7, seed 2: Heuristic-0 v Random-1")
     assert "Seat 0" not in text and "\n\nDeal 2\n" in text
-    steps = ecarte("replay", str(match_record), "--step", stdin="\n" * 1000)
+    steps = ecarte("replay", str(match_record), "--step", input="\n" * 1000)
     prompts = steps.stdout.count("(Enter: next, q: quit)")
     tricks = text.count("  trick ")
     calls = len(re.findall(r"(proposes|declines: play)$", text, re.MULTILINE))
@@ -241,7 +237,7 @@ def test_replay_shows_a_bank_session_step_by_step(tmp_path: Path) -> None:
     assert lines[-1] == "After 1 deal: ann 50, bob 90, cy 65; bank 95."
     # One step per action: the opening, then deal, three stakes, reveal, settle, shuffle; a
     # prompt between two steps.
-    steps = ecarte("replay", "--step", str(record), stdin="\n" * 20)
+    steps = ecarte("replay", "--step", str(record), input="\n" * 20)
     assert steps.stdout.count("(Enter: next, q: quit)") == 7
     tampered = json.loads(table.to_json())
     tampered["deals"][0]["settlements"][0]["paid"] = 999

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from pathlib import Path
 
 import ecarte
 import pytest
+from cli_support import ECARTE
 from ecarte.duel import AGENT_SPECS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,8 +42,8 @@ def play_transcript(inputs: list[str]) -> str:
     import pexpect
 
     child = pexpect.spawn(
-        sys.executable,
-        ["-c", "from ecarte.cli import run; run()", *PLAY_ARGS],
+        ECARTE[0],
+        [*ECARTE[1:], *PLAY_ARGS],
         dimensions=(50, 100),
         env={**os.environ, "COLUMNS": "100", "LINES": "50", "TERM": "xterm"},
         encoding="utf-8",

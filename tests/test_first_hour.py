@@ -18,10 +18,9 @@ from pathlib import Path
 import ecarte
 import pexpect
 import pytest
+from cli_support import ECARTE, run_ecarte
 from ecarte import RandomAgent, duel
 from ecarte.duel import Deal, Match, Rules
-
-ECARTE = [sys.executable, "-c", "from ecarte.cli import run; run()"]
 
 #: Seconds from Ctrl-C to the end of the command: about one, with slack for a loaded machine.
 BOUND = 2.5
@@ -125,13 +124,7 @@ def test_ctrl_c_while_the_engine_waits_for_a_request() -> None:
 
 
 def test_play_with_closed_input_ends_without_asking() -> None:
-    proc = subprocess.run(
-        [*ECARTE, "play", "--seed", "3"],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    proc = run_ecarte("play", "--seed", "3", stdin=subprocess.DEVNULL, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "Save the match record" not in proc.stdout
     assert proc.stdout.rstrip().endswith("Bye.")
@@ -142,26 +135,17 @@ def test_play_with_piped_moves_saves_only_when_told(tmp_path: Path) -> None:
     # A script of moves, then the end of its input: the game ends without a question, and
     # --save still saves.
     record = tmp_path / "m.json"
-    proc = subprocess.run(
-        [*ECARTE, "play", "--seed", "3", "--opponent", "random", "--save", str(record)],
-        input="1\n1\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    proc = run_ecarte(
+        "play", "--seed", "3", "--opponent", "random", "--save", str(record),
+        input="1\n1\n", timeout=60,
+    )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert "Save the match record to" not in proc.stdout
     assert Match.from_json(record.read_text()).players == ("You", "random")
 
 
 def test_replay_step_with_closed_input_shows_the_first_step(match_record: Path) -> None:
-    proc = subprocess.run(
-        [*ECARTE, "replay", "--step", str(match_record)],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    proc = run_ecarte("replay", "--step", str(match_record), stdin=subprocess.DEVNULL, timeout=60)
     assert proc.returncode == 0 and proc.stderr == ""
     assert proc.stdout.startswith("Match to 2, seed 2")
     assert "wins the match" not in proc.stdout  # it stopped at the end of the input
@@ -484,12 +468,10 @@ def test_help_summaries_are_whole_at_80_columns() -> None:
 
 
 def test_the_match_header_and_result_lines_read_plainly() -> None:
-    proc = subprocess.run(
-        [*ECARTE, "match", "--seed", "3", "--agents", "master:100", "random", "--target", "2"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    proc = run_ecarte(
+        "match", "--seed", "3", "--agents", "master:100", "random", "--target", "2",
+        timeout=None, check=True,
+    )  # fmt: skip
     lines = proc.stdout.splitlines()
     assert lines[0] == "Match to 2, seed 3: Master-0 (master:100) v Random-1"
     assert "order" not in lines[0] and ":100-" not in proc.stdout
@@ -510,9 +492,7 @@ def test_play_says_against_and_records_the_names(tmp_path: Path) -> None:
     child.expect("> ")
     child.sendline("quit")
     child.expect(pexpect.EOF)
-    replay = subprocess.run(
-        [*ECARTE, "replay", str(record)], capture_output=True, text=True, check=True
-    )
+    replay = run_ecarte("replay", str(record), timeout=None, check=True)
     assert ": You v heuristic" in replay.stdout.splitlines()[0]
     assert "Seat 0" not in replay.stdout
 
@@ -575,9 +555,9 @@ def test_the_table_keeps_its_width_when_the_turn_up_is_drawn() -> None:
 
 
 def test_option_ranges_and_the_samples_help_read_one_way() -> None:
-    serve = subprocess.run([*ECARTE, "serve", "--help"], capture_output=True, text=True)
+    serve = run_ecarte("serve", "--help", timeout=None)
     assert "0 to 65,535" in serve.stdout and "<=" not in serve.stdout
-    arena = subprocess.run([*ECARTE, "arena", "--help"], capture_output=True, text=True)
+    arena = run_ecarte("arena", "--help", timeout=None)
     samples = " ".join(arena.stdout.split("--samples")[1].split("--target")[0].split())
     searching = ", ".join(agent.name for agent in duel.AGENTS if agent.searches)
     assert searching.count(",") >= 3 and f"({searching})" in samples

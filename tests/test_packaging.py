@@ -9,6 +9,7 @@ ecarte, never the checkout's (tests/conftest.py refuses to start otherwise).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import ecarte
 import pytest
+from cli_support import run_ecarte
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "python" / "ecarte"
@@ -49,24 +51,17 @@ def cargo_version() -> str:
     return version.group(1)
 
 
-def ecarte_cli(*args: str, stdin: str = "") -> str:
-    out = subprocess.run(
-        [sys.executable, "-c", "from ecarte.cli import run; run()", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    return out.stdout
+ecarte_cli = functools.partial(run_ecarte, input="", check=True, timeout=60)
 
 
 def test_the_version_is_written_once_and_every_face_reports_it() -> None:
     version = cargo_version()
     assert ecarte.__version__ == version
     assert metadata.version("ecarte") == version
-    assert ecarte_cli("--version").strip() == f"ecarte, version {version}"
-    hello = json.loads(ecarte_cli("engine", stdin='{"id": 1, "cmd": "hello"}\n').splitlines()[0])
+    assert ecarte_cli("--version").stdout.strip() == f"ecarte, version {version}"
+    hello = json.loads(
+        ecarte_cli("engine", input='{"id": 1, "cmd": "hello"}\n').stdout.splitlines()[0]
+    )
     assert hello["result"]["engine"] == version
     # pyproject.toml leaves it to maturin, which reads Cargo.toml.
     assert re.search(r'^dynamic = \["version"\]$', (ROOT / "pyproject.toml").read_text(), re.M)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pexpect
 import pytest
+from cli_support import ECARTE
 from ecarte import HeuristicAgent, IllegalActionError, RandomAgent
 from ecarte.display import use_ascii
 from ecarte.duel import Action, Deal, Match, Rules
@@ -195,8 +195,8 @@ def before_deal(match: Match, before: object) -> object:
 def spawn(*args: str) -> pexpect.spawn:
     env = dict(os.environ, NO_COLOR="1", COLUMNS="120", TERM="xterm")
     return pexpect.spawn(
-        sys.executable,
-        ["-c", "from ecarte.cli import run; run()", "play", *args],
+        ECARTE[0],
+        [*ECARTE[1:], "play", *args],
         env=env,
         encoding="utf-8",
         timeout=60,

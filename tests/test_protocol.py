@@ -4,11 +4,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from typing import Any
 
 import pytest
+from cli_support import run_ecarte
 from ecarte import bank, duel
 from ecarte.protocol import COMMANDS, PROTOCOL_VERSION, Client, Session
 from ecarte.web.app import web_session
@@ -230,14 +229,7 @@ def test_the_games_held_are_bounded() -> None:
 
 def ecarte_engine(lines: list[str]) -> list[dict[str, Any]]:
     """The answers of an ``ecarte engine`` process to ``lines``."""
-    proc = subprocess.run(
-        [sys.executable, "-c", "from ecarte.cli import run; run()", "engine"],
-        input="\n".join(lines) + "\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+    proc = run_ecarte("engine", input="\n".join(lines) + "\n", timeout=120, check=True)
     return [json.loads(line) for line in proc.stdout.splitlines()]
 
 

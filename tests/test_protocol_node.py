@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_support import ECARTE
 from ecarte import duel
 
 SCRIPT = Path(__file__).parents[1] / "examples" / "node" / "play_deal.mjs"
@@ -19,7 +19,7 @@ NODE = shutil.which("node")
 @pytest.mark.skipif(NODE is None, reason="Node.js is not installed")
 @pytest.mark.parametrize("seed", [1, 29])
 def test_a_node_client_plays_a_whole_deal_through_ecarte_engine(seed: int) -> None:
-    engine = [sys.executable, "-c", "from ecarte.cli import run; run()", "engine"]
+    engine = [*ECARTE, "engine"]
     proc = subprocess.run(
         [str(NODE), str(SCRIPT), str(seed), "--", *engine],
         capture_output=True,

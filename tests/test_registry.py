@@ -4,12 +4,11 @@ names, makes, costs or times a built-in agent reads it, so none can miss one."""
 from __future__ import annotations
 
 import pickle
-import subprocess
-import sys
 import time
 from typing import Any
 
 import pytest
+from cli_support import run_ecarte
 from ecarte import arena, duel
 from ecarte.agents import (
     BuiltinAgent,
@@ -120,8 +119,7 @@ def test_hello_gives_the_registry() -> None:
 
 def test_the_command_line_lists_every_agent_and_level() -> None:
     def help_of(*command: str) -> str:
-        run = [sys.executable, "-c", "from ecarte.cli import run; run()", *command, "--help"]
-        return subprocess.run(run, capture_output=True, text=True, check=True).stdout
+        return run_ecarte(*command, "--help", timeout=None, check=True).stdout
 
     arena_help = " ".join(help_of("arena").split())
     for agent in duel.AGENTS:

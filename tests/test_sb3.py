@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import copy
 import pickle
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +16,7 @@ import ecarte.sb3
 import gymnasium
 import numpy as np
 import pytest
+from cli_support import run_ecarte
 from ecarte import IllegalActionError, arena, derive_seed
 from ecarte.duel import NUM_ACTIONS, OBSERVATION_SIZE, Deal, Outcome, Rules
 from sb3_contrib import MaskablePPO
@@ -175,28 +174,11 @@ def test_a_saved_model_plays_in_the_arena_and_on_the_command_line(tmp_path: Path
     factory = pickle.loads(pickle.dumps(ecarte.sb3.policy(path)))
     result = arena.play(factory, "random", matches=1, seed=2, rules=Rules(target=2))
     assert result.agent_a == "dict" and result.deals >= 2
-    run = [sys.executable, "-c", "from ecarte.cli import run; run()"]
-    match = subprocess.run(
-        [*run, "match", "--agents", str(path), "heuristic", "--target", "2"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    match = run_ecarte("match", "--agents", str(path), "heuristic", "--target", "2", timeout=120)
     assert match.returncode == 0, match.stderr
     assert "wins the match" in match.stdout and "Dict-0" in match.stdout
-    play = subprocess.run(
-        [*run, "play", "--opponent", str(path), "--seed", "1"],
-        input="quit\n\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    play = run_ecarte("play", "--opponent", str(path), "--seed", "1", input="quit\n\n", timeout=120)
     assert play.returncode == 0, play.stderr
     assert "you play against dict" in play.stdout
-    missing = subprocess.run(
-        [*run, "match", "--agents", str(tmp_path / "none.zip"), "random"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    missing = run_ecarte("match", "--agents", str(tmp_path / "none.zip"), "random", timeout=60)
     assert missing.returncode == 2 and "no model file" in missing.stderr

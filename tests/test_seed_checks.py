@@ -5,14 +5,13 @@ range (docs/api.md, "Seeds")."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Callable
 from typing import Any
 
 import ecarte
 import numpy as np
 import pytest
+from cli_support import run_ecarte
 from ecarte import EcarteError, InvalidSeedError, bank, duel
 from ecarte.agents import make_agent
 from ecarte.protocol import Client, Session
@@ -139,12 +138,7 @@ def test_the_protocol_checks_seeds_alike() -> None:
 
 @pytest.mark.parametrize(("seed", "shown"), [("-1", "-1"), (str(2**64), str(2**64)), ("x", "'x'")])
 def test_the_command_line_checks_seeds_alike(seed: str, shown: str) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-c", "from ecarte.cli import run; run()", "match", "--seed", seed],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    proc = run_ecarte("match", "--seed", seed, timeout=120)
     assert proc.returncode == 2
     assert proc.stderr.startswith(f"error: --seed must be a whole number {RANGE}, got {shown} (")
     assert len(proc.stderr.splitlines()) == 1

@@ -3,12 +3,12 @@ of the solver), its regeneration, and the commands that use it."""
 
 from __future__ import annotations
 
+import functools
 import json
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
+from cli_support import run_ecarte
 from ecarte.bench.positions import (
     POSITIONS_FILE,
     default_path,
@@ -18,15 +18,7 @@ from ecarte.bench.positions import (
 from ecarte.bench.solver import read_positions, run
 from ecarte.duel import Deal, solve, solve_many
 
-
-def ecarte(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", "from ecarte.cli import run; run()", *args],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+ecarte = functools.partial(run_ecarte, timeout=300)
 
 
 def test_the_set_ships_in_the_package() -> None:

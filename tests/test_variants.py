@@ -4,13 +4,14 @@ same table behind the command line, the protocol and the page (docs/api.md, "Rec
 from __future__ import annotations
 
 import doctest
+import importlib
 import json
 from pathlib import Path
 from typing import Any
 
 import ecarte
 import pytest
-from ecarte import InvalidRecordError, arena, bank, duel
+from ecarte import InvalidRecordError, _core, arena, bank, duel
 from ecarte.protocol import Client, Session
 from ecarte.registry import game_kinds, record_formats, sniff, variants
 from ecarte.results import SimulationResult
@@ -119,3 +120,45 @@ def test_the_protocol_replays_what_the_table_says() -> None:
 def test_the_api_docs_example_runs() -> None:
     result = doctest.testfile(str(ROOT / "docs" / "api.md"), module_relative=False)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_registry_is_the_engines_table_of_formats() -> None:
+    rows = [(row.format, row.variant, row.description) for row in record_formats().values()]
+    assert rows == [(name, variant, what) for name, variant, what, _ in _core.RECORD_FORMATS]
+    for name, _, _, reader in _core.RECORD_FORMATS:
+        module, _, cls = reader.rpartition(".")
+        assert getattr(importlib.import_module(module), cls) is record_formats()[name].reader
+        assert getattr(record_formats()[name].reader, "RECORD_FORMAT", name) == name
+    for variant in variants():
+        assert variant.records == tuple(
+            row for row in record_formats().values() if row.variant == variant.name
+        )
+    assert (arena.RECORD_FORMAT, bank.RECORD_FORMAT) == (
+        "ecarte.arena.result",
+        "ecarte.bank.session",
+    )
+    assert _core.reader_hint("chess") is None
+    api = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    assert all(name in api for name in record_formats())  # each format documented
+
+
+@pytest.fixture(scope="module")
+def texts() -> dict[str, str]:
+    return {name: make() for name, make in RECORDS.items()}
+
+
+@pytest.mark.parametrize("own", [row[0] for row in _core.RECORD_FORMATS])
+def test_a_reader_given_another_format_names_the_right_reader(
+    own: str, texts: dict[str, str]
+) -> None:
+    readers = {name: reader for name, _, _, reader in _core.RECORD_FORMATS}
+    for name, text in texts.items():
+        if name == own:
+            continue
+        with pytest.raises(InvalidRecordError) as refused:
+            record_formats()[own].read(text)
+        message = str(refused.value)
+        what = record_formats()[name].description
+        hint = f"; this is {what}: read it with {readers[name]}.from_json"
+        assert message.endswith(hint), (own, name, message)
+        assert message.count("read it with") == 1

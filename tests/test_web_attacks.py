@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_support import run_ecarte
 
 pytest.importorskip("starlette")
 from ecarte import duel
@@ -92,12 +93,7 @@ def test_the_loopback_names_and_the_allowed_hosts_are_served(server: tuple[str, 
 
 def test_a_malformed_allowed_host_is_refused_at_start() -> None:
     hosts = ["--allowed-host", "cards.lan", "--allowed-host", "evil/path"]
-    done = subprocess.run(
-        [sys.executable, "-c", "from ecarte.cli import run; run()", "serve", "--port", "0", *hosts],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_ecarte("serve", "--port", "0", *hosts, timeout=60)
     assert done.returncode == 2 and not done.stdout
     assert done.stderr == "error: --allowed-host: not a host name: 'evil/path'\n"
 

@@ -16,13 +16,13 @@ import random
 import signal
 import sqlite3
 import subprocess
-import sys
 import threading
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_support import ECARTE, run_ecarte
 
 pytest.importorskip("starlette")
 pytest.importorskip("websockets")
@@ -43,12 +43,7 @@ def ws_url(url: str) -> str:
 
 
 def serve(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", "from ecarte.cli import run; run()", "serve", "--port", "0", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return run_ecarte("serve", "--port", "0", *args, timeout=60)
 
 
 def shared(view: dict[str, Any]) -> dict[str, Any]:
@@ -365,7 +360,7 @@ def test_a_foreign_or_damaged_file_is_refused_in_one_line_and_left_untouched(
 
 def test_the_default_database_is_in_the_users_data_folder_and_only_theirs(tmp_path: Path) -> None:
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path))
-    command = [sys.executable, "-c", "from ecarte.cli import run; run()", "serve", "--port", "0"]
+    command = [*ECARTE, "serve", "--port", "0"]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
     try:
         assert server.stdout is not None

@@ -8,7 +8,6 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -16,6 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
+from cli_support import ECARTE
 from ecarte.protocol import Session
 from ecarte.web.app import create_app, listening_socket, uvicorn_server, web_session
 from websockets.sync.client import ClientConnection, connect
@@ -160,7 +160,7 @@ def serve_process(
     ``--db``, for a build without one). ``python_path``:
     run the server from another source tree (``PYTHONPATH``), to compare builds."""
     env = dict(os.environ, PYTHONPATH=python_path) if python_path else None
-    command = [sys.executable, "-c", "from ecarte.cli import run; run()", "serve", "--port", "0"]
+    command = [*ECARTE, "serve", "--port", "0"]
     server = subprocess.Popen(
         [*command, *(["--db", db] if db is not None else []), *args],
         stdout=subprocess.PIPE,

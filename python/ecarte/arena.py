@@ -32,7 +32,7 @@ from ecarte.duel import (
 )
 from ecarte.errors import EcarteError, InvalidRecordError
 from ecarte.progress import Bar
-from ecarte.records import dump_record, read_record, whole
+from ecarte.records import dump_record, format_read_by, read_record, whole
 from ecarte.seeding import resolve_seed
 from ecarte.stats import RATE_BOUNDS, mean_interval, ratio_interval, wilson_interval
 
@@ -220,7 +220,7 @@ class ArenaResult:
         return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
 
 
-RECORD_FORMAT: Final = "ecarte.arena.result"
+RECORD_FORMAT: Final = format_read_by("ecarte.arena.ArenaResult")
 RECORD_VERSION: Final = 1
 #: The estimates of a result and the bounds of each.
 ESTIMATES: Final = {

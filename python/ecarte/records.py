@@ -14,11 +14,21 @@ import json
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
+from ecarte._core import RECORD_FORMATS, reader_hint
 from ecarte._public import api_dir
 from ecarte.errors import InvalidRecordError
 
-__all__ = ["dump_record", "load_json", "no_constant", "read_record", "whole"]
+__all__ = ["dump_record", "format_read_by", "load_json", "no_constant", "read_record", "whole"]
 __dir__ = api_dir(globals())
+
+
+def format_read_by(reader: str) -> str:
+    """The format of the records the class at public path ``reader`` reads
+    (``"ecarte.bank.Table"``), from the one table of record formats, the engine's."""
+    formats = [name for name, _, _, row_reader in RECORD_FORMATS if row_reader == reader]
+    if len(formats) != 1:
+        raise AssertionError(f"{reader} reads no one record format of the table")
+    return formats[0]
 
 
 def whole(value: object, low: int, high: int | None = None) -> bool:
@@ -58,8 +68,10 @@ def read_record(
         raise InvalidRecordError(f"a {fmt} record is a JSON object")
     found, found_version = data.get("format"), data.get("version")
     if found != fmt or not whole(found_version, 0) or found_version != version:
+        hint = reader_hint(found) if isinstance(found, str) and found != fmt else None
         raise InvalidRecordError(
             f"expected format {fmt!r} version {version}, got {found!r} version {found_version!r}"
+            + (f"; {hint}" if hint else "")
         )
     expected = {"format", "version", *fields}
     if set(data) != expected:

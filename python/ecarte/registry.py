@@ -1,12 +1,13 @@
 """The registry of the variants and of their record formats.
 
-Each variant registers itself once, in its module of :mod:`ecarte.variants`
+The record formats are one table, the engine's (``ecarte._core.RECORD_FORMATS``: each
+format's name, variant, description and reader), which the engine's readers also name when
+given a record of another format; :func:`record_formats` is that table with each reader's
+class. Each variant registers itself once, in its module of :mod:`ecarte.variants`
 (``ecarte.variants.duel``, ``ecarte.variants.bank``): its name, the summary of a simulated
-run, its record formats (what reads each one and, for a record a person steps through, its
-replay) and the kinds of game the engine protocol makes of it. The results of runs register
-their own format, shared by the variants (``ecarte.results``). Shared code (a run's result,
-the command line's records, the protocol's ``hello``, ``new`` and ``replay``) asks this
-registry and imports no variant.
+run, the replay of each of its records a person steps through, and the kinds of game the
+engine protocol makes of it. Shared code (a run's result, the command line's records, the
+protocol's ``hello``, ``new`` and ``replay``) asks this registry and imports no variant.
 
 The registry loads the modules that register by name when first asked: it sits below the
 variants and the results it lists, so a module they import may ask it too.
@@ -23,6 +24,7 @@ from typing import Any, Final
 
 import numpy.typing as npt
 
+from ecarte._core import RECORD_FORMATS
 from ecarte._public import api_dir
 from ecarte.errors import InvalidRecordError
 from ecarte.records import load_json
@@ -38,10 +40,8 @@ __all__ = [
 ]
 __dir__ = api_dir(globals())
 
-#: The modules that register: each variant's (its ``VARIANT``) and the runs' results (their
-#: ``RECORD_FORMATS``).
+#: The modules that register a variant (their ``VARIANT``).
 VARIANT_MODULES: Final = ("ecarte.variants.duel", "ecarte.variants.bank")
-SHARED_MODULES: Final = ("ecarte.results",)
 
 
 @dataclass(frozen=True)
@@ -64,17 +64,23 @@ class RecordFormat:
 
 @dataclass(frozen=True)
 class Variant:
-    """A variant: its ``name``, its record formats, the ``summary`` of ``n`` simulated items
-    from their columns (which raises ``InvalidRecordError`` for columns that no run of the
-    variant gives), the columns that tell its runs apart (``run_columns``), and the
-    ``game_kinds`` the protocol's ``new`` makes of it."""
+    """A variant: its ``name``, the ``replays`` of its records a person steps through (by
+    format), the ``summary`` of ``n`` simulated items from their columns (which raises
+    ``InvalidRecordError`` for columns that no run of the variant gives), the columns that
+    tell its runs apart (``run_columns``), and the ``game_kinds`` the protocol's ``new``
+    makes of it. Its record formats are the table's rows of its name (``records``)."""
 
     name: str
     description: str
-    records: tuple[RecordFormat, ...]
+    replays: Mapping[str, Callable[[str], dict[str, Any]]]
     run_columns: frozenset[str]
     summary: Callable[[int, Mapping[str, npt.NDArray[Any]]], dict[str, Any]]
     game_kinds: tuple[str, ...]
+
+    @property
+    def records(self) -> tuple[RecordFormat, ...]:
+        """The variant's record formats, in the table's order."""
+        return tuple(row for row in record_formats().values() if row.variant == self.name)
 
 
 @functools.cache
@@ -85,14 +91,25 @@ def variants() -> tuple[Variant, ...]:
 
 @functools.cache
 def record_formats() -> Mapping[str, RecordFormat]:
-    """The one table of record formats, by ``format``: every variant's, then the shared."""
-    rows = [row for variant in variants() for row in variant.records]
-    for name in SHARED_MODULES:
-        rows += importlib.import_module(name).RECORD_FORMATS
-    table = {row.format: row for row in rows}
-    if len(table) != len(rows):
-        raise AssertionError("two record formats of one name")
+    """The one table of record formats, by ``format``: the engine's table
+    (``ecarte._core.RECORD_FORMATS``) with each reader's class and each variant's replays."""
+    replays = {name: replay for variant in variants() for name, replay in variant.replays.items()}
+    table = {
+        name: RecordFormat(name, variant, description, _reader(reader), replays.get(name))
+        for name, variant, description, reader in RECORD_FORMATS
+    }
+    names = {variant.name for variant in variants()}
+    if len(table) != len(RECORD_FORMATS) or not replays.keys() <= table.keys():
+        raise AssertionError("two record formats of one name, or a replay of no format")
+    if not {row.variant for row in table.values()} <= names | {None}:
+        raise AssertionError("a record format of no variant")
     return MappingProxyType(table)
+
+
+def _reader(path: str) -> Any:
+    """The class at the public ``path`` of the table (``ecarte.duel.Deal``)."""
+    module, _, name = path.rpartition(".")
+    return getattr(importlib.import_module(module), name)
 
 
 def sniff(text: object) -> RecordFormat:

@@ -15,13 +15,13 @@ import numpy.typing as npt
 
 from ecarte._public import api_dir
 from ecarte.errors import EcarteError, InvalidRecordError
-from ecarte.records import dump_record, read_record, whole
-from ecarte.registry import RecordFormat, run_summary
+from ecarte.records import dump_record, format_read_by, read_record, whole
+from ecarte.registry import run_summary
 
 __all__ = ["SimulationResult"]
 __dir__ = api_dir(globals())
 
-RECORD_FORMAT: Final = "ecarte.simulation"
+RECORD_FORMAT: Final = format_read_by("ecarte.results.SimulationResult")
 RECORD_VERSION: Final = 1
 #: The dtypes a recorded column may have: whole numbers and booleans, exact in JSON.
 COLUMN_DTYPES: Final = frozenset(
@@ -116,9 +116,3 @@ def _read_column(name: str, value: object) -> npt.NDArray[Any]:
     if not fits:
         raise InvalidRecordError(f"{bad}: its values are not all {dtype}")
     return np.array(data, dtype=dtype).reshape(shape)
-
-
-#: The format of every variant's runs, for the registry (``ecarte.registry``).
-RECORD_FORMATS: Final = (
-    RecordFormat(RECORD_FORMAT, None, "a simulation's result", SimulationResult),
-)

@@ -89,6 +89,16 @@ MAX_SAMPLES: Final[int]
 MAX_THREADS: Final[int]
 """The most threads a call may ask for."""
 
+RECORD_FORMATS: Final[tuple[tuple[str, str | None, str, str], ...]]
+"""The one table of record formats, rows of ``(format, variant, description, reader)``:
+the record's ``format`` field, its variant (``None``: every variant's), what it is in words
+and the public class whose ``from_json`` reads it (``"ecarte.duel.Deal"``)."""
+
+def reader_hint(format: str) -> str | None:
+    """What a record of ``format`` is and the call that reads it (``"this is a duel match
+    record: read it with ecarte.duel.Match.from_json"``); ``None`` for a format not in
+    ``RECORD_FORMATS``."""
+
 # -- cards -------------------------------------------------------------------------------
 
 @final

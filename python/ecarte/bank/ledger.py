@@ -13,7 +13,7 @@ from ecarte._core import Card, check_seed
 from ecarte._core.bank import Deal, Resolution
 from ecarte._public import api_dir
 from ecarte.errors import InvalidRecordError, InvalidRulesError
-from ecarte.records import dump_record, read_record
+from ecarte.records import dump_record, format_read_by, read_record
 
 __all__ = [
     "PUNTER_TABLEAUX",
@@ -41,7 +41,7 @@ Mode = Literal["banking", "open"]
 Phase = Literal["ready", "staking", "revealed", "broken", "over"]
 SettlementResult = Literal["won", "lost", "en_carte", "returned"]
 
-RECORD_FORMAT: Final = "ecarte.bank.session"
+RECORD_FORMAT: Final = format_read_by("ecarte.bank.Table")
 RECORD_VERSION: Final = 1
 PUNTER_TABLEAUX: Final = (2, 3, 4)
 

@@ -1,5 +1,5 @@
-"""The bank's registration: the Russian banking game, its records, its runs' summary and
-the protocol's ``table`` games."""
+"""The bank's registration: the Russian banking game, the replay of its session records, its
+runs' summary and the protocol's ``table`` games."""
 
 from __future__ import annotations
 
@@ -11,10 +11,9 @@ import numpy.typing as npt
 
 from ecarte._public import api_dir
 from ecarte.bank import RECORD_FORMAT as SESSION_FORMAT
-from ecarte.bank import Deal, Table
 from ecarte.bank.native import summarize
 from ecarte.errors import InvalidRecordError
-from ecarte.registry import RecordFormat, Variant
+from ecarte.registry import Variant
 
 __all__ = ["VARIANT"]
 __dir__ = api_dir(globals())
@@ -57,10 +56,7 @@ def _marginals(joint: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], ...]:
 VARIANT = Variant(
     name=NAME,
     description="the Russian banking game",
-    records=(
-        RecordFormat(Deal.RECORD_FORMAT, NAME, "a bank deal record", Deal),
-        RecordFormat(SESSION_FORMAT, NAME, "a banking session record", Table, _replay_session),
-    ),
+    replays={SESSION_FORMAT: _replay_session},
     run_columns=RUN_COLUMNS,
     summary=_run_summary,
     game_kinds=("table",),

@@ -1,5 +1,5 @@
-"""The duel's registration: the two-player game, its records, its runs' summary and the
-protocol's ``deal`` and ``match`` games."""
+"""The duel's registration: the two-player game, the replays of its records, its runs'
+summary and the protocol's ``deal`` and ``match`` games."""
 
 from __future__ import annotations
 
@@ -9,11 +9,9 @@ from typing import Any
 import numpy.typing as npt
 
 from ecarte._public import api_dir
-from ecarte.arena import RECORD_FORMAT as ARENA_FORMAT
-from ecarte.arena import ArenaResult
-from ecarte.duel import Deal, Match, MatchResult, OpponentVecEnv, Solution, summarize
+from ecarte.duel import Deal, Match, summarize
 from ecarte.errors import InvalidRecordError
-from ecarte.registry import RecordFormat, Variant
+from ecarte.registry import Variant
 
 __all__ = ["VARIANT"]
 __dir__ = api_dir(globals())
@@ -42,22 +40,10 @@ def _run_summary(n: int, columns: Mapping[str, npt.NDArray[Any]]) -> dict[str, A
     return summarize(columns)
 
 
-def _record(reader: Any, description: str, **replay: Any) -> RecordFormat:
-    """The row of a native record class, which names its own format."""
-    return RecordFormat(reader.RECORD_FORMAT, NAME, description, reader, **replay)
-
-
 VARIANT = Variant(
     name=NAME,
     description="the two-player game",
-    records=(
-        _record(Deal, "a duel deal record", replay=_replay_deal),
-        _record(Match, "a duel match record", replay=_replay_match),
-        _record(MatchResult, "a duel match's result"),
-        _record(Solution, "a solver's solution"),
-        _record(OpponentVecEnv, "a vector env against an agent"),
-        RecordFormat(ARENA_FORMAT, NAME, "an arena's result", ArenaResult),
-    ),
+    replays={Deal.RECORD_FORMAT: _replay_deal, Match.RECORD_FORMAT: _replay_match},
     run_columns=frozenset({"winner"}),
     summary=_run_summary,
     game_kinds=("deal", "match"),

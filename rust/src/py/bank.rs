@@ -139,7 +139,9 @@ impl PyBankDeal {
     #[staticmethod]
     fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyBankDeal> {
         let text = super::errors::record_text(record, "a bank deal record")?;
-        Ok(PyBankDeal(bank::Deal::from_json(&text)?))
+        let deal = bank::Deal::from_json(&text)
+            .map_err(|e| super::errors::with_reader(e.into(), &text, Self::RECORD_FORMAT))?;
+        Ok(PyBankDeal(deal))
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         Ok((slf.get_type().getattr("from_json")?, (slf.get().to_json(),)))

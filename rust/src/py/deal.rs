@@ -106,7 +106,8 @@ impl PyDeal {
     #[staticmethod]
     fn from_json(record: &Bound<'_, PyAny>) -> PyResult<PyDeal> {
         let text = record_text(record, "a deal record")?;
-        let record = DealRecord::from_json(&text).map_err(|e| with_reader(e.into(), &text))?;
+        let record = DealRecord::from_json(&text)
+            .map_err(|e| with_reader(e.into(), &text, Self::RECORD_FORMAT))?;
         Ok(PyDeal::from_state(&record.replay()?, record.seed))
     }
 

@@ -208,58 +208,122 @@ pub fn record_text(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
     })
 }
 
-/// The engine's record formats: what a record of each is, and the call that reads it.
-const READERS: [(&str, &str, &str); 6] = [
-    (
-        crate::duel::record::RECORD_FORMAT,
-        "a duel deal record",
-        "ecarte.duel.Deal.from_json",
-    ),
-    (
-        crate::duel::record::MATCH_FORMAT,
-        "a duel match record",
-        "ecarte.duel.Match.from_json",
-    ),
-    (
-        crate::duel::result::RESULT_FORMAT,
-        "a match result record",
-        "ecarte.duel.MatchResult.from_json",
-    ),
-    (
-        crate::solver::record::SOLUTION_FORMAT,
-        "a solution record",
-        "ecarte.duel.Solution.from_json",
-    ),
-    (
-        crate::play::opponent_record::ENV_FORMAT,
-        "an OpponentVecEnv record",
-        "ecarte.duel.OpponentVecEnv.from_json",
-    ),
-    (
-        crate::bank::record::DEAL_FORMAT,
-        "a bank deal record",
-        "ecarte.bank.Deal.from_json",
-    ),
+/// One record format: the record's `format` field, the variant it belongs to (`None`: every
+/// variant's), what a record of it is in words, and the class whose `from_json` reads it.
+pub struct RecordFormat {
+    /// The record's `format` field.
+    pub format: &'static str,
+    /// The variant whose record it is; `None` for every variant's.
+    pub variant: Option<&'static str>,
+    /// What a record of this format is: "a duel deal record".
+    pub description: &'static str,
+    /// The public Python class whose `from_json` reads it: `ecarte.duel.Deal`.
+    pub reader: &'static str,
+}
+
+/// The one table of record formats, the engine's and those Python writes (an arena's
+/// result, a bank session, a simulation's result): `ecarte.registry` reads it as
+/// `ecarte._core.RECORD_FORMATS`, and a reader given a record of another format names the
+/// one to use from it ([`with_reader`]).
+pub const RECORD_FORMATS: [RecordFormat; 9] = [
+    RecordFormat {
+        format: crate::duel::record::RECORD_FORMAT,
+        variant: Some("duel"),
+        description: "a duel deal record",
+        reader: "ecarte.duel.Deal",
+    },
+    RecordFormat {
+        format: crate::duel::record::MATCH_FORMAT,
+        variant: Some("duel"),
+        description: "a duel match record",
+        reader: "ecarte.duel.Match",
+    },
+    RecordFormat {
+        format: crate::duel::result::RESULT_FORMAT,
+        variant: Some("duel"),
+        description: "a duel match's result",
+        reader: "ecarte.duel.MatchResult",
+    },
+    RecordFormat {
+        format: crate::solver::record::SOLUTION_FORMAT,
+        variant: Some("duel"),
+        description: "a solver's solution",
+        reader: "ecarte.duel.Solution",
+    },
+    RecordFormat {
+        format: crate::play::opponent_record::ENV_FORMAT,
+        variant: Some("duel"),
+        description: "a vector env against an agent",
+        reader: "ecarte.duel.OpponentVecEnv",
+    },
+    RecordFormat {
+        format: "ecarte.arena.result",
+        variant: Some("duel"),
+        description: "an arena's result",
+        reader: "ecarte.arena.ArenaResult",
+    },
+    RecordFormat {
+        format: crate::bank::record::DEAL_FORMAT,
+        variant: Some("bank"),
+        description: "a bank deal record",
+        reader: "ecarte.bank.Deal",
+    },
+    RecordFormat {
+        format: "ecarte.bank.session",
+        variant: Some("bank"),
+        description: "a banking session record",
+        reader: "ecarte.bank.Table",
+    },
+    RecordFormat {
+        format: "ecarte.simulation",
+        variant: None,
+        description: "a simulation's result",
+        reader: "ecarte.results.SimulationResult",
+    },
 ];
 
-/// `err`, a record refused by the wrong reader, with what the record `text` is and the
-/// call that reads it: `...; this is a duel match record: read it with
-/// ecarte.duel.Match.from_json`.
-pub fn with_reader(err: PyErr, text: &str) -> PyErr {
-    let named = crate::record::named_format(text);
-    let Some((_, what, reader)) = READERS
+/// What a record of `format` is and the call that reads it, from [`RECORD_FORMATS`]:
+/// `this is a duel match record: read it with ecarte.duel.Match.from_json`; `None` for a
+/// format that is not in the table.
+#[pyfunction]
+pub fn reader_hint(format: &str) -> Option<String> {
+    RECORD_FORMATS
         .iter()
-        .find(|(format, _, _)| named.as_deref() == Some(*format))
+        .find(|row| row.format == format)
+        .map(|row| {
+            format!(
+                "this is {}: read it with {}.from_json",
+                row.description, row.reader
+            )
+        })
+}
+
+/// `err`, a record refused by the reader of `expected`, with what the record `text` is and
+/// the call that reads it when it names another format of [`RECORD_FORMATS`]: `...; this is
+/// a duel match record: read it with ecarte.duel.Match.from_json`.
+pub fn with_reader(err: PyErr, text: &str, expected: &str) -> PyErr {
+    let Some(hint) = crate::record::named_format(text)
+        .filter(|named| named != expected)
+        .and_then(|named| reader_hint(&named))
     else {
         return err;
     };
     Python::attach(|py| {
         let message = err.value(py).to_string();
-        if message.contains(reader) || !message.contains("format is") {
-            return err;
-        }
-        InvalidRecordError::new_err(format!("{message}; this is {what}: read it with {reader}"))
+        InvalidRecordError::new_err(format!("{message}; {hint}"))
     })
+}
+
+/// The table of record formats as `ecarte._core.RECORD_FORMATS`, rows of `(format, variant,
+/// description, reader)`, and [`reader_hint`].
+pub fn register_formats(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let rows: Vec<_> = RECORD_FORMATS
+        .iter()
+        .map(|row| (row.format, row.variant, row.description, row.reader))
+        .collect();
+    m.add("RECORD_FORMATS", pyo3::types::PyTuple::new(m.py(), rows)?)?;
+    m.add_function(wrap_pyfunction!(reader_hint, m)?)?;
+    Ok(())
 }
 
 /// Parses a JSON record of a value; `InvalidRecordError` if it is not one.

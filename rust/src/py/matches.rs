@@ -70,7 +70,9 @@ impl PyMatchResult {
     #[staticmethod]
     fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyMatchResult> {
         let record = super::errors::record_text(text, "a match result record")?;
-        Ok(PyMatchResult(MatchResult::from_json(&record)?))
+        let result = MatchResult::from_json(&record)
+            .map_err(|e| with_reader(e.into(), &record, Self::RECORD_FORMAT))?;
+        Ok(PyMatchResult(result))
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         Ok((slf.get_type().getattr("from_json")?, (slf.get().to_json(),)))
@@ -484,7 +486,8 @@ impl PyMatch {
     #[staticmethod]
     fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PyMatch> {
         let text = record_text(text, "a match record")?;
-        let record = MatchRecord::from_json(&text).map_err(|e| with_reader(e.into(), &text))?;
+        let record = MatchRecord::from_json(&text)
+            .map_err(|e| with_reader(e.into(), &text, Self::RECORD_FORMAT))?;
         Ok(PyMatch {
             game: record.replay()?,
             players: record.players,

@@ -46,6 +46,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     refusal::register_error_defaults(m)?;
     errors::register_limits(m)?;
+    errors::register_formats(m)?;
     card::register(m)?;
     rng::register(m)?;
     platform::register(m)?;

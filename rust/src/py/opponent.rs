@@ -360,7 +360,9 @@ impl PyOpponentVecEnv {
     #[staticmethod]
     fn from_json(py: Python<'_>, record: &Bound<'_, PyAny>) -> PyResult<PyOpponentVecEnv> {
         let text = super::errors::record_text(record, "an OpponentVecEnv record")?;
-        let env = py.detach(|| OpponentEnvRecord::load(&text))?;
+        let env = py
+            .detach(|| OpponentEnvRecord::load(&text))
+            .map_err(|e| super::errors::with_reader(e.into(), &text, Self::RECORD_FORMAT))?;
         if env.len() > MAX_ENVS {
             return Err(EcarteError::new_err(format!(
                 "the record holds {} envs, more than {MAX_ENVS}",

@@ -42,7 +42,9 @@ impl PySolution {
     #[staticmethod]
     fn from_json(text: &Bound<'_, PyAny>) -> PyResult<PySolution> {
         let record = super::errors::record_text(text, "a solution record")?;
-        Ok(PySolution(Solution::from_json(&record)?))
+        let solution = Solution::from_json(&record)
+            .map_err(|e| super::errors::with_reader(e.into(), &record, Self::RECORD_FORMAT))?;
+        Ok(PySolution(solution))
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         Ok((slf.get_type().getattr("from_json")?, (slf.get().to_json(),)))
