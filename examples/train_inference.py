@@ -42,23 +42,6 @@ PAIRS = [
     ("pimc", "expert"),
 ]
 
-#: The kinds of decision the figures are broken down by, from the observation tensor.
-KINDS = ("exchange", "discard", "lead", "follow")
-
-PHASE = 199  # the phase's one-hot: proposal, response, discard, play, over
-LEAD = slice(128, 160)  # the card led to the current trick
-
-
-def kinds(observation: npt.NDArray[np.float32]) -> npt.NDArray[np.str_]:
-    """Each decision's kind."""
-    phase = observation[:, PHASE : PHASE + 5].argmax(axis=1)
-    led = observation[:, LEAD].any(axis=1)
-    return np.select(
-        [phase <= 1, phase == 2, ~led],
-        ["exchange", "discard", "lead"],
-        default="follow",
-    )
-
 
 def decisions(
     matches: int, seed: int, threads: int | None, cache: Path | None
@@ -80,6 +63,7 @@ def decisions(
 
 
 def build(hidden: list[int]) -> Any:
+    """The network: ReLU layers of ``hidden`` units, then one logit per action."""
     import torch
 
     layers: list[Any] = []
@@ -92,6 +76,7 @@ def build(hidden: list[int]) -> Any:
 
 
 def masked_log_softmax(logits: Any, mask: Any) -> Any:
+    """Log-probabilities over the legal actions (``mask``), the others at about -1e9."""
     import torch
 
     return torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
@@ -105,6 +90,7 @@ def train(
     batch: int,
     lr: float,
 ) -> Any:
+    """The network trained on ``data`` with Adam and a cosine schedule, seeded."""
     import torch
 
     torch.manual_seed(seed)
@@ -152,10 +138,12 @@ def figures(model: Any, data: dict[str, npt.NDArray[Any]]) -> dict[str, Any]:
     # Where the master's model reads nothing it is uniform: a likeliest action drawn at
     # random is right one time in the number of legal actions.
     master_hit = np.where(choice >= 0, (choice == action).astype(float), 1.0 / legal)
-    kind = kinds(data["observation"])
+    kind = np.asarray(duel.DECISION_KINDS)[data["kind"]]
     out: dict[str, Any] = {}
-    for name in ("all", *KINDS):
+    for name in ("all", *duel.DECISION_KINDS):
         where = np.ones(len(action), bool) if name == "all" else kind == name
+        if not where.any():
+            continue
         out[name] = {
             "decisions": int(where.sum()),
             "network": {
@@ -184,6 +172,7 @@ def weights_bytes(model: Any) -> bytes:
 
 
 def main() -> None:
+    """Self-play, training, held-out figures, and the weights and report if asked."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=1200, help="training matches (1200)")
     parser.add_argument("--held-out", type=int, default=100, help="held-out matches (100)")

@@ -50,7 +50,7 @@ API_CALLS = {
     "simulate, a billion random deals in pieces": (
         "[duel.simulate(10**7, seed=1, start=k * 10**7) for k in range(100)]"
     ),
-    "self_play_decisions, master": (
+    "self_play_decisions, master v grandmaster": (
         "duel.self_play_decisions(2_000, 1, [('master', 'grandmaster')])"
     ),
     "solve_many": "duel.solve_many([d] * 200_000)",

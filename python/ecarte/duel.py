@@ -19,6 +19,7 @@ from ecarte._core.duel import (
     AGENT_SPECS,
     AGENTS,
     COMPACT_OBSERVATION_SIZE,
+    DECISION_KINDS,
     DEFAULT_EXPERT_SAMPLES,
     DEFAULT_GRANDMASTER_SAMPLES,
     DEFAULT_LEVEL,
@@ -78,6 +79,7 @@ __all__ = [
     "AGENTS",
     "AGENT_SPECS",
     "COMPACT_OBSERVATION_SIZE",
+    "DECISION_KINDS",
     "DEFAULT_EXPERT_SAMPLES",
     "DEFAULT_GRANDMASTER_SAMPLES",
     "DEFAULT_LEVEL",
@@ -258,13 +260,15 @@ def self_play_decisions(
     matches between built-in agents, natively and in parallel: data to learn a model of
     play from (``examples/train_inference.py`` trains the grandmaster's on them).
 
-    Match ``i`` is match ``start + i`` of the run with seed ``seed`` (as in
-    :func:`simulate`), played by ``agents[i % len(agents)]``, a pair of specs for seat 0 and
-    seat 1. Columns, one row per decision in match order and then in the order they were
+    Match ``start + i`` of the run with seed ``seed`` (as in :func:`simulate`) is played by
+    ``agents[(start + i) % len(agents)]``, a pair of specs for seat 0 and seat 1; a call
+    plays at most 5,000 matches (about 1.5 GB of arrays), so a larger run is several calls
+    with ``start``. Columns, one row per decision in match order and then in the order they were
     made: ``observation`` (float32, ``(rows, OBSERVATION_SIZE)``, the tensor of the seat to
     move, match score included), ``mask`` (bool, ``(rows, NUM_ACTIONS)``, its legal
     actions), ``action`` (int64, the id taken), ``match`` (the match's index in the run),
-    ``seat``, and the master's hand-written model of the decision as a baseline:
+    ``seat``, ``kind`` (what it decides, an index into :data:`DECISION_KINDS`: exchange,
+    discard, lead, follow), and the master's hand-written model of the decision as a baseline:
     ``master_log_probability`` (of the action taken) and ``master_choice`` (the id it finds
     likeliest, -1 where it reads nothing: discards and leads, uniform to it). The same
     whatever ``threads`` is. ``on_progress(matches)`` is told the matches played so far;

@@ -112,8 +112,12 @@ DEFAULT_PIMC_SAMPLES: Final[int]
 DEFAULT_EXPERT_SAMPLES: Final[int]
 """Worlds solved per decision of ``"expert"``."""
 DEFAULT_MASTER_SAMPLES: Final[int]
-DEFAULT_GRANDMASTER_SAMPLES: Final[int]
 """Worlds solved per decision of ``"master"``."""
+DEFAULT_GRANDMASTER_SAMPLES: Final[int]
+"""Worlds solved per decision of ``"grandmaster"``."""
+DECISION_KINDS: Final[tuple[str, ...]]
+"""What a decision of ``self_play_decisions`` decides, by its ``kind`` code: exchange,
+discard, lead, follow."""
 
 def decode_compact_rows(
     rows: npt.NDArray[np.uint8],

@@ -16,7 +16,50 @@ use crate::duel::action::Action;
 use crate::duel::matches::Match;
 use crate::duel::observe::Compact;
 use crate::duel::rules::Rules;
-use crate::duel::state::DuelError;
+use crate::duel::state::{DealState, DuelError, Phase};
+
+/// What a decision decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecisionKind {
+    /// A proposal or an answer to one.
+    Exchange = 0,
+    /// A discard.
+    Discard = 1,
+    /// A card led to a trick.
+    Lead = 2,
+    /// A card played to a trick already led.
+    Follow = 3,
+}
+
+impl DecisionKind {
+    /// Every kind, by code.
+    pub const ALL: [DecisionKind; 4] = [
+        DecisionKind::Exchange,
+        DecisionKind::Discard,
+        DecisionKind::Lead,
+        DecisionKind::Follow,
+    ];
+
+    /// The kind of the decision of the player to move in `state`.
+    pub fn of(state: &DealState) -> DecisionKind {
+        match state.phase() {
+            Phase::Proposal | Phase::Response => DecisionKind::Exchange,
+            Phase::Discard => DecisionKind::Discard,
+            _ if state.lead().is_some() => DecisionKind::Follow,
+            _ => DecisionKind::Lead,
+        }
+    }
+
+    /// Its name: `"exchange"`, `"discard"`, `"lead"` or `"follow"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DecisionKind::Exchange => "exchange",
+            DecisionKind::Discard => "discard",
+            DecisionKind::Lead => "lead",
+            DecisionKind::Follow => "follow",
+        }
+    }
+}
 
 /// One decision with a choice (two legal actions or more) of a self-play match.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -31,6 +74,8 @@ pub struct Decision {
     pub game: u64,
     /// The seat that made it.
     pub seat: u8,
+    /// What it decides.
+    pub kind: DecisionKind,
     /// The log-probability the master's hand-written model gives to the action, and the
     /// action it finds likeliest (`None` where it reads nothing: discards and leads).
     pub master_model: (f64, Option<Action>),
@@ -58,6 +103,7 @@ impl Player for Recorder<'_> {
                 action,
                 game: self.game,
                 seat: self.seat,
+                kind: DecisionKind::of(&game.deal),
                 master_model: modelled_decision(&game.deal, action),
             });
         }

@@ -326,7 +326,8 @@ pub fn effective_sample_size(log_weights: &[f64]) -> f64 {
 
 /// How a search weights the worlds of `obs` for `samples` worlds solved, from the decision
 /// seed `seed`: the effective sample size of its weighted pool, and the pool's size; `None`
-/// where the opponent's decisions say nothing and it solves unweighted worlds.
+/// where it solves unweighted worlds (the opponent's decisions say nothing, or no pool of
+/// worlds can be drawn).
 pub(crate) fn inference_spread(
     obs: &Observation,
     samples: usize,
@@ -337,8 +338,11 @@ pub(crate) fn inference_spread(
         return Ok(None);
     }
     let size = pool_size(samples.max(1))?;
-    let (_, _, log_weights) = weighted_pool(obs, size, seed, inference.log_likelihood)?;
-    Ok(Some((effective_sample_size(&log_weights), size)))
+    // A pool the sampler cannot fill leaves the search on unweighted worlds, as
+    // `inferred_worlds` does.
+    Ok(weighted_pool(obs, size, seed, inference.log_likelihood)
+        .ok()
+        .map(|(_, _, log_weights)| (effective_sample_size(&log_weights), size)))
 }
 
 /// The worlds drawn at least once when `samples` are resampled from a pool of

@@ -108,8 +108,9 @@ pub fn grandmaster_spread(
 mod tests {
     use super::*;
     use crate::duel::Rules;
-    use crate::play::expert::{expert_values, inferred_worlds};
+    use crate::play::expert::expert_values;
     use crate::play::heuristic::{heuristic_action, View};
+    use crate::solver::sampler::Sampler;
 
     /// Before the opponent has done anything the grandmaster solves the expert's worlds:
     /// leading the first trick after a declined proposal (no exchange left to roll out),
@@ -142,25 +143,31 @@ mod tests {
         }
     }
 
-    /// Every decision of the opponent's counts: the likelihood is finite and below zero
-    /// once the opponent has chosen among several actions.
+    /// Every decision of the opponent's counts: once the opponent has chosen among several
+    /// actions, each candidate world's log-likelihood is finite and at most zero, and below
+    /// zero in nearly every world (a choice the network is sure of rounds to probability 1).
     #[test]
     fn the_likelihood_reads_the_opponents_decisions() {
-        let mut read = 0;
+        let (mut read, mut below) = (0, 0);
         for seed in 0..20 {
             let mut state = DealState::from_seed(seed, 1, Rules::default()).expect("a deal");
+            let mut opponent_chose = [false; 2];
             while let Some(player) = state.current_player() {
                 let obs = state.observation(player, [0, 0]);
-                if let Ok((worlds, counts)) =
-                    inferred_worlds(&obs, 4, seed, grandmaster_inference(&obs))
-                {
-                    assert_eq!(worlds.len(), counts.len());
-                    assert!((counts.iter().sum::<f64>() - 4.0).abs() < 1e-9);
-                    read += 1;
+                if opponent_chose[usize::from(1 - player)] {
+                    let mut drafts = Sampler::new(&obs, seed).expect("worlds");
+                    for _ in 0..4 {
+                        let draft = drafts.draft().expect("a world");
+                        let l = log_likelihood(&draft, &obs);
+                        assert!(l.is_finite() && l <= 0.0, "{l}");
+                        read += 1;
+                        below += usize::from(l < 0.0);
+                    }
                 }
+                opponent_chose[usize::from(player)] |= state.legal_mask().count_ones() > 1;
                 state.apply_unchecked(heuristic_action(&View::of_state(&state)));
             }
         }
-        assert!(read > 100, "{read}");
+        assert!(read > 400 && below * 10 > read * 9, "{below} of {read}");
     }
 }

@@ -6,10 +6,11 @@
 //! agents' self-play (`ecarte.duel.self_play_decisions`), and shipped as
 //! [`SHIPPED_WEIGHTS`], compiled into the engine: playing needs no PyTorch.
 //!
-//! The forward pass is written here, not taken from a linear-algebra crate: the input is
-//! a handful of ones among 214 zeros and the hidden units after a ReLU are half zeros, so
-//! it adds only the weight columns of the non-zero entries, and it computes only the legal
-//! actions' logits (`benches/engine.rs`, "network", measures it against a dense product).
+//! The forward pass is written here, not taken from a linear-algebra crate: a few dozen of the
+//! 214 inputs are non-zero (card planes and one-hot fields; a few are fractions), so the
+//! first layer adds only their weight columns (a later hidden layer skips the units a ReLU
+//! zeroed), and only the legal actions' logits are computed (`benches/engine.rs`,
+//! "network", measures it against the dense product, by hand and through `ndarray`).
 //!
 //! File layout (little-endian): the magic `ECNN`, a `u32` version (1), a `u32` layer count,
 //! then for each layer a `u32` input count, a `u32` output count, the weight matrix as
@@ -243,76 +244,72 @@ impl Network {
         }
     }
 
-    /// The log-probability of each action of `legal` (a mask by action id) for the tensor
-    /// `x`, in action-id order: the log-softmax of the legal actions' logits.
-    pub fn log_probabilities(&self, x: &[f32], legal: u128) -> Vec<(usize, f32)> {
+    /// Each action of `legal` (a mask by action id) with its logit for the tensor `x`, in
+    /// action-id order, into `out`; how many there are.
+    fn legal_logits(&self, x: &[f32], legal: u128, out: &mut [(usize, f32); NUM_ACTIONS]) -> usize {
         let mut h = [0.0f32; MAX_HIDDEN];
         let width = self.hidden(x, &mut h);
         let h = &h[..width];
         let last = &self.layers[self.layers.len() - 1];
-        let mut logits: Vec<(usize, f32)> = (0..NUM_ACTIONS)
-            .filter(|&a| legal >> a & 1 == 1)
-            .map(|a| {
-                let row = &last.by_output[a * last.inputs..(a + 1) * last.inputs];
-                (a, last.bias[a] + dot(row, h))
-            })
-            .collect();
-        let top = logits.iter().map(|l| l.1).fold(f32::NEG_INFINITY, f32::max);
-        let total: f32 = logits.iter().map(|l| (l.1 - top).exp()).sum();
-        let log_total = top + total.ln();
-        for l in &mut logits {
-            l.1 -= log_total;
+        let mut count = 0;
+        let mut rest = legal & ((1u128 << NUM_ACTIONS) - 1);
+        while rest != 0 {
+            let a = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let row = &last.by_output[a * last.inputs..(a + 1) * last.inputs];
+            out[count] = (a, last.bias[a] + dot(row, h));
+            count += 1;
         }
-        logits
+        count
+    }
+
+    /// The softmax's denominator over `logits`, as the top logit and the log of the sum
+    /// of the exponentials of the logits less the top.
+    fn log_total(logits: &[(usize, f32)]) -> (f32, f32) {
+        let top = logits.iter().map(|l| l.1).fold(f32::NEG_INFINITY, f32::max);
+        (
+            top,
+            logits.iter().map(|l| (l.1 - top).exp()).sum::<f32>().ln(),
+        )
+    }
+
+    /// The log-probability of each action of `legal` (a mask by action id) for the tensor
+    /// `x`, in action-id order: the log-softmax of the legal actions' logits.
+    pub fn log_probabilities(&self, x: &[f32], legal: u128) -> Vec<(usize, f32)> {
+        let mut logits = [(0, 0.0f32); NUM_ACTIONS];
+        let count = self.legal_logits(x, legal, &mut logits);
+        let logits = &logits[..count];
+        let (top, rest) = Network::log_total(logits);
+        let log_total = top + rest;
+        logits.iter().map(|&(a, l)| (a, l - log_total)).collect()
     }
 
     /// The likeliest action of `legal` (a non-empty mask by action id) for the tensor `x`,
     /// ties to the lowest id.
     pub fn likeliest(&self, x: &[f32], legal: u128) -> usize {
-        let mut h = [0.0f32; MAX_HIDDEN];
-        let width = self.hidden(x, &mut h);
-        let h = &h[..width];
-        let last = &self.layers[self.layers.len() - 1];
-        let (mut best, mut top) = (legal.trailing_zeros() as usize, f32::NEG_INFINITY);
-        let mut rest = legal;
-        while rest != 0 {
-            let a = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let row = &last.by_output[a * last.inputs..(a + 1) * last.inputs];
-            let logit = last.bias[a] + dot(row, h);
-            if logit > top {
-                (best, top) = (a, logit);
+        let mut logits = [(0, 0.0f32); NUM_ACTIONS];
+        let count = self.legal_logits(x, legal, &mut logits);
+        let mut best = (legal.trailing_zeros() as usize, f32::NEG_INFINITY);
+        for &(a, l) in &logits[..count] {
+            if l > best.1 {
+                best = (a, l);
             }
         }
-        best
+        best.0
     }
 
     /// The log-probability of `action` (an id among `legal`) for the tensor `x`, with no
     /// allocation: what the grandmaster asks at every decision of every world.
     pub fn action_log_probability(&self, x: &[f32], legal: u128, action: usize) -> f32 {
-        let mut h = [0.0f32; MAX_HIDDEN];
-        let width = self.hidden(x, &mut h);
-        let h = &h[..width];
-        let last = &self.layers[self.layers.len() - 1];
-        let mut taken = f32::NEG_INFINITY;
-        let mut logits = [0.0f32; NUM_ACTIONS];
-        let mut count = 0;
-        let mut rest = legal;
-        while rest != 0 {
-            let a = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let row = &last.by_output[a * last.inputs..(a + 1) * last.inputs];
-            let logit = last.bias[a] + dot(row, h);
-            if a == action {
-                taken = logit;
-            }
-            logits[count] = logit;
-            count += 1;
-        }
+        let mut logits = [(0, 0.0f32); NUM_ACTIONS];
+        let count = self.legal_logits(x, legal, &mut logits);
         let logits = &logits[..count];
-        let top = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let total: f32 = logits.iter().map(|l| (l - top).exp()).sum();
-        taken - top - total.ln()
+        let taken = logits
+            .iter()
+            .find(|l| l.0 == action)
+            .map_or(f32::NEG_INFINITY, |l| l.1);
+        let (top, rest) = Network::log_total(logits);
+        taken - top - rest
     }
 
     /// The log-probability the network gives to `action` by the player to move in `state`
@@ -416,8 +413,60 @@ mod tests {
         assert!(checked > 300);
     }
 
+    /// The AVX2 pass and the portable one give the same floats, bit for bit.
+    #[test]
+    fn both_instruction_sets_give_the_same_bits() {
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::on_this_cpu().avx2 {
+            let network = &*SHIPPED;
+            for seed in 0..20 {
+                let mut state = DealState::from_seed(seed, 0, Rules::default()).expect("a deal");
+                while let Some(player) = state.current_player() {
+                    let mut x = [0.0f32; OBSERVATION_SIZE];
+                    state.encode_observation(player, [2, 5], &mut x);
+                    let (mut a, mut b) = ([0.0f32; MAX_HIDDEN], [0.0f32; MAX_HIDDEN]);
+                    // SAFETY: the CPU has AVX2 (checked above).
+                    let wide = unsafe { network.hidden_avx2(&x, &mut a) };
+                    let narrow = network.hidden_portable(&x, &mut b);
+                    assert_eq!(wide, narrow);
+                    assert!(a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits()));
+                    let action = state.legal_actions()[0];
+                    state.apply_unchecked(action);
+                }
+            }
+        }
+    }
+
+    /// A weights file with `layers` as (inputs, outputs), every weight `value`.
+    fn weights(layers: &[(u32, u32)], value: f32) -> Vec<u8> {
+        let mut out = b"ECNN".to_vec();
+        out.extend_from_slice(&1u32.to_le_bytes());
+        out.extend_from_slice(&(layers.len() as u32).to_le_bytes());
+        for &(inputs, outputs) in layers {
+            out.extend_from_slice(&inputs.to_le_bytes());
+            out.extend_from_slice(&outputs.to_le_bytes());
+            for _ in 0..(inputs * outputs + outputs) {
+                out.extend_from_slice(&value.to_le_bytes());
+            }
+        }
+        out
+    }
+
     #[test]
     fn bad_bytes_are_refused() {
+        assert!(Network::from_bytes(&weights(&[(214, 16), (16, 68)], 0.5)).is_ok());
+        assert!(Network::from_bytes(&weights(&[(214, 68)], 0.5)).is_ok());
+        for bad in [
+            weights(&[(214, 16), (16, 68)], f32::NAN),
+            weights(&[(214, 16), (16, 68)], f32::INFINITY),
+            weights(&[(213, 16), (16, 68)], 0.5),
+            weights(&[(214, 16), (16, 67)], 0.5),
+            weights(&[(214, 0), (0, 68)], 0.5),
+            weights(&[(214, 513), (513, 68)], 0.5),
+            weights(&[], 0.5),
+        ] {
+            assert!(Network::from_bytes(&bad).is_err());
+        }
         assert!(Network::from_bytes(b"").is_err());
         assert!(Network::from_bytes(b"ECNN\x02\0\0\0").is_err());
         let mut truncated = SHIPPED_WEIGHTS.to_vec();

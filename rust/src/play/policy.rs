@@ -137,7 +137,7 @@ impl Policy {
             Policy::Expert(_) => expert_spread(obs, worlds, decision),
             Policy::Master(_) => master_spread(obs, worlds, decision),
             Policy::Grandmaster(_) => grandmaster_spread(obs, worlds, decision),
-            _ => Ok(None),
+            Policy::Pimc(_) | Policy::Random | Policy::Heuristic => Ok(None),
         })
     }
 

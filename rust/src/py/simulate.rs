@@ -12,7 +12,7 @@ use super::threads::{threads_arg, with_threads};
 use crate::duel::action::write_mask;
 use crate::duel::observe::{expand_compact, OBSERVATION_SIZE};
 use crate::duel::{Rules, NUM_ACTIONS};
-use crate::play::decisions::self_play_decisions as self_play_decisions_native;
+use crate::play::decisions::{self_play_decisions as self_play_decisions_native, DecisionKind};
 use crate::play::simulate::{simulate_deals, simulate_matches};
 
 type Columns<'py> = Vec<(&'static str, Bound<'py, PyAny>)>;
@@ -102,8 +102,8 @@ fn duel_simulate<'py>(
 }
 
 /// The decisions with a choice of `matches` self-play matches between built-in agents,
-/// match `i` played by `agents[i % len(agents)]` (a pair of specs); returns columns of
-/// arrays. See `ecarte.duel.self_play_decisions`.
+/// match `i` of the run played by `agents[i % len(agents)]` (a pair of specs); returns
+/// columns of arrays. See `ecarte.duel.self_play_decisions`.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)] // the Python keyword signature
 #[pyo3(signature = (matches, seed, agents, rules = None, start = None, threads = None, on_progress = None))]
@@ -117,7 +117,8 @@ fn self_play_decisions<'py>(
     threads: Option<&Bound<'py, PyAny>>,
     on_progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Columns<'py>> {
-    // A match holds about 60 decisions with a choice: the arrays stay within memory.
+    // A match holds about 290 decisions with a choice, each about 1 KB of arrays: the cap
+    // keeps one call within about 1.5 GB (more matches: several calls, with `start`).
     let n = int_usize(matches, "matches", 0, MAX_DECISION_MATCHES)?;
     let seed = extract_seed(seed, "seed")?;
     let start = start.map_or(Ok(0), |s| extract_u64(s, "start"))?;
@@ -169,6 +170,7 @@ fn self_play_decisions<'py>(
     let action: Vec<i64> = decisions.iter().map(|d| d.action.id() as i64).collect();
     let game: Vec<u64> = decisions.iter().map(|d| d.game).collect();
     let seat: Vec<u8> = decisions.iter().map(|d| d.seat).collect();
+    let kind: Vec<u8> = decisions.iter().map(|d| d.kind as u8).collect();
     let master_log: Vec<f64> = decisions.iter().map(|d| d.master_model.0).collect();
     let master_choice: Vec<i64> = decisions
         .iter()
@@ -190,6 +192,7 @@ fn self_play_decisions<'py>(
         ("action", PyArray1::from_vec(py, action).into_any()),
         ("match", PyArray1::from_vec(py, game).into_any()),
         ("seat", PyArray1::from_vec(py, seat).into_any()),
+        ("kind", PyArray1::from_vec(py, kind).into_any()),
         (
             "master_log_probability",
             PyArray1::from_vec(py, master_log).into_any(),
@@ -202,7 +205,7 @@ fn self_play_decisions<'py>(
 }
 
 /// The most matches one call of `self_play_decisions` plays.
-const MAX_DECISION_MATCHES: usize = 200_000;
+const MAX_DECISION_MATCHES: usize = 5_000;
 /// The most pairs of agents one call of `self_play_decisions` takes.
 const MAX_PAIRS: usize = 64;
 
@@ -216,5 +219,7 @@ fn pairs<'py>(py: Python<'py>, rows: &[[u8; 2]]) -> PyResult<Bound<'py, PyAny>> 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(duel_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(self_play_decisions, m)?)?;
+    let kinds = DecisionKind::ALL.map(DecisionKind::name);
+    m.add("DECISION_KINDS", pyo3::types::PyTuple::new(m.py(), kinds)?)?;
     Ok(())
 }
