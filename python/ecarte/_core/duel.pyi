@@ -921,13 +921,6 @@ def master_values(
     by seat, over ``samples`` worlds resampled by the likelihood of the opponent's plays and
     exchange decisions."""
 
-def grandmaster_values(
-    observation: Observation, samples: int, seed: int
-) -> list[tuple[Action, float]]:
-    """Each legal action with the grandmaster's value: mean double-dummy points, the talon
-    drawn by seat, over ``samples`` worlds resampled by the learned model's likelihood of
-    the opponent's decisions."""
-
 def inference_spread(
     observation: Observation, agent: str, seed: int
 ) -> tuple[float, int] | None:

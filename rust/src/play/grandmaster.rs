@@ -63,20 +63,11 @@ fn grandmaster_inference(obs: &Observation) -> Inference<fn(&Draft, &Observation
     }
 }
 
-/// Each legal action of the observing player with its value: the mean double-dummy points,
-/// the talon drawn by seat, over `samples` worlds resampled by the learned model's
-/// likelihood of the opponent's decisions. Reproducible for a `seed`. Once `control` is
-/// cancelled it returns at once, with no values.
-pub fn grandmaster_values(
-    obs: &Observation,
-    samples: usize,
-    seed: u64,
-    control: Control<'_>,
-) -> Result<Vec<(Action, f64)>, SampleError> {
-    grandmaster_search(obs, samples, seed, Goal::Values, control)
-}
-
-/// [`grandmaster_values`] for `goal`: all the values, or what the best action needs.
+/// Each legal action of the observing player with its value (for [`Goal::Values`]; what
+/// the best action needs for [`Goal::Choice`]): the mean double-dummy points, the talon
+/// drawn by seat, over `samples` worlds resampled by the learned model's likelihood of the
+/// opponent's decisions. Reproducible for a `seed`. Once `control` is cancelled it returns
+/// at once, with no values.
 pub fn grandmaster_search(
     obs: &Observation,
     samples: usize,
@@ -124,7 +115,7 @@ mod tests {
             let obs = state.observation(player, [0, 0]);
             assert!(!grandmaster_inference(&obs).informative);
             assert_eq!(
-                grandmaster_values(&obs, 6, 11, Control::NONE),
+                grandmaster_search(&obs, 6, 11, Goal::Values, Control::NONE),
                 expert_values(&obs, 6, 11, Control::NONE)
             );
         }

@@ -10,10 +10,7 @@ use crate::rng::{self, GameRng};
 use crate::solver::pimc::Goal;
 use crate::solver::sampler::SampleError;
 
-use super::expert::expert_spread;
-use super::grandmaster::grandmaster_spread;
 use super::heuristic::{heuristic_action, View};
-use super::master::master_spread;
 use super::random::{nth_action, random_action};
 
 /// Worlds per decision of the PIMC policy unless a count is given.
@@ -131,14 +128,13 @@ impl Policy {
         obs: &Observation,
         seed: u64,
     ) -> Option<Result<Option<(f64, usize)>, SampleError>> {
-        let (_, worlds) = self.row();
-        let (worlds, decision) = (usize::from(worlds?), rng::decision_seed(seed, obs.key()));
-        Some(match self {
-            Policy::Expert(_) => expert_spread(obs, worlds, decision),
-            Policy::Master(_) => master_spread(obs, worlds, decision),
-            Policy::Grandmaster(_) => grandmaster_spread(obs, worlds, decision),
-            Policy::Pimc(_) | Policy::Random | Policy::Heuristic => Ok(None),
-        })
+        let (row, worlds) = self.row();
+        let (search, worlds) = (row.search.as_ref()?, usize::from(worlds?));
+        Some((search.spread)(
+            obs,
+            worlds,
+            rng::decision_seed(seed, obs.key()),
+        ))
     }
 
     /// [`Policy::values`] for `goal`: all of them, or what the best action needs.

@@ -5,10 +5,10 @@
 //! Adding a built-in agent: its [`Policy`] variant, its row here (listed in [`AGENTS`] and
 //! named in [`Policy::row`]), and its docs (docs/agents.md).
 
-use super::expert::{expert_search, DEFAULT_EXPERT_SAMPLES};
-use super::grandmaster::{grandmaster_search, DEFAULT_GRANDMASTER_SAMPLES};
+use super::expert::{expert_search, expert_spread, DEFAULT_EXPERT_SAMPLES};
+use super::grandmaster::{grandmaster_search, grandmaster_spread, DEFAULT_GRANDMASTER_SAMPLES};
 use super::heuristic::heuristic_rollout;
-use super::master::{master_search, DEFAULT_MASTER_SAMPLES};
+use super::master::{master_search, master_spread, DEFAULT_MASTER_SAMPLES};
 use super::policy::{Policy, DEFAULT_PIMC_SAMPLES, MAX_SAMPLES};
 use crate::control::Control;
 use crate::duel::action::Action;
@@ -47,11 +47,24 @@ pub struct Search {
     /// Each legal action's value (or, for [`Goal::Choice`], what the best one needs) over
     /// this many worlds drawn from this decision seed.
     pub run: SearchFn,
+    /// How it weights the worlds it samples for this many worlds from this decision seed:
+    /// the effective sample size of its weighted pool and the pool's size, `None` where it
+    /// solves unweighted worlds.
+    pub spread: SpreadFn,
 }
 
 /// A search agent's search: `(observation, worlds, decision seed, goal, control)`.
 pub type SearchFn =
     fn(&Observation, usize, u64, Goal, Control<'_>) -> Result<Vec<(Action, f64)>, SampleError>;
+
+/// A search agent's spread of weights: `(observation, worlds, decision seed)`.
+pub type SpreadFn = fn(&Observation, usize, u64) -> Result<Option<(f64, usize)>, SampleError>;
+
+/// PIMC's worlds are never weighted.
+#[allow(clippy::unnecessary_wraps)] // a `SpreadFn`
+fn unweighted(_: &Observation, _: usize, _: u64) -> Result<Option<(f64, usize)>, SampleError> {
+    Ok(None)
+}
 
 /// A level that plays an agent: its name and the worlds of its spec (`None`: the default).
 #[derive(Debug)]
@@ -99,6 +112,7 @@ static PIMC: AgentInfo = AgentInfo {
         default_worlds: DEFAULT_PIMC_SAMPLES,
         max_worlds: MAX_SAMPLES,
         run: pimc,
+        spread: unweighted,
     }),
     deal_seconds: 0.018 / 24.0,
     levels: &[
@@ -122,6 +136,7 @@ static EXPERT: AgentInfo = AgentInfo {
         default_worlds: DEFAULT_EXPERT_SAMPLES,
         max_worlds: MAX_SAMPLES,
         run: expert_search,
+        spread: expert_spread,
     }),
     deal_seconds: 0.014 / 24.0,
     levels: &[Level {
@@ -139,6 +154,7 @@ static MASTER: AgentInfo = AgentInfo {
         default_worlds: DEFAULT_MASTER_SAMPLES,
         max_worlds: MAX_SAMPLES,
         run: master_search,
+        spread: master_spread,
     }),
     deal_seconds: 0.023 / 40.0,
     levels: &[Level {
@@ -156,6 +172,7 @@ static GRANDMASTER: AgentInfo = AgentInfo {
         default_worlds: DEFAULT_GRANDMASTER_SAMPLES,
         max_worlds: MAX_SAMPLES,
         run: grandmaster_search,
+        spread: grandmaster_spread,
     }),
     deal_seconds: 0.036 / 40.0,
     levels: &[Level {

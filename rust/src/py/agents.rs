@@ -286,25 +286,6 @@ fn master_values(
     )
 }
 
-/// Each legal action with the grandmaster's value: mean double-dummy points, the talon
-/// drawn by seat, over `samples` worlds resampled by the learned model's likelihood of the
-/// opponent's decisions.
-#[pyfunction]
-fn grandmaster_values(
-    py: Python<'_>,
-    observation: PyRef<'_, PyObservation>,
-    samples: &Bound<'_, PyAny>,
-    seed: &Bound<'_, PyAny>,
-) -> PyResult<Vec<(PyAction, f64)>> {
-    sampled_values(
-        py,
-        &observation,
-        samples,
-        seed,
-        crate::play::grandmaster::grandmaster_values,
-    )
-}
-
 /// Each legal action with its mean double-dummy points over `samples` worlds sampled from
 /// `observation` (exchange options: rest of the exchange by a fixed rule of thumb).
 #[pyfunction]
@@ -386,7 +367,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(expert_values, m)?)?;
     m.add_function(wrap_pyfunction!(master_values, m)?)?;
     m.add_function(wrap_pyfunction!(inference_spread, m)?)?;
-    m.add_function(wrap_pyfunction!(grandmaster_values, m)?)?;
     m.add_function(wrap_pyfunction!(pimc_values, m)?)?;
     m.add_function(wrap_pyfunction!(duel_heuristic_action, m)?)?;
     m.add(
