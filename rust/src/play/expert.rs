@@ -416,7 +416,7 @@ pub(crate) mod tests {
     /// first candidates from the decision seed, weighted by the likelihood; the worlds
     /// solved are those systematic resampling by these weights draws; and the spread is the
     /// pool's effective sample size. Returns the spread.
-    pub(crate) fn check_spread_is_the_searchs_pool(
+    fn check_spread_is_the_searchs_pool(
         policy: Policy,
         inference: fn(&Observation) -> Inference<LogLikelihood>,
         rollout: Rollout,
@@ -465,47 +465,48 @@ pub(crate) mod tests {
         spread
     }
 
-    /// The decisions of `deals` deals played by the heuristic in both seats, each as its
-    /// player observes it.
-    pub(crate) fn heuristic_decisions(deals: u64) -> Vec<Observation> {
-        let mut decisions = Vec::new();
+    /// [`check_spread_is_the_searchs_pool`] at every decision of `deals` deals played by
+    /// the heuristic in both seats, with the agent's seed 7: each decision where the search
+    /// weights its worlds, with the spread reported there.
+    pub(crate) fn checked_spreads(
+        policy: Policy,
+        inference: fn(&Observation) -> Inference<LogLikelihood>,
+        rollout: Rollout,
+        deals: u64,
+    ) -> Vec<(Observation, (f64, usize))> {
+        let mut weighted = Vec::new();
         for seed in 0..deals {
             let mut state = DealState::from_seed(seed, u8::from(seed % 2 == 1), Rules::default())
                 .expect("a deal");
             while let Some(player) = state.current_player() {
-                decisions.push(state.observation(player, [0, 0]));
+                let obs = state.observation(player, [0, 0]);
+                if let Some(spread) =
+                    check_spread_is_the_searchs_pool(policy, inference, rollout, &obs, 7)
+                {
+                    weighted.push((obs, spread));
+                }
                 state.apply_unchecked(heuristic_action(&View::of_state(&state)));
             }
         }
-        decisions
+        weighted
     }
 
     /// The expert's reported spread is that of the pool its search resamples, from the
     /// same decision seed, and another seed draws another pool.
     #[test]
     fn the_experts_spread_is_its_searchs_pool() {
-        let (mut weighted, mut moved) = (0, 0);
-        for obs in heuristic_decisions(6) {
-            let policy = Policy::Expert(3);
-            let spread = check_spread_is_the_searchs_pool(
-                policy,
-                expert_inference,
-                heuristic_rollout,
-                &obs,
-                7,
-            );
-            if let Some((size, pool)) = spread {
-                assert!(
-                    pool == 3 * CANDIDATES_PER_WORLD && (1.0..=pool as f64 + 1e-9).contains(&size)
-                );
-                weighted += 1;
-                moved +=
-                    usize::from(policy.inference_spread(&obs, 8) != Some(Ok(Some((size, pool)))));
-            }
+        let policy = Policy::Expert(3);
+        let weighted = checked_spreads(policy, expert_inference, heuristic_rollout, 6);
+        let mut moved = 0;
+        for (obs, (size, pool)) in &weighted {
+            assert_eq!(*pool, 3 * CANDIDATES_PER_WORLD);
+            assert!((1.0..=*pool as f64 + 1e-9).contains(size), "{size}");
+            moved += usize::from(policy.inference_spread(obs, 8) != Some(Ok(Some((*size, *pool)))));
         }
         assert!(
-            weighted > 10 && moved > 0,
-            "{weighted} weighted, {moved} moved"
+            weighted.len() > 10 && moved > 0,
+            "{} weighted, {moved} moved",
+            weighted.len()
         );
     }
 

@@ -102,7 +102,7 @@ mod tests {
     use super::*;
     use crate::duel::Rules;
     use crate::play::expert::expert_values;
-    use crate::play::expert::tests::{check_spread_is_the_searchs_pool, heuristic_decisions};
+    use crate::play::expert::tests::checked_spreads;
     use crate::play::heuristic::{heuristic_action, View};
     use crate::play::policy::Policy;
     use crate::solver::sampler::Sampler;
@@ -128,18 +128,13 @@ mod tests {
     /// The grandmaster's reported spread is that of the pool its search resamples.
     #[test]
     fn the_grandmasters_spread_is_its_searchs_pool() {
-        let weighted = heuristic_decisions(4)
-            .iter()
-            .filter_map(|obs| {
-                check_spread_is_the_searchs_pool(
-                    Policy::Grandmaster(3),
-                    grandmaster_inference,
-                    network_rollout,
-                    obs,
-                    7,
-                )
-            })
-            .count();
+        let weighted = checked_spreads(
+            Policy::Grandmaster(3),
+            grandmaster_inference,
+            network_rollout,
+            4,
+        )
+        .len();
         assert!(weighted > 10, "{weighted} weighted");
     }
 

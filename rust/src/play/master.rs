@@ -146,7 +146,7 @@ mod tests {
     use super::*;
     use crate::duel::Rules;
     use crate::play::expert::expert_values;
-    use crate::play::expert::tests::{check_spread_is_the_searchs_pool, heuristic_decisions};
+    use crate::play::expert::tests::checked_spreads;
     use crate::play::heuristic::heuristic_rollout;
     use crate::play::policy::Policy;
     use crate::play::random::nth_action;
@@ -167,18 +167,8 @@ mod tests {
     /// The master's reported spread is that of the pool its search resamples.
     #[test]
     fn the_masters_spread_is_its_searchs_pool() {
-        let weighted = heuristic_decisions(4)
-            .iter()
-            .filter_map(|obs| {
-                check_spread_is_the_searchs_pool(
-                    Policy::Master(3),
-                    master_inference,
-                    heuristic_rollout,
-                    obs,
-                    7,
-                )
-            })
-            .count();
+        let weighted =
+            checked_spreads(Policy::Master(3), master_inference, heuristic_rollout, 4).len();
         assert!(weighted > 10, "{weighted} weighted");
     }
 
