@@ -4,6 +4,8 @@ names, makes, costs or times a built-in agent reads it, so none can miss one."""
 from __future__ import annotations
 
 import pickle
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -72,6 +74,33 @@ def test_make_agent_makes_every_agent_of_the_registry() -> None:
     assert MasterAgent(samples=3, seed=2).spec == "master:3"
     with pytest.raises(EcarteError, match="samples must be from 1"):
         ExpertAgent(samples=0)
+
+
+def test_the_package_exports_every_agent_class_on_first_use() -> None:
+    """``ecarte.MasterAgent`` and the others: every agent class of ``ecarte.agents`` (the
+    class each agent of the registry is made as), and only those, loaded on first use."""
+    import ecarte
+    from ecarte import agents
+
+    classes = {type(make_agent(agent.name, 1)).__name__ for agent in duel.AGENTS}
+    defined = {
+        name
+        for name in agents.__all__
+        if isinstance(cls := getattr(agents, name), type)
+        and issubclass(cls, BuiltinAgent)
+        and cls is not BuiltinAgent
+    }
+    assert {name for name in ecarte.__all__ if name.endswith("Agent")} == defined == classes
+    for name in classes:
+        assert getattr(ecarte, name) is getattr(agents, name)
+    code = (
+        "import sys, ecarte\n"
+        "print('ecarte.agents' in sys.modules)\n"
+        "ecarte.MasterAgent\n"
+        "print('ecarte.agents' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]
 
 
 def test_chunk_costs_come_from_the_registry_for_every_agent() -> None:

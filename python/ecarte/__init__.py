@@ -53,20 +53,13 @@ if TYPE_CHECKING:
     )
 
 _SUBMODULES = {"agents", "arena", "bank", "duel", "expert", "master", "pimc", "stats", "errors"}
-_AGENT_CLASSES = {
-    "ExpertAgent",
-    "GrandmasterAgent",
-    "HeuristicAgent",
-    "MasterAgent",
-    "PimcAgent",
-    "RandomAgent",
-}
 
 
 def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
         return importlib.import_module(f"ecarte.{name}")
-    if name in _AGENT_CLASSES:
+    # The agent classes that ``__all__`` exports come from ``ecarte.agents`` on first use.
+    if name.endswith("Agent") and name in __all__:
         return getattr(importlib.import_module("ecarte.agents"), name)
     raise AttributeError(f"module 'ecarte' has no attribute {name!r}")
 

@@ -925,8 +925,9 @@ def inference_spread(
     observation: Observation, agent: str, seed: int
 ) -> tuple[float, int] | None:
     """How the search agent ``agent`` (a spec) with seed ``seed`` weights the worlds it
-    samples for ``observation``: the effective sample size of its weighted pool of
-    candidate worlds and the pool's size, or ``None`` where it solves unweighted worlds."""
+    samples for ``observation``: the effective sample size of the weighted pool of
+    candidate worlds that its search resamples its worlds from at that decision (the very
+    pool it draws), and the pool's size, or ``None`` where it solves unweighted worlds."""
 
 @final
 class MatchResult:

@@ -184,26 +184,29 @@ pub fn expert_search(
     goal: Goal,
     control: Control<'_>,
 ) -> Result<Vec<(Action, f64)>, SampleError> {
-    let informative = opponent_decided(obs);
-    let inference = Inference {
-        informative,
-        log_likelihood: opponent_log_likelihood,
-    };
-    inferred_values(obs, samples, seed, inference, goal, control)
+    inferred_values(obs, samples, seed, expert_inference(obs), goal, control)
 }
 
-/// [`inference_spread`] for the expert.
+/// [`inference_spread`] for the expert: that of the pool [`expert_search`] resamples.
 pub fn expert_spread(
     obs: &Observation,
     samples: usize,
     seed: u64,
 ) -> Result<Option<(f64, usize)>, SampleError> {
-    let inference = Inference {
+    inference_spread(obs, samples, seed, expert_inference(obs))
+}
+
+/// How the expert reads the opponent's decisions in `obs`: the exchange decisions, once
+/// the opponent has made one.
+fn expert_inference(obs: &Observation) -> Inference<LogLikelihood> {
+    Inference {
         informative: opponent_decided(obs),
         log_likelihood: opponent_log_likelihood,
-    };
-    inference_spread(obs, samples, seed, inference)
+    }
 }
+
+/// The log-likelihood of the opponent's decisions in a world of an observation.
+pub(crate) type LogLikelihood = fn(&Draft, &Observation) -> f64;
 
 /// How a search reads the opponent's decisions: by `log_likelihood`, where `informative`
 /// says they say something.
@@ -246,19 +249,49 @@ pub(crate) fn inferred_values_with(
     if control.cancelled() {
         return Ok(Vec::new());
     }
-    let (worlds, counts) = inferred_worlds(obs, samples, seed, inference)?;
-    let values = weighted_values(&worlds, &counts, rollout, Draws::BySeat, goal, control);
+    let worlds = inferred_worlds(obs, samples, seed, inference)?;
+    let values = weighted_values(
+        &worlds.states,
+        &worlds.counts,
+        rollout,
+        Draws::BySeat,
+        goal,
+        control,
+    );
     Ok(values.unwrap_or_default())
 }
 
+/// The worlds a search solves for one decision, with the pool they were resampled from.
+#[derive(Debug)]
+pub(crate) struct Worlds {
+    /// The worlds solved.
+    pub states: Vec<DealState>,
+    /// How many times each world of `states` counts.
+    pub counts: Vec<f64>,
+    /// The log-weight of each candidate world of the pool that `states` were resampled
+    /// from, in the order drawn; `None` where the search solves unweighted worlds (the
+    /// opponent's decisions say nothing, or no pool of worlds can be drawn).
+    pub pool: Option<Vec<f64>>,
+}
+
+impl Worlds {
+    /// The effective sample size of the pool the worlds were resampled from, and the
+    /// pool's size; `None` where they were not resampled.
+    pub fn spread(&self) -> Option<(f64, usize)> {
+        let pool = self.pool.as_deref()?;
+        Some((effective_sample_size(pool), pool.len()))
+    }
+}
+
 /// The worlds the expert's search (see [`expert_values`]) solves for `obs`, the opponent's
-/// decisions read as `inference` says, each with how many times it counts.
+/// decisions read as `inference` says: what the search solves and what
+/// [`inference_spread`] reports, both from this one draw.
 pub(crate) fn inferred_worlds(
     obs: &Observation,
     samples: usize,
     seed: u64,
     inference: Inference<impl Fn(&Draft, &Observation) -> f64>,
-) -> Result<(Vec<DealState>, Vec<f64>), SampleError> {
+) -> Result<Worlds, SampleError> {
     let samples = samples.max(1);
     // The worlds come from `seed` as PIMC's do, so where the opponent has not decided
     // anything yet the expert solves PIMC's worlds (only the draws differ).
@@ -271,7 +304,11 @@ pub(crate) fn inferred_worlds(
     };
     Ok(match resampled {
         Some(resampled) => resampled,
-        None => (sample_worlds(obs, samples, world_seed)?, vec![1.0; samples]),
+        None => Worlds {
+            states: sample_worlds(obs, samples, world_seed)?,
+            counts: vec![1.0; samples],
+            pool: None,
+        },
     })
 }
 
@@ -325,24 +362,17 @@ pub fn effective_sample_size(log_weights: &[f64]) -> f64 {
 }
 
 /// How a search weights the worlds of `obs` for `samples` worlds solved, from the decision
-/// seed `seed`: the effective sample size of its weighted pool, and the pool's size; `None`
-/// where it solves unweighted worlds (the opponent's decisions say nothing, or no pool of
-/// worlds can be drawn).
+/// seed `seed`: the effective sample size of the very pool its worlds are resampled from
+/// (the same draw, see [`inferred_worlds`]), and the pool's size; `None` where it solves
+/// unweighted worlds (the opponent's decisions say nothing, or no pool of worlds can be
+/// drawn). An error where the search has no world to solve.
 pub(crate) fn inference_spread(
     obs: &Observation,
     samples: usize,
     seed: u64,
     inference: Inference<impl Fn(&Draft, &Observation) -> f64>,
 ) -> Result<Option<(f64, usize)>, SampleError> {
-    if !inference.informative {
-        return Ok(None);
-    }
-    let size = pool_size(samples.max(1))?;
-    // A pool the sampler cannot fill leaves the search on unweighted worlds, as
-    // `inferred_worlds` does.
-    Ok(weighted_pool(obs, size, seed, inference.log_likelihood)
-        .ok()
-        .map(|(_, _, log_weights)| (effective_sample_size(&log_weights), size)))
+    Ok(inferred_worlds(obs, samples, seed, inference)?.spread())
 }
 
 /// The worlds drawn at least once when `samples` are resampled from a pool of
@@ -354,23 +384,131 @@ fn resampled_worlds(
     samples: usize,
     seed: u64,
     log_likelihood: impl Fn(&Draft, &Observation) -> f64,
-) -> Result<(Vec<DealState>, Vec<f64>), SampleError> {
+) -> Result<Worlds, SampleError> {
     let size = pool_size(samples)?;
     let (drafts, pool, log_weights) = weighted_pool(obs, size, seed, log_likelihood)?;
     let counts = systematic_counts(&log_weights, samples, &mut rng::decision_rng(seed));
-    let mut drawn = (Vec::new(), Vec::new());
+    let (mut states, mut drawn) = (Vec::new(), Vec::new());
     for (draft, count) in pool.iter().zip(counts) {
         if count > 0.0 {
-            drawn.0.push(drafts.world(draft)?);
-            drawn.1.push(count);
+            states.push(drafts.world(draft)?);
+            drawn.push(count);
         }
     }
-    Ok(drawn)
+    Ok(Worlds {
+        states,
+        counts: drawn,
+        pool: Some(log_weights),
+    })
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::duel::Rules;
+    use crate::play::heuristic::heuristic_action;
+    use crate::play::policy::Policy;
+
+    /// Checks, for the search agent `policy` whose search reads the opponent as `inference`
+    /// says and rolls the exchange out by `rollout`, at `obs` with the agent's seed
+    /// `agent_seed`, that the spread it reports is that of the pool its search resamples:
+    /// the search's values are those of the worlds drawn for it; the pool is the sampler's
+    /// first candidates from the decision seed, weighted by the likelihood; the worlds
+    /// solved are those systematic resampling by these weights draws; and the spread is the
+    /// pool's effective sample size. Returns the spread.
+    fn check_spread_is_the_searchs_pool(
+        policy: Policy,
+        inference: fn(&Observation) -> Inference<LogLikelihood>,
+        rollout: Rollout,
+        obs: &Observation,
+        agent_seed: u64,
+    ) -> Option<(f64, usize)> {
+        let samples = usize::from(policy.samples().expect("a search agent"));
+        let seed = rng::decision_seed(agent_seed, obs.key());
+        let worlds = inferred_worlds(obs, samples, seed, inference(obs)).expect("worlds");
+        let spread = worlds.spread();
+        assert_eq!(policy.inference_spread(obs, agent_seed), Some(Ok(spread)));
+        let values = weighted_values(
+            &worlds.states,
+            &worlds.counts,
+            rollout,
+            Draws::BySeat,
+            Goal::Values,
+            Control::NONE,
+        );
+        assert_eq!(
+            policy.values(obs, agent_seed, Control::NONE),
+            Some(Ok(values.unwrap_or_default()))
+        );
+        assert_eq!(worlds.counts.iter().sum::<f64>() as usize, samples);
+        let Some(log_weights) = &worlds.pool else {
+            return None;
+        };
+        let mut drafter = Sampler::new(obs, seed).expect("a sampler");
+        let drafts: Vec<Draft> = (0..samples * CANDIDATES_PER_WORLD)
+            .map(|_| drafter.draft().expect("a draft"))
+            .collect();
+        let likelihood = inference(obs).log_likelihood;
+        let pool: Vec<f64> = drafts.iter().map(|d| likelihood(d, obs)).collect();
+        assert_eq!(&pool, log_weights);
+        // The worlds solved are the candidates that systematic resampling by these weights,
+        // from the decision's own generator, draws, each as many times.
+        let counts = systematic_counts(&pool, samples, &mut rng::decision_rng(seed));
+        let drawn: Vec<(DealState, f64)> = drafts
+            .iter()
+            .zip(counts)
+            .filter(|&(_, count)| count > 0.0)
+            .map(|(d, count)| (drafter.world(d).expect("a world"), count))
+            .collect();
+        let solved: Vec<(DealState, f64)> = worlds.states.into_iter().zip(worlds.counts).collect();
+        assert_eq!(solved, drawn);
+        spread
+    }
+
+    /// [`check_spread_is_the_searchs_pool`] at every decision of `deals` deals played by
+    /// the heuristic in both seats, with the agent's seed 7: each decision where the search
+    /// weights its worlds, with the spread reported there.
+    pub(crate) fn checked_spreads(
+        policy: Policy,
+        inference: fn(&Observation) -> Inference<LogLikelihood>,
+        rollout: Rollout,
+        deals: u64,
+    ) -> Vec<(Observation, (f64, usize))> {
+        let mut weighted = Vec::new();
+        for seed in 0..deals {
+            let mut state = DealState::from_seed(seed, u8::from(seed % 2 == 1), Rules::default())
+                .expect("a deal");
+            while let Some(player) = state.current_player() {
+                let obs = state.observation(player, [0, 0]);
+                if let Some(spread) =
+                    check_spread_is_the_searchs_pool(policy, inference, rollout, &obs, 7)
+                {
+                    weighted.push((obs, spread));
+                }
+                state.apply_unchecked(heuristic_action(&View::of_state(&state)));
+            }
+        }
+        weighted
+    }
+
+    /// The expert's reported spread is that of the pool its search resamples, from the
+    /// same decision seed, and another seed draws another pool.
+    #[test]
+    fn the_experts_spread_is_its_searchs_pool() {
+        let policy = Policy::Expert(3);
+        let weighted = checked_spreads(policy, expert_inference, heuristic_rollout, 6);
+        let mut moved = 0;
+        for (obs, (size, pool)) in &weighted {
+            assert_eq!(*pool, 3 * CANDIDATES_PER_WORLD);
+            assert!((1.0..=*pool as f64 + 1e-9).contains(size), "{size}");
+            moved += usize::from(policy.inference_spread(obs, 8) != Some(Ok(Some((*size, *pool)))));
+        }
+        assert!(
+            weighted.len() > 10 && moved > 0,
+            "{} weighted, {moved} moved",
+            weighted.len()
+        );
+    }
 
     #[test]
     fn systematic_counts_sum_to_n() {

@@ -20,6 +20,7 @@
 
 use super::expert::{
     inference_spread, inferred_values_with, opponent_decided, opponent_log_sum, Inference,
+    LogLikelihood,
 };
 use super::network::SHIPPED;
 use crate::control::Control;
@@ -56,7 +57,7 @@ fn network_rollout(state: &DealState) -> Action {
 
 /// How the grandmaster reads the opponent's decisions in `obs`: every one of them, once
 /// the opponent has made any (an exchange decision, a discard, a card played).
-fn grandmaster_inference(obs: &Observation) -> Inference<fn(&Draft, &Observation) -> f64> {
+fn grandmaster_inference(obs: &Observation) -> Inference<LogLikelihood> {
     Inference {
         informative: opponent_decided(obs) || !obs.tricks.is_empty() || obs.lead.is_some(),
         log_likelihood,
@@ -86,7 +87,8 @@ pub fn grandmaster_search(
     )
 }
 
-/// How the grandmaster weights its worlds for `obs` (see `expert::inference_spread`).
+/// How the grandmaster weights its worlds for `obs`: the spread of the pool its search
+/// resamples (see `expert::inference_spread`).
 pub fn grandmaster_spread(
     obs: &Observation,
     samples: usize,
@@ -100,7 +102,9 @@ mod tests {
     use super::*;
     use crate::duel::Rules;
     use crate::play::expert::expert_values;
+    use crate::play::expert::tests::checked_spreads;
     use crate::play::heuristic::{heuristic_action, View};
+    use crate::play::policy::Policy;
     use crate::solver::sampler::Sampler;
 
     /// Before the opponent has done anything the grandmaster solves the expert's worlds:
@@ -119,6 +123,19 @@ mod tests {
                 expert_values(&obs, 6, 11, Control::NONE)
             );
         }
+    }
+
+    /// The grandmaster's reported spread is that of the pool its search resamples.
+    #[test]
+    fn the_grandmasters_spread_is_its_searchs_pool() {
+        let weighted = checked_spreads(
+            Policy::Grandmaster(3),
+            grandmaster_inference,
+            network_rollout,
+            4,
+        )
+        .len();
+        assert!(weighted > 10, "{weighted} weighted");
     }
 
     /// The rollout plays a legal action for either seat.

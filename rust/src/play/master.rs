@@ -15,7 +15,7 @@
 
 use super::expert::{
     decision_probability, exchange_log_probability, inference_spread, inferred_values,
-    inferred_worlds, opponent_decided, opponent_log_sum, Inference,
+    inferred_worlds, opponent_decided, opponent_log_sum, Inference, LogLikelihood,
 };
 use super::heuristic::{hand_value, heuristic_action, View};
 use crate::control::Control;
@@ -111,7 +111,7 @@ pub fn master_search(
 }
 
 /// How the master reads the opponent's decisions in `obs`.
-fn master_inference(obs: &Observation) -> Inference<fn(&Draft, &Observation) -> f64> {
+fn master_inference(obs: &Observation) -> Inference<LogLikelihood> {
     // A finished trick holds a follow of the opponent's or of the observer's; either way
     // the pool is weighted (by the exchange decisions alone if the follows were all ours).
     Inference {
@@ -120,7 +120,8 @@ fn master_inference(obs: &Observation) -> Inference<fn(&Draft, &Observation) -> 
     }
 }
 
-/// How the master weights its worlds for `obs` (see `expert::inference_spread`).
+/// How the master weights its worlds for `obs`: the spread of the pool its search
+/// resamples (see `expert::inference_spread`).
 pub fn master_spread(
     obs: &Observation,
     samples: usize,
@@ -136,7 +137,8 @@ pub fn master_worlds(
     samples: usize,
     seed: u64,
 ) -> Result<(Vec<DealState>, Vec<f64>), SampleError> {
-    inferred_worlds(obs, samples, seed, master_inference(obs))
+    let worlds = inferred_worlds(obs, samples, seed, master_inference(obs))?;
+    Ok((worlds.states, worlds.counts))
 }
 
 #[cfg(test)]
@@ -144,6 +146,9 @@ mod tests {
     use super::*;
     use crate::duel::Rules;
     use crate::play::expert::expert_values;
+    use crate::play::expert::tests::checked_spreads;
+    use crate::play::heuristic::heuristic_rollout;
+    use crate::play::policy::Policy;
     use crate::play::random::nth_action;
 
     /// Before the opponent has decided anything and before any trick, the master solves
@@ -157,6 +162,14 @@ mod tests {
             master_values(&obs, 6, 11, Control::NONE),
             expert_values(&obs, 6, 11, Control::NONE)
         );
+    }
+
+    /// The master's reported spread is that of the pool its search resamples.
+    #[test]
+    fn the_masters_spread_is_its_searchs_pool() {
+        let weighted =
+            checked_spreads(Policy::Master(3), master_inference, heuristic_rollout, 4).len();
+        assert!(weighted > 10, "{weighted} weighted");
     }
 
     /// The follow model is a distribution over the legal follows, the heuristic's card

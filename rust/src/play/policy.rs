@@ -118,11 +118,11 @@ impl Policy {
         self.search_for(obs, seed, Goal::Values, control)
     }
 
-    /// How the policy weights the worlds it samples for `obs`, from the decision's seed as
-    /// [`Policy::values`] draws them: the effective sample size of its weighted pool of
-    /// candidate worlds and the pool's size; `Ok(None)` where it solves unweighted worlds
-    /// (PIMC always; the others while the opponent's decisions say nothing); `None` for a
-    /// policy that does not search.
+    /// How the policy weights the worlds it samples for `obs`: the effective sample size of
+    /// the weighted pool of candidate worlds that its search ([`Policy::values`], the same
+    /// decision seed) resamples its worlds from, and the pool's size; `Ok(None)` where it
+    /// solves unweighted worlds (PIMC always; the others while the opponent's decisions say
+    /// nothing); `None` for a policy that does not search.
     pub(crate) fn inference_spread(
         self,
         obs: &Observation,

@@ -48,8 +48,9 @@ pub struct Search {
     /// this many worlds drawn from this decision seed.
     pub run: SearchFn,
     /// How it weights the worlds it samples for this many worlds from this decision seed:
-    /// the effective sample size of its weighted pool and the pool's size, `None` where it
-    /// solves unweighted worlds.
+    /// the effective sample size of the weighted pool that `run` resamples its worlds from
+    /// for the same worlds and seed, and the pool's size; `None` where it solves unweighted
+    /// worlds.
     pub spread: SpreadFn,
 }
 
