@@ -9,7 +9,8 @@ points per deal over the pairs with a 95% interval, and the mean and p90 seconds
 decisions, in CPU time of the process (all its threads: the solver's pool too) and in wall
 time. On a shared machine the CPU figures are the load-independent ones. ROW is an agent
 spec (``ecarte.duel.AGENT_SPECS``), ``ismcts`` or ``ismcts:SIMS`` (OpenSpiel's ISMCTS
-bot, ``ecarte.openspiel.ISMCTSAgent``; needs ``open_spiel``), or ``ceiling``.
+bot, ``ecarte.openspiel.ISMCTSAgent``; needs ``open_spiel``), ``ceiling`` or
+``ceiling:PART``.
 
 ``ceiling`` is a **benchmark-only cheating player**: it sees the whole deal (the
 opponent's hand and the talon order). In the play phase it plays a move of best exact
@@ -17,10 +18,23 @@ double-dummy value; an exchange option is applied, the rest of the exchange phas
 the heuristic for both seats, and the play phase solved, all in the one true world (PIMC
 with the real deal as its only world). It bounds what any fair player could gain; it is
 not an agent spec and never will be.
+
+``ceiling:PART`` cheats in one part of the deal only and plays the rest as the ``master``
+does, to show where the hidden cards cost a fair player most:
+
+- ``exchange``: the ceiling's exchange decisions;
+- ``talon``: the ceiling's play while the talon lasts (it sees the opponent's hand and the
+  talon's order);
+- ``end``: the ceiling's play once the talon is empty (then the opponent's hand is all
+  that is hidden);
+- ``hand``: while the talon lasts, it sees the opponent's hand and discards but not the
+  talon's order: each move's double-dummy value is averaged over ``HAND_WORLDS`` orders of
+  the talon drawn at random (seeded), the cards the player would then know fixed.
 """
 
 from __future__ import annotations
 
+import random
 import statistics
 import sys
 import time
@@ -31,6 +45,15 @@ from ecarte.duel import Action, Deal, Observation, action_values, heuristic_acti
 from ecarte.stats import mean_interval
 
 Chooser = Callable[[Deal, Observation, list[Action]], Action]
+
+#: The parts of a deal that ``ceiling:PART`` cheats in.
+CEILING_PARTS = ("exchange", "talon", "end", "hand")
+#: The talon orders that ``ceiling:hand`` averages over.
+HAND_WORLDS = 16
+#: The talon's first card in the deck (cards 0-9 are the hands, 10 the turn-up).
+TALON_START = 11
+#: Cards in the talon before the first draw, the turn-up included.
+TALON_SIZE = 22
 
 
 def ceiling_value(deal: Deal, action: Action, me: int) -> float:
@@ -64,10 +87,62 @@ def ceiling(deal: Deal, obs: Observation, legal: list[Action]) -> Action:
     return min(a for v, a in values if v == best)
 
 
+def best_of(values: dict[Action, float]) -> Action:
+    """The action of highest value; ties to the lowest action id, as the native agents."""
+    best = max(values.values())
+    return min(a for a, v in values.items() if v == best)
+
+
+def hand_ceiling(deal: Deal, rng: random.Random) -> Action:
+    """The move of best mean double-dummy value over ``HAND_WORLDS`` worlds that keep the
+    true hands, discards and history and shuffle the talon cards still hidden (all but
+    the turn-up, which is drawn last)."""
+    drawn = TALON_SIZE - deal.talon_size
+    deck, history = list(deal.deck), list(deal.history)
+    fixed = TALON_START + drawn
+    sums: dict[Action, float] = {}
+    for _ in range(HAND_WORLDS):
+        talon = deck[fixed:]
+        rng.shuffle(talon)
+        world = Deal.from_deck(deck[:fixed] + talon, dealer=deal.dealer, rules=deal.rules)
+        for action in history:
+            world.apply(action)
+        for action, value in action_values(world):
+            sums[action] = sums.get(action, 0.0) + float(value)
+    return best_of(sums)
+
+
+def part_ceiling(part: str, seed: int) -> Chooser:
+    """``ceiling:PART``: the ceiling in ``part`` of the deal, the master elsewhere."""
+    if part not in CEILING_PARTS:
+        raise SystemExit(f"ceiling:{part}: the parts are {', '.join(CEILING_PARTS)}")
+    master = make_agent("master", seed)
+    rng = random.Random(seed)
+
+    def choose(deal: Deal, obs: Observation, legal: list[Action]) -> Action:
+        playing = deal.phase == "play"
+        talon = obs.talon_size > 0
+        if len(legal) > 1:
+            if part == "hand" and playing and talon:
+                return hand_ceiling(deal, rng)
+            cheats = {
+                "exchange": not playing,
+                "talon": playing and talon,
+                "end": playing and not talon,
+            }
+            if cheats.get(part, False):
+                return ceiling(deal, obs, legal)
+        return master(obs, legal)
+
+    return choose
+
+
 def chooser(spec: str, seed: int) -> Chooser:
     """The row's choice function: it gets the deal only to let the ceiling cheat."""
     if spec == "ceiling":
         return ceiling
+    if spec.startswith("ceiling:"):
+        return part_ceiling(spec.split(":", 1)[1], seed)
     if spec.split(":")[0] == "ismcts":
         from ecarte.openspiel import ISMCTSAgent
 

@@ -5,6 +5,8 @@ path."""
 from __future__ import annotations
 
 import importlib.util
+import random
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -17,6 +19,7 @@ from ecarte.duel import (
     Action,
     Deal,
     expert_values,
+    heuristic_action,
     parse_agent,
     pimc_values,
     simulate,
@@ -139,3 +142,63 @@ def test_the_benchmark_ceiling_plays_exact_double_dummy_moves() -> None:
             assert values[choice] == max(values.values())
             checked["exchange"] += len(set(values.values())) > 1
     assert checked["play"] > 0 and checked["exchange"] > 0
+
+
+def play_until(deal: Deal, stop: Callable[[Deal], bool]) -> Deal:
+    """``deal`` played on by the heuristic until ``stop`` holds (or it is over)."""
+    while not deal.is_over() and not stop(deal):
+        player = deal.current_player
+        assert player is not None
+        deal.apply(heuristic_action(deal.observation(player), deal.legal_actions()))
+    return deal
+
+
+def test_each_partial_ceiling_cheats_only_in_its_part(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `ceiling:PART` (benchmark only) asks the ceiling in its part of the deal, and the
+    # master elsewhere and wherever there is one legal action.
+    ladder = load_ladder()
+    asked: list[str] = []
+    monkeypatch.setattr(ladder, "ceiling", lambda deal, obs, legal: asked.append("all"))
+    monkeypatch.setattr(ladder, "hand_ceiling", lambda deal, rng: asked.append("hand"))
+    parts = {
+        "exchange": lambda d: len(d.legal_actions()) > 1,
+        "talon": lambda d: d.phase == "play" and len(d.legal_actions()) > 1,
+        "end": lambda d: d.talon_size == 0 and len(d.legal_actions()) > 1,
+        "forced": lambda d: d.phase == "play" and len(d.legal_actions()) == 1,
+    }
+    for where, stop in parts.items():
+        deal = play_until(Deal(seed=41, dealer=0), stop)
+        player = deal.current_player
+        assert player is not None and not deal.is_over()
+        obs, legal = deal.observation(player), deal.legal_actions()
+        for part in ladder.CEILING_PARTS:
+            asked.clear()
+            ladder.chooser(f"ceiling:{part}", 1)(deal, obs, legal)
+            cheated = part == where or (part == "hand" and where == "talon")
+            assert asked == ([("hand" if part == "hand" else "all")] if cheated else []), (
+                where,
+                part,
+            )
+    with pytest.raises(SystemExit, match="the parts are"):
+        ladder.chooser("ceiling:trumps", 1)
+
+
+def test_the_hand_ceiling_with_the_talon_known_plays_a_best_move() -> None:
+    # With one hidden talon card left (and the turn-up, drawn last), every world of
+    # `ceiling:hand` is the true deal: its move is a best double-dummy move.
+    ladder = load_ladder()
+    rng = random.Random(3)
+    counted = 0
+    for seed in range(12):
+        deal = play_until(
+            Deal(seed=300 + seed, dealer=seed % 2),
+            lambda d: d.phase == "play" and d.talon_size == 2,
+        )
+        if deal.is_over() or deal.talon_size != 2:
+            continue
+        best = solve(deal).best_actions
+        assert ladder.hand_ceiling(deal, rng) in best
+        counted += len(best) < len(deal.legal_actions())
+    assert counted > 0

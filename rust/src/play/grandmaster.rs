@@ -138,6 +138,89 @@ mod tests {
         assert!(weighted > 10, "{weighted} weighted");
     }
 
+    /// How much of the opponent's hand each search's worlds hold, at the master's play
+    /// decisions with a choice after the first trick in deals between two masters: the
+    /// mean share of the opponent's true cards in a world, weighted as the search counts
+    /// its worlds, while the talon lasts and once it is empty, for uniform worlds (PIMC's),
+    /// the master's and the grandmaster's. A diagnostic (docs/inference.md, "Where the
+    /// hidden cards cost"), run with
+    /// `ECARTE_OVERLAP_DEALS=150 cargo test --release --lib hand_overlap -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "a diagnostic of about a minute in a release build"]
+    fn hand_overlap() {
+        use crate::play::expert::inferred_worlds;
+        use crate::play::master::{master_inference, master_search};
+        use crate::solver::sampler::sample_worlds;
+        const WORLDS: usize = 40;
+        let deals: u64 = std::env::var("ECARTE_OVERLAP_DEALS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(150);
+        // [talon left, talon empty] x [uniform, master, grandmaster]
+        let mut shares = [[0.0f64; 3]; 2];
+        let mut decisions = [0usize; 2];
+        for deal in 0..deals {
+            let dealer = u8::from(deal % 2 == 1);
+            let mut state =
+                DealState::from_seed(900 + deal, dealer, Rules::default()).expect("a deal");
+            while let Some(player) = state.current_player() {
+                let obs = state.observation(player, [0, 0]);
+                let seed = deal * 1000 + obs.history.len() as u64;
+                let chooses = state.legal_mask().count_ones() > 1;
+                if state.phase() == crate::duel::state::Phase::Play
+                    && chooses
+                    && !obs.tricks.is_empty()
+                {
+                    let truth = state.hand_set(1 - player);
+                    let share = |worlds: &[DealState], counts: &[f64]| {
+                        let held: f64 = worlds
+                            .iter()
+                            .zip(counts)
+                            .map(|(w, c)| {
+                                c * f64::from((w.hand_set(1 - player) & truth).count_ones())
+                            })
+                            .sum();
+                        held / counts.iter().sum::<f64>() / f64::from(truth.count_ones())
+                    };
+                    let part = usize::from(obs.talon_size == 0);
+                    let uniform = sample_worlds(&obs, WORLDS, seed).expect("worlds");
+                    shares[part][0] += share(&uniform, &vec![1.0; uniform.len()]);
+                    let master = inferred_worlds(&obs, WORLDS, seed, master_inference(&obs))
+                        .expect("worlds");
+                    shares[part][1] += share(&master.states, &master.counts);
+                    let learned = inferred_worlds(&obs, WORLDS, seed, grandmaster_inference(&obs))
+                        .expect("worlds");
+                    shares[part][2] += share(&learned.states, &learned.counts);
+                    decisions[part] += 1;
+                }
+                let values =
+                    master_search(&obs, WORLDS, seed, Goal::Choice, Control::NONE).expect("values");
+                let best = values
+                    .iter()
+                    .fold(None, |best: Option<(Action, f64)>, &(a, v)| match best {
+                        Some((_, top)) if top >= v => best,
+                        _ => Some((a, v)),
+                    })
+                    .expect("an action");
+                state.apply_unchecked(best.0);
+            }
+        }
+        for (part, name) in ["while the talon lasts", "once it is empty"]
+            .iter()
+            .enumerate()
+        {
+            let [uniform, master, learned] = shares[part].map(|s| s / decisions[part] as f64);
+            eprintln!(
+                "{name}, {} decisions: uniform {uniform:.3}, master {master:.3}, grandmaster {learned:.3}",
+                decisions[part]
+            );
+            assert!(
+                learned > uniform,
+                "{name}: the learned weights hold more of the hand"
+            );
+        }
+    }
+
     /// The rollout plays a legal action for either seat.
     #[test]
     fn the_rollout_plays_legal_actions() {
