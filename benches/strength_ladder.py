@@ -29,7 +29,8 @@ does, to show where the hidden cards cost a fair player most:
   that is hidden);
 - ``hand``: while the talon lasts, it sees the opponent's hand and discards but not the
   talon's order: each move's double-dummy value is averaged over ``HAND_WORLDS`` orders of
-  the talon drawn at random (seeded), the cards the player would then know fixed.
+  the undrawn talon drawn at random (seeded), everything else as it is. Averaging over
+  worlds, it shares the search agents' strategy fusion.
 """
 
 from __future__ import annotations
@@ -50,10 +51,6 @@ Chooser = Callable[[Deal, Observation, list[Action]], Action]
 CEILING_PARTS = ("exchange", "talon", "end", "hand")
 #: The talon orders that ``ceiling:hand`` averages over.
 HAND_WORLDS = 16
-#: The talon's first card in the deck (cards 0-9 are the hands, 10 the turn-up).
-TALON_START = 11
-#: Cards in the talon before the first draw, the turn-up included.
-TALON_SIZE = 22
 
 
 def ceiling_value(deal: Deal, action: Action, me: int) -> float:
@@ -82,31 +79,40 @@ def ceiling(deal: Deal, obs: Observation, legal: list[Action]) -> Action:
     else:
         me = obs.player
         values = [(ceiling_value(deal, a, me), a) for a in legal]
-    # The best value; ties to the lowest action id, as the native agents break them.
-    best = max(v for v, _ in values)
-    return min(a for v, a in values if v == best)
+    return best_of({a: v for v, a in values})
 
 
 def best_of(values: dict[Action, float]) -> Action:
-    """The action of highest value; ties to the lowest action id, as the native agents."""
+    """The action of highest value; ties to the lowest action id, as the native agents
+    break them."""
     best = max(values.values())
     return min(a for a, v in values.items() if v == best)
 
 
-def hand_ceiling(deal: Deal, rng: random.Random) -> Action:
-    """The move of best mean double-dummy value over ``HAND_WORLDS`` worlds that keep the
-    true hands, discards and history and shuffle the talon cards still hidden (all but
-    the turn-up, which is drawn last)."""
-    drawn = TALON_SIZE - deal.talon_size
-    deck, history = list(deal.deck), list(deal.history)
-    fixed = TALON_START + drawn
-    sums: dict[Action, float] = {}
+def hand_worlds(deal: Deal, rng: random.Random) -> list[Deal]:
+    """``HAND_WORLDS`` copies of ``deal`` with the undrawn talon cards (all but the
+    turn-up, drawn last) in a random order: the hands, discards, cards drawn and history
+    kept as they are."""
+    hidden = deal.talon[:-1]
+    deck = list(deal.deck)
+    keep = len(deck) - len(hidden)
+    # The undrawn talon is the end of the deck, in draw order.
+    assert deck[keep:] == hidden
+    worlds = []
     for _ in range(HAND_WORLDS):
-        talon = deck[fixed:]
-        rng.shuffle(talon)
-        world = Deal.from_deck(deck[:fixed] + talon, dealer=deal.dealer, rules=deal.rules)
-        for action in history:
+        order = list(hidden)
+        rng.shuffle(order)
+        world = Deal.from_deck(deck[:keep] + order, dealer=deal.dealer, rules=deal.rules)
+        for action in deal.history:
             world.apply(action)
+        worlds.append(world)
+    return worlds
+
+
+def hand_ceiling(deal: Deal, rng: random.Random) -> Action:
+    """The move of best mean double-dummy value over the worlds of :func:`hand_worlds`."""
+    sums: dict[Action, float] = {}
+    for world in hand_worlds(deal, rng):
         for action, value in action_values(world):
             sums[action] = sums.get(action, 0.0) + float(value)
     return best_of(sums)

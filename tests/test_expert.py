@@ -164,14 +164,14 @@ def test_each_partial_ceiling_cheats_only_in_its_part(
     monkeypatch.setattr(ladder, "hand_ceiling", lambda deal, rng: asked.append("hand"))
     parts = {
         "exchange": lambda d: len(d.legal_actions()) > 1,
-        "talon": lambda d: d.phase == "play" and len(d.legal_actions()) > 1,
+        "talon": lambda d: d.phase == "play" and d.talon_size > 0 and len(d.legal_actions()) > 1,
         "end": lambda d: d.talon_size == 0 and len(d.legal_actions()) > 1,
         "forced": lambda d: d.phase == "play" and len(d.legal_actions()) == 1,
     }
     for where, stop in parts.items():
         deal = play_until(Deal(seed=41, dealer=0), stop)
         player = deal.current_player
-        assert player is not None and not deal.is_over()
+        assert player is not None and not deal.is_over() and stop(deal)
         obs, legal = deal.observation(player), deal.legal_actions()
         for part in ladder.CEILING_PARTS:
             asked.clear()
@@ -183,6 +183,33 @@ def test_each_partial_ceiling_cheats_only_in_its_part(
             )
     with pytest.raises(SystemExit, match="the parts are"):
         ladder.chooser("ceiling:trumps", 1)
+
+
+def test_the_hand_ceilings_worlds_shuffle_only_the_undrawn_talon() -> None:
+    # `ceiling:hand`'s worlds keep everything but the order of the talon cards not yet
+    # drawn: the same hands, discards, history and turn-up (drawn last), the same talon
+    # cards, in orders that differ.
+    ladder = load_ladder()
+    rng = random.Random(5)
+    exchanged = 0
+    for seed in range(8):
+        deal = play_until(
+            Deal(seed=500 + seed, dealer=seed % 2),
+            lambda d: d.phase == "play" and 4 <= d.talon_size <= 12,
+        )
+        exchanged += deal.exchanges > 0
+        assert not deal.is_over() and deal.talon_size >= 4
+        worlds = ladder.hand_worlds(deal, rng)
+        assert len(worlds) == ladder.HAND_WORLDS
+        for world in worlds:
+            for seat in (0, 1):
+                assert world.hand(seat) == deal.hand(seat)
+                assert world.discards(seat) == deal.discards(seat)
+            assert world.history == deal.history and world.turn_up == deal.turn_up
+            assert world.talon[-1] == deal.turn_up
+            assert sorted(c.id for c in world.talon) == sorted(c.id for c in deal.talon)
+        assert len({tuple(c.id for c in w.talon) for w in worlds}) > 1
+    assert exchanged > 0
 
 
 def test_the_hand_ceiling_with_the_talon_known_plays_a_best_move() -> None:

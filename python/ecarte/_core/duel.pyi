@@ -926,8 +926,8 @@ def inference_spread(
 ) -> tuple[float, int] | None:
     """How the search agent ``agent`` (a spec) with seed ``seed`` weights the worlds it
     samples for ``observation``: the effective sample size of the weighted pool of
-    candidate worlds that its search resamples its worlds from at that decision (the very
-    pool it draws), and the pool's size, or ``None`` where it solves unweighted worlds."""
+    candidate worlds that its search resamples its worlds from at that decision, and the
+    pool's size, or ``None`` where it solves unweighted worlds."""
 
 @final
 class MatchResult:

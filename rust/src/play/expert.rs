@@ -362,7 +362,7 @@ pub fn effective_sample_size(log_weights: &[f64]) -> f64 {
 }
 
 /// How a search weights the worlds of `obs` for `samples` worlds solved, from the decision
-/// seed `seed`: the effective sample size of the very pool its worlds are resampled from
+/// seed `seed`: the effective sample size of the pool its worlds are resampled from
 /// (the same draw, see [`inferred_worlds`]), and the pool's size; `None` where it solves
 /// unweighted worlds (the opponent's decisions say nothing, or no pool of worlds can be
 /// drawn). An error where the search has no world to solve.

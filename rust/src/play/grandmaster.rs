@@ -138,18 +138,20 @@ mod tests {
         assert!(weighted > 10, "{weighted} weighted");
     }
 
-    /// How much of the opponent's hand each search's worlds hold, at the master's play
-    /// decisions with a choice after the first trick in deals between two masters: the
-    /// mean share of the opponent's true cards in a world, weighted as the search counts
-    /// its worlds, while the talon lasts and once it is empty, for uniform worlds (PIMC's),
-    /// the master's and the grandmaster's. A diagnostic (docs/inference.md, "Where the
-    /// hidden cards cost"), run with
-    /// `ECARTE_OVERLAP_DEALS=150 cargo test --release --lib hand_overlap -- --ignored --nocapture`.
+    /// How much of the opponent's hand each search's worlds hold, at the play decisions
+    /// with a choice after the first trick of deals played by the master's search (40
+    /// worlds, a seed per decision) in both seats: the mean share of the opponent's true
+    /// cards in a world, weighted as the search counts its worlds, while the talon lasts
+    /// and once it is empty, for uniform worlds (PIMC's), the master's and the
+    /// grandmaster's. A diagnostic (docs/inference.md, "Where the hidden cards cost"), run
+    /// with
+    /// `cargo test --release --lib hand_overlap -- --ignored --nocapture` (150 deals, or
+    /// `ECARTE_OVERLAP_DEALS`).
     #[test]
     #[ignore = "a diagnostic of about a minute in a release build"]
     fn hand_overlap() {
         use crate::play::expert::inferred_worlds;
-        use crate::play::master::{master_inference, master_search};
+        use crate::play::master::{master_search, master_worlds};
         use crate::solver::sampler::sample_worlds;
         const WORLDS: usize = 40;
         let deals: u64 = std::env::var("ECARTE_OVERLAP_DEALS")
@@ -185,9 +187,8 @@ mod tests {
                     let part = usize::from(obs.talon_size == 0);
                     let uniform = sample_worlds(&obs, WORLDS, seed).expect("worlds");
                     shares[part][0] += share(&uniform, &vec![1.0; uniform.len()]);
-                    let master = inferred_worlds(&obs, WORLDS, seed, master_inference(&obs))
-                        .expect("worlds");
-                    shares[part][1] += share(&master.states, &master.counts);
+                    let (master, counts) = master_worlds(&obs, WORLDS, seed).expect("worlds");
+                    shares[part][1] += share(&master, &counts);
                     let learned = inferred_worlds(&obs, WORLDS, seed, grandmaster_inference(&obs))
                         .expect("worlds");
                     shares[part][2] += share(&learned.states, &learned.counts);

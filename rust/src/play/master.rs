@@ -111,7 +111,7 @@ pub fn master_search(
 }
 
 /// How the master reads the opponent's decisions in `obs`.
-pub(crate) fn master_inference(obs: &Observation) -> Inference<LogLikelihood> {
+fn master_inference(obs: &Observation) -> Inference<LogLikelihood> {
     // A finished trick holds a follow of the opponent's or of the observer's; either way
     // the pool is weighted (by the exchange decisions alone if the follows were all ours).
     Inference {
