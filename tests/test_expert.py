@@ -153,6 +153,12 @@ def play_until(deal: Deal, stop: Callable[[Deal], bool]) -> Deal:
     return deal
 
 
+def deals_until(first_seed: int, count: int, stop: Callable[[Deal], bool]) -> list[Deal]:
+    """Deals ``first_seed`` onwards (the dealer alternating), each played on by the
+    heuristic until ``stop`` holds (or it is over)."""
+    return [play_until(Deal(seed=first_seed + i, dealer=i % 2), stop) for i in range(count)]
+
+
 def test_each_partial_ceiling_cheats_only_in_its_part(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -192,11 +198,7 @@ def test_the_hand_ceilings_worlds_shuffle_only_the_undrawn_talon() -> None:
     ladder = load_ladder()
     rng = random.Random(5)
     exchanged = 0
-    for seed in range(8):
-        deal = play_until(
-            Deal(seed=500 + seed, dealer=seed % 2),
-            lambda d: d.phase == "play" and 4 <= d.talon_size <= 12,
-        )
+    for deal in deals_until(500, 8, lambda d: d.phase == "play" and 4 <= d.talon_size <= 12):
         exchanged += deal.exchanges > 0
         assert not deal.is_over() and deal.talon_size >= 4
         worlds = ladder.hand_worlds(deal, rng)
@@ -218,11 +220,7 @@ def test_the_hand_ceiling_with_the_talon_known_plays_a_best_move() -> None:
     ladder = load_ladder()
     rng = random.Random(3)
     counted = 0
-    for seed in range(12):
-        deal = play_until(
-            Deal(seed=300 + seed, dealer=seed % 2),
-            lambda d: d.phase == "play" and d.talon_size == 2,
-        )
+    for deal in deals_until(300, 12, lambda d: d.phase == "play" and d.talon_size == 2):
         if deal.is_over() or deal.talon_size != 2:
             continue
         best = solve(deal).best_actions
