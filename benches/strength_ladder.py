@@ -75,11 +75,8 @@ def ceiling(deal: Deal, obs: Observation, legal: list[Action]) -> Action:
     if len(legal) == 1:
         return legal[0]
     if deal.phase == "play":
-        values = [(float(v), a) for a, v in action_values(deal)]
-    else:
-        me = obs.player
-        values = [(ceiling_value(deal, a, me), a) for a in legal]
-    return best_of({a: v for v, a in values})
+        return best_of({a: float(v) for a, v in action_values(deal)})
+    return best_of({a: ceiling_value(deal, a, obs.player) for a in legal})
 
 
 def best_of(values: dict[Action, float]) -> Action:
@@ -95,14 +92,15 @@ def hand_worlds(deal: Deal, rng: random.Random) -> list[Deal]:
     kept as they are."""
     hidden = deal.talon[:-1]
     deck = list(deal.deck)
-    keep = len(deck) - len(hidden)
-    # The undrawn talon is the end of the deck, in draw order.
-    assert deck[keep:] == hidden
+    # The hidden cards trade places among their own places in the deck.
+    places = [deck.index(card) for card in hidden]
     worlds = []
     for _ in range(HAND_WORLDS):
         order = list(hidden)
         rng.shuffle(order)
-        world = Deal.from_deck(deck[:keep] + order, dealer=deal.dealer, rules=deal.rules)
+        for place, card in zip(places, order, strict=True):
+            deck[place] = card
+        world = Deal.from_deck(deck, dealer=deal.dealer, rules=deal.rules)
         for action in deal.history:
             world.apply(action)
         worlds.append(world)

@@ -152,6 +152,7 @@ mod tests {
     fn hand_overlap() {
         use crate::play::expert::inferred_worlds;
         use crate::play::master::{master_search, master_worlds};
+        use crate::play::policy::best_action;
         use crate::solver::sampler::sample_worlds;
         const WORLDS: usize = 40;
         let deals: u64 = std::env::var("ECARTE_OVERLAP_DEALS")
@@ -196,14 +197,7 @@ mod tests {
                 }
                 let values =
                     master_search(&obs, WORLDS, seed, Goal::Choice, Control::NONE).expect("values");
-                let best = values
-                    .iter()
-                    .fold(None, |best: Option<(Action, f64)>, &(a, v)| match best {
-                        Some((_, top)) if top >= v => best,
-                        _ => Some((a, v)),
-                    })
-                    .expect("an action");
-                state.apply_unchecked(best.0);
+                state.apply_unchecked(best_action(&values).expect("an action"));
             }
         }
         for (part, name) in ["while the talon lasts", "once it is empty"]

@@ -302,7 +302,8 @@ fn pimc_values(
 
 /// How the search agent `agent` (a spec) with seed `seed` weights the worlds it samples
 /// for `observation`: the effective sample size of the weighted pool of candidate worlds
-/// that its search resamples its worlds from at that decision, and the pool's size, or `None` where it solves unweighted worlds.
+/// that its search resamples its worlds from at that decision, and the pool's size, or
+/// `None` where it solves unweighted worlds.
 #[pyfunction]
 fn inference_spread(
     observation: PyRef<'_, PyObservation>,
