@@ -52,6 +52,10 @@ use crate::card::{Card, Suit};
 
 /// Entries of the observation tensor.
 pub const OBSERVATION_SIZE: usize = 214;
+/// The tensor's first entries, which hold the player's hidden cards (its hand and its own
+/// discards). The entries from here on hold facts the opponent knows too, so they are the
+/// same in every world consistent with the opponent's view.
+pub const PRIVATE_ENTRIES: usize = 64;
 /// Bytes of the compact observation layout.
 pub const COMPACT_OBSERVATION_SIZE: usize = 38;
 

@@ -202,6 +202,7 @@ fn expert_inference(obs: &Observation) -> Inference<LogLikelihood> {
     Inference {
         informative: opponent_decided(obs),
         log_likelihood: opponent_log_likelihood,
+        distinct: false,
     }
 }
 
@@ -209,10 +210,12 @@ fn expert_inference(obs: &Observation) -> Inference<LogLikelihood> {
 pub(crate) type LogLikelihood = fn(&Draft, &Observation) -> f64;
 
 /// How a search reads the opponent's decisions: by `log_likelihood`, where `informative`
-/// says they say something.
+/// says they say something; with `distinct`, the pool is resampled until it gives as many
+/// different worlds as the search solves (see [`resampled_counts`]).
 pub(crate) struct Inference<L> {
     pub informative: bool,
     pub log_likelihood: L,
+    pub distinct: bool,
 }
 
 /// The expert's search (see [`expert_values`]) with the opponent's decisions read as
@@ -298,7 +301,7 @@ pub(crate) fn inferred_worlds(
     let world_seed = seed;
     let resampled = if inference.informative {
         // A pool the sampler cannot fill falls back to plain PIMC's worlds.
-        resampled_worlds(obs, samples, seed, inference.log_likelihood).ok()
+        resampled_worlds(obs, samples, seed, inference).ok()
     } else {
         None
     };
@@ -375,19 +378,43 @@ pub(crate) fn inference_spread(
     Ok(inferred_worlds(obs, samples, seed, inference)?.spread())
 }
 
+/// How many times each candidate of a pool weighted by `exp(log_weights)` counts when the
+/// search resamples `samples` worlds from it by systematic resampling with the decision
+/// generator of `seed`: `samples` draws, or with `distinct` the fewest draws of a sequence
+/// growing by a quarter that give `samples` different worlds (at most eight times the
+/// pool's size). A pool whose weight lies on few candidates then still gives the search
+/// as many worlds to solve, each counted as often as it was drawn.
+pub(crate) fn resampled_counts(
+    log_weights: &[f64],
+    samples: usize,
+    distinct: bool,
+    seed: u64,
+) -> Vec<f64> {
+    let mut draws = samples;
+    loop {
+        let counts = systematic_counts(log_weights, draws, &mut rng::decision_rng(seed));
+        let worlds = counts.iter().filter(|&&c| c > 0.0).count();
+        if !distinct || worlds >= samples || draws >= log_weights.len() * 8 {
+            return counts;
+        }
+        draws = draws * 5 / 4 + 1;
+    }
+}
+
 /// The worlds drawn at least once when `samples` are resampled from a pool of
-/// `CANDIDATES_PER_WORLD` times as many by their `log_likelihood`, with how many times each
-/// was drawn. Only the drawn worlds are replayed into deal states: the likelihood reads the
-/// pool's drafts (decks and hidden discards).
+/// `CANDIDATES_PER_WORLD` times as many by `inference`'s log-likelihood (see
+/// [`resampled_counts`]), with how many times each was drawn. Only the drawn worlds are
+/// replayed into deal states: the likelihood reads the pool's drafts (decks and hidden
+/// discards).
 fn resampled_worlds(
     obs: &Observation,
     samples: usize,
     seed: u64,
-    log_likelihood: impl Fn(&Draft, &Observation) -> f64,
+    inference: Inference<impl Fn(&Draft, &Observation) -> f64>,
 ) -> Result<Worlds, SampleError> {
     let size = pool_size(samples)?;
-    let (drafts, pool, log_weights) = weighted_pool(obs, size, seed, log_likelihood)?;
-    let counts = systematic_counts(&log_weights, samples, &mut rng::decision_rng(seed));
+    let (drafts, pool, log_weights) = weighted_pool(obs, size, seed, inference.log_likelihood)?;
+    let counts = resampled_counts(&log_weights, samples, inference.distinct, seed);
     let (mut states, mut drawn) = (Vec::new(), Vec::new());
     for (draft, count) in pool.iter().zip(counts) {
         if count > 0.0 {
@@ -416,9 +443,9 @@ pub(crate) mod tests {
     /// first candidates from the decision seed, weighted by the likelihood; the worlds
     /// solved are those systematic resampling by these weights draws; and the spread is the
     /// pool's effective sample size. Returns the spread.
-    fn check_spread_is_the_searchs_pool(
+    fn check_spread_is_the_searchs_pool<L: Fn(&Draft, &Observation) -> f64>(
         policy: Policy,
-        inference: fn(&Observation) -> Inference<LogLikelihood>,
+        inference: fn(&Observation) -> Inference<L>,
         rollout: Rollout,
         obs: &Observation,
         agent_seed: u64,
@@ -440,20 +467,32 @@ pub(crate) mod tests {
             policy.values(obs, agent_seed, Control::NONE),
             Some(Ok(values.unwrap_or_default()))
         );
-        assert_eq!(worlds.counts.iter().sum::<f64>() as usize, samples);
         let Some(log_weights) = &worlds.pool else {
+            assert_eq!(worlds.counts.iter().sum::<f64>() as usize, samples);
             return None;
         };
         let mut drafter = Sampler::new(obs, seed).expect("a sampler");
         let drafts: Vec<Draft> = (0..samples * CANDIDATES_PER_WORLD)
             .map(|_| drafter.draft().expect("a draft"))
             .collect();
-        let likelihood = inference(obs).log_likelihood;
-        let pool: Vec<f64> = drafts.iter().map(|d| likelihood(d, obs)).collect();
+        let Inference {
+            log_likelihood,
+            distinct,
+            ..
+        } = inference(obs);
+        let pool: Vec<f64> = drafts.iter().map(|d| log_likelihood(d, obs)).collect();
         assert_eq!(&pool, log_weights);
         // The worlds solved are the candidates that systematic resampling by these weights,
-        // from the decision's own generator, draws, each as many times.
-        let counts = systematic_counts(&pool, samples, &mut rng::decision_rng(seed));
+        // from the decision's own generator, draws, each as many times: `samples` draws,
+        // or with `distinct` at least `samples` worlds where the pool has them.
+        let counts = resampled_counts(&pool, samples, distinct, seed);
+        let draws = counts.iter().sum::<f64>() as usize;
+        let worlds_drawn = counts.iter().filter(|&&c| c > 0.0).count();
+        if distinct {
+            assert!(draws >= samples && worlds_drawn >= samples.min(drafts.len()) || draws >= 8 * drafts.len());
+        } else {
+            assert_eq!(draws, samples);
+        }
         let drawn: Vec<(DealState, f64)> = drafts
             .iter()
             .zip(counts)
@@ -468,9 +507,9 @@ pub(crate) mod tests {
     /// [`check_spread_is_the_searchs_pool`] at every decision of `deals` deals played by
     /// the heuristic in both seats, with the agent's seed 7: each decision where the search
     /// weights its worlds, with the spread reported there.
-    pub(crate) fn checked_spreads(
+    pub(crate) fn checked_spreads<L: Fn(&Draft, &Observation) -> f64>(
         policy: Policy,
-        inference: fn(&Observation) -> Inference<LogLikelihood>,
+        inference: fn(&Observation) -> Inference<L>,
         rollout: Rollout,
         deals: u64,
     ) -> Vec<(Observation, (f64, usize))> {

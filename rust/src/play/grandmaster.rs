@@ -18,26 +18,58 @@
 //! The screens that chose this design, the ablations and the variants dropped are in
 //! docs/inference.md.
 
+use std::cell::{Cell, RefCell};
+
 use super::expert::{
     inference_spread, inferred_values_with, opponent_decided, opponent_log_sum, Inference,
-    LogLikelihood,
 };
-use super::network::SHIPPED;
+use super::network::{SharedSums, SHIPPED};
 use crate::control::Control;
 use crate::duel::action::Action;
-use crate::duel::observe::{Observation, OBSERVATION_SIZE};
+use crate::duel::observe::{Observation, OBSERVATION_SIZE, PRIVATE_ENTRIES};
 use crate::duel::state::DealState;
 use crate::solver::pimc::Goal;
 use crate::solver::sampler::{Draft, SampleError};
 
 /// Worlds solved per decision of the grandmaster unless a count is given.
-pub const DEFAULT_GRANDMASTER_SAMPLES: u16 = 40;
+pub const DEFAULT_GRANDMASTER_SAMPLES: u16 = 48;
 
 /// The log-likelihood of every decision of the opponent's in the world `draft` of `obs`.
 pub(crate) fn log_likelihood(draft: &Draft, obs: &Observation) -> f64 {
+    log_likelihood_sharing(&RefCell::default(), draft, obs)
+}
+
+/// [`log_likelihood`] with the network's first-layer sums over the opponent's public
+/// entries (those from [`PRIVATE_ENTRIES`] on, the same in every world of `obs`) kept in
+/// `shared`, one per decision of the opponent's, for the worlds of `obs` that follow: each
+/// world then adds only the columns of the opponent's own cards (a tenth of the entries
+/// of a tensor or so, where the whole tensor's non-zero entries are a few dozen).
+fn log_likelihood_sharing(
+    shared: &RefCell<Vec<Option<SharedSums>>>,
+    draft: &Draft,
+    obs: &Observation,
+) -> f64 {
     let network = &*SHIPPED;
+    let decision = Cell::new(0);
     opponent_log_sum(draft, obs, true, |state, action| {
-        network.log_probability(state, obs.score, action)
+        let k = decision.replace(decision.get() + 1);
+        let legal = state.legal_mask();
+        let (Some(player), false) = (state.current_player(), legal.is_power_of_two()) else {
+            return 0.0;
+        };
+        let mut x = [0.0f32; OBSERVATION_SIZE];
+        state.encode_observation(player, obs.score, &mut x);
+        let mut shared = shared.borrow_mut();
+        if shared.len() <= k {
+            shared.resize(k + 1, None);
+        }
+        let sums = shared[k].get_or_insert_with(|| network.shared_sums(&x, PRIVATE_ENTRIES));
+        f64::from(network.action_log_probability_sharing(
+            Some(sums),
+            &x,
+            legal,
+            action.id(),
+        ))
     })
 }
 
@@ -56,11 +88,18 @@ fn network_rollout(state: &DealState) -> Action {
 }
 
 /// How the grandmaster reads the opponent's decisions in `obs`: every one of them, once
-/// the opponent has made any (an exchange decision, a discard, a card played).
-fn grandmaster_inference(obs: &Observation) -> Inference<LogLikelihood> {
+/// the opponent has made any (an exchange decision, a discard, a card played), the pool
+/// resampled until it gives as many distinct worlds as are solved.
+fn grandmaster_inference(
+    obs: &Observation,
+) -> Inference<impl Fn(&Draft, &Observation) -> f64> {
+    let shared = RefCell::default();
     Inference {
         informative: opponent_decided(obs) || !obs.tricks.is_empty() || obs.lead.is_some(),
-        log_likelihood,
+        log_likelihood: move |draft: &Draft, obs: &Observation| {
+            log_likelihood_sharing(&shared, draft, obs)
+        },
+        distinct: true,
     }
 }
 
@@ -227,6 +266,38 @@ mod tests {
                 state.apply_unchecked(action);
             }
         }
+    }
+
+    /// The first-layer sums one world of an observation shares with the next are those of
+    /// every world: with them shared across a pool the likelihoods are, bit for bit, those
+    /// each world gives alone (so the opponent's entries from `PRIVATE_ENTRIES` on are the
+    /// same in every world), and they are the plain forward pass's within rounding.
+    #[test]
+    fn sharing_the_public_sums_changes_no_likelihood() {
+        let network = &*SHIPPED;
+        let mut compared = 0;
+        for seed in 0..12 {
+            let mut state = DealState::from_seed(seed, u8::from(seed % 2 == 1), Rules::default())
+                .expect("a deal");
+            while let Some(player) = state.current_player() {
+                let obs = state.observation(player, [1, 4]);
+                let mut drafts = Sampler::new(&obs, seed).expect("worlds");
+                let shared = RefCell::default();
+                for _ in 0..6 {
+                    let draft = drafts.draft().expect("a world");
+                    let alone = log_likelihood(&draft, &obs);
+                    let sharing = log_likelihood_sharing(&shared, &draft, &obs);
+                    assert_eq!(alone.to_bits(), sharing.to_bits(), "{alone} {sharing}");
+                    let plain = opponent_log_sum(&draft, &obs, true, |state, action| {
+                        network.log_probability(state, obs.score, action)
+                    });
+                    assert!((plain - alone).abs() < 1e-4, "{plain} {alone}");
+                    compared += usize::from(alone != 0.0);
+                }
+                state.apply_unchecked(heuristic_action(&View::of_state(&state)));
+            }
+        }
+        assert!(compared > 300, "{compared}");
     }
 
     /// Every decision of the opponent's counts: once the opponent has chosen among several

@@ -117,6 +117,7 @@ fn master_inference(obs: &Observation) -> Inference<LogLikelihood> {
     Inference {
         informative: opponent_decided(obs) || !obs.tricks.is_empty(),
         log_likelihood,
+        distinct: false,
     }
 }
 

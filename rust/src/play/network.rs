@@ -53,6 +53,32 @@ struct Layer {
     bias: Vec<f32>,
 }
 
+/// The first layer's sums over the entries of a tensor from `from` on, with its bias: see
+/// [`Network::shared_sums`].
+#[derive(Clone, Debug)]
+pub struct SharedSums {
+    sums: [f32; MAX_HIDDEN],
+    from: usize,
+}
+
+/// Adds to `acc` the weight columns of `layer` for the entries `entries` of `x`, each
+/// scaled by its entry, skipping the zeros.
+#[allow(clippy::inline_always)] // compiled into each caller's instruction set
+#[inline(always)]
+fn add_columns(layer: &Layer, x: &[f32], entries: std::ops::Range<usize>, acc: &mut [f32]) {
+    let width = layer.outputs;
+    let start = entries.start;
+    for (offset, &v) in x[entries].iter().enumerate() {
+        if v != 0.0 {
+            let i = start + offset;
+            let column = &layer.by_input[i * width..(i + 1) * width];
+            for (o, w) in acc.iter_mut().zip(column) {
+                *o += v * w;
+            }
+        }
+    }
+}
+
 /// A multilayer perceptron from the observation tensor to one logit per action.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
@@ -189,47 +215,81 @@ impl Network {
         })
     }
 
-    /// The last hidden layer's activations for the tensor `x`, in `out` (its width):
-    /// compiled for AVX2 where the CPU has it (twice the lanes of the portable SSE2 code,
-    /// the same floats: no fused multiply-add, so every lane adds as the portable one does).
-    fn hidden(&self, x: &[f32], out: &mut [f32; MAX_HIDDEN]) -> usize {
+    /// The first layer's sums (bias included, before its ReLU) over the entries of `x` from
+    /// `from` on: what tensors that agree there share, computed once for all of them. (A
+    /// network with no hidden layer shares nothing: its one layer gives the logits from the
+    /// whole tensor.)
+    pub fn shared_sums(&self, x: &[f32], from: usize) -> SharedSums {
+        let first = &self.layers[0];
+        let from = from.min(first.inputs);
+        let mut sums = [0.0f32; MAX_HIDDEN];
+        let acc = &mut sums[..first.outputs];
+        acc.copy_from_slice(&first.bias);
+        add_columns(first, x, from..first.inputs, acc);
+        SharedSums { sums, from }
+    }
+
+    /// The last hidden layer's activations for the tensor `x`, in `out` (its width), the
+    /// first layer's sums starting from `shared` where given (then only the entries before
+    /// its `from` are added): compiled for AVX2 where the CPU has it (twice the lanes of the
+    /// portable SSE2 code, the same floats: no fused multiply-add, so every lane adds as the
+    /// portable one does).
+    fn hidden(
+        &self,
+        shared: Option<&SharedSums>,
+        x: &[f32],
+        out: &mut [f32; MAX_HIDDEN],
+    ) -> usize {
         #[cfg(target_arch = "x86_64")]
         if crate::cpu::features().avx2 {
             // SAFETY: the CPU has AVX2 (checked at run time just above).
-            return unsafe { self.hidden_avx2(x, out) };
+            return unsafe { self.hidden_avx2(shared, x, out) };
         }
-        self.hidden_portable(x, out)
+        self.hidden_portable(shared, x, out)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn hidden_avx2(&self, x: &[f32], out: &mut [f32; MAX_HIDDEN]) -> usize {
-        self.hidden_portable(x, out)
+    unsafe fn hidden_avx2(
+        &self,
+        shared: Option<&SharedSums>,
+        x: &[f32],
+        out: &mut [f32; MAX_HIDDEN],
+    ) -> usize {
+        self.hidden_portable(shared, x, out)
     }
 
     /// [`Network::hidden`] in the instructions of its caller.
     #[allow(clippy::inline_always)] // compiled into each caller's instruction set
     #[inline(always)]
-    fn hidden_portable(&self, x: &[f32], out: &mut [f32; MAX_HIDDEN]) -> usize {
+    fn hidden_portable(
+        &self,
+        shared: Option<&SharedSums>,
+        x: &[f32],
+        out: &mut [f32; MAX_HIDDEN],
+    ) -> usize {
         let mut input = [0.0f32; MAX_HIDDEN];
         let hidden = &self.layers[..self.layers.len() - 1];
         for (index, layer) in hidden.iter().enumerate() {
             let width = layer.outputs;
             let acc = &mut out[..width];
-            acc.copy_from_slice(&layer.bias);
-            // The first layer reads the tensor, the others the last layer's output.
-            let source: &[f32] = if index == 0 {
-                x
-            } else {
-                &input[..layer.inputs]
-            };
-            for (i, &v) in source.iter().enumerate() {
-                if v != 0.0 {
-                    let column = &layer.by_input[i * width..(i + 1) * width];
-                    for (o, w) in acc.iter_mut().zip(column) {
-                        *o += v * w;
+            if index == 0 {
+                // The first layer reads the tensor, from the shared sums where given.
+                let entries = match shared {
+                    Some(shared) => {
+                        acc.copy_from_slice(&shared.sums[..width]);
+                        0..shared.from
                     }
-                }
+                    None => {
+                        acc.copy_from_slice(&layer.bias);
+                        0..layer.inputs
+                    }
+                };
+                add_columns(layer, x, entries, acc);
+            } else {
+                // The others read the last layer's output.
+                acc.copy_from_slice(&layer.bias);
+                add_columns(layer, &input, 0..layer.inputs, acc);
             }
             for o in acc.iter_mut() {
                 *o = o.max(0.0);
@@ -244,11 +304,18 @@ impl Network {
         }
     }
 
-    /// Each action of `legal` (a mask by action id) with its logit for the tensor `x`, in
-    /// action-id order, into `out`; how many there are.
-    fn legal_logits(&self, x: &[f32], legal: u128, out: &mut [(usize, f32); NUM_ACTIONS]) -> usize {
+    /// Each action of `legal` (a mask by action id) with its logit for the tensor `x` (the
+    /// first layer starting from `shared` where given), in action-id order, into `out`; how
+    /// many there are.
+    fn legal_logits(
+        &self,
+        shared: Option<&SharedSums>,
+        x: &[f32],
+        legal: u128,
+        out: &mut [(usize, f32); NUM_ACTIONS],
+    ) -> usize {
         let mut h = [0.0f32; MAX_HIDDEN];
-        let width = self.hidden(x, &mut h);
+        let width = self.hidden(shared, x, &mut h);
         let h = &h[..width];
         let last = &self.layers[self.layers.len() - 1];
         let mut count = 0;
@@ -277,7 +344,7 @@ impl Network {
     /// `x`, in action-id order: the log-softmax of the legal actions' logits.
     pub fn log_probabilities(&self, x: &[f32], legal: u128) -> Vec<(usize, f32)> {
         let mut logits = [(0, 0.0f32); NUM_ACTIONS];
-        let count = self.legal_logits(x, legal, &mut logits);
+        let count = self.legal_logits(None, x, legal, &mut logits);
         let logits = &logits[..count];
         let (top, rest) = Network::log_total(logits);
         let log_total = top + rest;
@@ -288,7 +355,7 @@ impl Network {
     /// ties to the lowest id.
     pub fn likeliest(&self, x: &[f32], legal: u128) -> usize {
         let mut logits = [(0, 0.0f32); NUM_ACTIONS];
-        let count = self.legal_logits(x, legal, &mut logits);
+        let count = self.legal_logits(None, x, legal, &mut logits);
         let mut best = (legal.trailing_zeros() as usize, f32::NEG_INFINITY);
         for &(a, l) in &logits[..count] {
             if l > best.1 {
@@ -299,10 +366,24 @@ impl Network {
     }
 
     /// The log-probability of `action` (an id among `legal`) for the tensor `x`, with no
-    /// allocation: what the grandmaster asks at every decision of every world.
+    /// allocation.
     pub fn action_log_probability(&self, x: &[f32], legal: u128, action: usize) -> f32 {
+        self.action_log_probability_sharing(None, x, legal, action)
+    }
+
+    /// [`Network::action_log_probability`] with the first layer's sums over the entries of
+    /// `x` from `shared.from` on taken from `shared` (computed by [`Network::shared_sums`]
+    /// for a tensor that agrees with `x` there): what the grandmaster asks at every decision
+    /// of every world, where only the opponent's own cards differ from world to world.
+    pub fn action_log_probability_sharing(
+        &self,
+        shared: Option<&SharedSums>,
+        x: &[f32],
+        legal: u128,
+        action: usize,
+    ) -> f32 {
         let mut logits = [(0, 0.0f32); NUM_ACTIONS];
-        let count = self.legal_logits(x, legal, &mut logits);
+        let count = self.legal_logits(shared, x, legal, &mut logits);
         let logits = &logits[..count];
         let taken = logits
             .iter()
@@ -426,8 +507,8 @@ mod tests {
                     state.encode_observation(player, [2, 5], &mut x);
                     let (mut a, mut b) = ([0.0f32; MAX_HIDDEN], [0.0f32; MAX_HIDDEN]);
                     // SAFETY: the CPU has AVX2 (checked above).
-                    let wide = unsafe { network.hidden_avx2(&x, &mut a) };
-                    let narrow = network.hidden_portable(&x, &mut b);
+                    let wide = unsafe { network.hidden_avx2(None, &x, &mut a) };
+                    let narrow = network.hidden_portable(None, &x, &mut b);
                     assert_eq!(wide, narrow);
                     assert!(a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits()));
                     let action = state.legal_actions()[0];
