@@ -8,7 +8,7 @@ use ndarray::{Array1, Array2};
 use ecarte::bank::{odds, Composition};
 use ecarte::card::{Card, Suit};
 use ecarte::control::Control;
-use ecarte::duel::{DealState, Rules, OBSERVATION_SIZE};
+use ecarte::duel::{DealState, Rules, OBSERVATION_SIZE, PRIVATE_ENTRIES};
 use ecarte::internals::{
     derive_seed, play_deal, random_action, rng_from_seed, shuffle_with_seed, simulate_deals,
     ObsLayout, OwnedBuffers, SeedDeriver, VecEnv, View, SHIPPED,
@@ -140,7 +140,9 @@ fn bank_odds(c: &mut Criterion) {
 }
 
 /// The grandmaster's opponent model on one follow: the engine's sparse pass over the legal
-/// actions, the same network dense with every weight, and dense through `ndarray`.
+/// actions, the same with the first layer's sums over the public entries shared (as the
+/// grandmaster's likelihood passes every world after the first of a decision), the same
+/// network dense with every weight, and dense through `ndarray`.
 fn network(c: &mut Criterion) {
     let net = &*SHIPPED;
     let mut state = DealState::from_seed(9, 1, Rules::default()).unwrap();
@@ -154,6 +156,11 @@ fn network(c: &mut Criterion) {
     let legal = state.legal_mask();
     c.bench_function("network: sparse pass, legal actions (the engine's)", |b| {
         b.iter(|| net.log_probabilities(black_box(&x), legal));
+    });
+    let shared = net.shared_sums(&x, PRIVATE_ENTRIES);
+    let taken = legal.trailing_zeros() as usize;
+    c.bench_function("network: sparse pass, public sums shared", |b| {
+        b.iter(|| net.action_log_probability_sharing(Some(&shared), black_box(&x), legal, taken));
     });
     c.bench_function("network: dense pass, every action", |b| {
         b.iter(|| net.dense_logits(black_box(&x)));

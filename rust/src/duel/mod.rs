@@ -24,7 +24,7 @@ pub use matches::Match;
 pub use matches::MatchScore;
 pub use observe::{
     compact_in_range, expand_compact, Compact, Observation, COMPACT_OBSERVATION_SIZE,
-    OBSERVATION_SIZE,
+    OBSERVATION_SIZE, PRIVATE_ENTRIES,
 };
 pub use record::{DealRecord, MatchRecord};
 pub use refusal::{Reason, ReasonCode, Refusal};

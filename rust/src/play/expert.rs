@@ -486,12 +486,15 @@ pub(crate) mod tests {
         // from the decision's own generator, draws, each as many times: `samples` draws,
         // or with `distinct` at least `samples` worlds where the pool has them.
         let counts = resampled_counts(&pool, samples, distinct, seed);
-        let draws = counts.iter().sum::<f64>() as usize;
+        let total_draws = counts.iter().sum::<f64>() as usize;
         let worlds_drawn = counts.iter().filter(|&&c| c > 0.0).count();
         if distinct {
-            assert!(draws >= samples && worlds_drawn >= samples.min(drafts.len()) || draws >= 8 * drafts.len());
+            assert!(
+                total_draws >= samples && worlds_drawn >= samples.min(drafts.len())
+                    || total_draws >= 8 * drafts.len()
+            );
         } else {
-            assert_eq!(draws, samples);
+            assert_eq!(total_draws, samples);
         }
         let drawn: Vec<(DealState, f64)> = drafts
             .iter()
@@ -560,6 +563,27 @@ pub(crate) mod tests {
             assert_eq!(flat.iter().sum::<f64>() as usize, n);
             assert!(flat.iter().all(|&c| c <= 1.0));
         }
+    }
+
+    /// Resampled plainly, a pool whose weight lies on a few candidates gives fewer worlds
+    /// than asked for; resampled for distinct worlds it gives as many, drawn at least as
+    /// often as the plain draws drew them, and the heaviest still counts most. A pool with
+    /// fewer candidates of any weight than asked for stops at its bound.
+    #[test]
+    fn distinct_resampling_gives_as_many_worlds() {
+        let logs: Vec<f64> = (0..80).map(|i| -0.15 * f64::from(i)).collect();
+        let plain = resampled_counts(&logs, 12, false, 5);
+        let distinct = resampled_counts(&logs, 12, true, 5);
+        let worlds = |c: &[f64]| c.iter().filter(|&&n| n > 0.0).count();
+        assert_eq!(plain.iter().sum::<f64>() as usize, 12);
+        assert!(worlds(&plain) < 12, "{plain:?}");
+        assert!(worlds(&distinct) >= 12, "{distinct:?}");
+        assert!(distinct[0] >= plain[0] && distinct[0] >= distinct[11]);
+        let mut narrow = vec![f64::NEG_INFINITY; 40];
+        narrow[..3].fill(0.0);
+        let capped = resampled_counts(&narrow, 12, true, 5);
+        assert_eq!(worlds(&capped), 3);
+        assert!(capped.iter().sum::<f64>() as usize >= 8 * 40);
     }
 
     #[test]

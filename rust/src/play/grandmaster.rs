@@ -8,7 +8,9 @@
 //!   (hidden, so as the world holds it), each lead and each follow, each read from the
 //!   opponent's own observation there. This is the policy-based inference of Skat's Kermit
 //!   and its successors (Rebstock, Solinas, Buro and Sturtevant 2019). The pool is
-//!   resampled down to the worlds solved as the expert's is ([`super::expert`]).
+//!   resampled as the expert's is ([`super::expert`]), but until it gives as many distinct
+//!   worlds as are solved: the network is sharp, and plain resampling drew some worlds
+//!   several times, leaving fewer to solve.
 //! - **Rollouts.** An exchange option is valued by playing out the rest of the exchange
 //!   phase in each world, then solving the play. The other search agents play it out by the
 //!   heuristic's rules of thumb; the grandmaster by the network's likeliest action for
@@ -64,12 +66,7 @@ fn log_likelihood_sharing(
             shared.resize(k + 1, None);
         }
         let sums = shared[k].get_or_insert_with(|| network.shared_sums(&x, PRIVATE_ENTRIES));
-        f64::from(network.action_log_probability_sharing(
-            Some(sums),
-            &x,
-            legal,
-            action.id(),
-        ))
+        f64::from(network.action_log_probability_sharing(Some(sums), &x, legal, action.id()))
     })
 }
 
@@ -90,9 +87,7 @@ fn network_rollout(state: &DealState) -> Action {
 /// How the grandmaster reads the opponent's decisions in `obs`: every one of them, once
 /// the opponent has made any (an exchange decision, a discard, a card played), the pool
 /// resampled until it gives as many distinct worlds as are solved.
-fn grandmaster_inference(
-    obs: &Observation,
-) -> Inference<impl Fn(&Draft, &Observation) -> f64> {
+fn grandmaster_inference(obs: &Observation) -> Inference<impl Fn(&Draft, &Observation) -> f64> {
     let shared = RefCell::default();
     Inference {
         informative: opponent_decided(obs) || !obs.tricks.is_empty() || obs.lead.is_some(),

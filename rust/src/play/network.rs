@@ -11,6 +11,9 @@
 //! first layer adds only their weight columns (a later hidden layer skips the units a ReLU
 //! zeroed), and only the legal actions' logits are computed (`benches/engine.rs`,
 //! "network", measures it against the dense product, by hand and through `ndarray`).
+//! Tensors that agree on all but their first entries (the opponent's tensors in the worlds
+//! of one decision, which differ only in its own cards) share the first layer's sums over
+//! the rest ([`Network::shared_sums`]), and each adds only its own columns.
 //!
 //! File layout (little-endian): the magic `ECNN`, a `u32` version (1), a `u32` layer count,
 //! then for each layer a `u32` input count, a `u32` output count, the weight matrix as
@@ -234,12 +237,7 @@ impl Network {
     /// its `from` are added): compiled for AVX2 where the CPU has it (twice the lanes of the
     /// portable SSE2 code, the same floats: no fused multiply-add, so every lane adds as the
     /// portable one does).
-    fn hidden(
-        &self,
-        shared: Option<&SharedSums>,
-        x: &[f32],
-        out: &mut [f32; MAX_HIDDEN],
-    ) -> usize {
+    fn hidden(&self, shared: Option<&SharedSums>, x: &[f32], out: &mut [f32; MAX_HIDDEN]) -> usize {
         #[cfg(target_arch = "x86_64")]
         if crate::cpu::features().avx2 {
             // SAFETY: the CPU has AVX2 (checked at run time just above).
@@ -275,15 +273,12 @@ impl Network {
             let acc = &mut out[..width];
             if index == 0 {
                 // The first layer reads the tensor, from the shared sums where given.
-                let entries = match shared {
-                    Some(shared) => {
-                        acc.copy_from_slice(&shared.sums[..width]);
-                        0..shared.from
-                    }
-                    None => {
-                        acc.copy_from_slice(&layer.bias);
-                        0..layer.inputs
-                    }
+                let entries = if let Some(shared) = shared {
+                    acc.copy_from_slice(&shared.sums[..width]);
+                    0..shared.from
+                } else {
+                    acc.copy_from_slice(&layer.bias);
+                    0..layer.inputs
                 };
                 add_columns(layer, x, entries, acc);
             } else {
