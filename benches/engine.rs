@@ -159,6 +159,9 @@ fn network(c: &mut Criterion) {
     });
     let shared = net.shared_sums(&x, PRIVATE_ENTRIES);
     let taken = legal.trailing_zeros() as usize;
+    c.bench_function("network: sparse pass, one action's log-probability", |b| {
+        b.iter(|| net.action_log_probability(black_box(&x), legal, taken));
+    });
     c.bench_function("network: sparse pass, public sums shared", |b| {
         b.iter(|| net.action_log_probability_sharing(Some(&shared), black_box(&x), legal, taken));
     });

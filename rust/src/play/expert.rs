@@ -381,9 +381,10 @@ pub(crate) fn inference_spread(
 /// How many times each candidate of a pool weighted by `exp(log_weights)` counts when the
 /// search resamples `samples` worlds from it by systematic resampling with the decision
 /// generator of `seed`: `samples` draws, or with `distinct` the fewest draws of a sequence
-/// growing by a quarter that give `samples` different worlds (at most eight times the
-/// pool's size). A pool whose weight lies on few candidates then still gives the search
-/// as many worlds to solve, each counted as often as it was drawn.
+/// growing by a quarter that give `samples` different worlds, or that first reach eight
+/// times the pool's size. A pool whose weight lies on few candidates then still gives the
+/// search as many worlds to solve (or a few more, where the last step overshoots), each
+/// counted as often as it was drawn.
 pub(crate) fn resampled_counts(
     log_weights: &[f64],
     samples: usize,

@@ -36,37 +36,32 @@ use crate::solver::sampler::{Draft, SampleError};
 /// Worlds solved per decision of the grandmaster unless a count is given.
 pub const DEFAULT_GRANDMASTER_SAMPLES: u16 = 48;
 
+/// The network's first-layer sums over the opponent's public entries at each of its
+/// decisions in the worlds of one observation, filled by the first world that reaches it.
+type Shared = RefCell<Vec<Option<SharedSums>>>;
+
 /// The log-likelihood of every decision of the opponent's in the world `draft` of `obs`.
-pub(crate) fn log_likelihood(draft: &Draft, obs: &Observation) -> f64 {
-    log_likelihood_sharing(&RefCell::default(), draft, obs)
+#[cfg(test)]
+fn log_likelihood(draft: &Draft, obs: &Observation) -> f64 {
+    log_likelihood_sharing(&Shared::default(), draft, obs)
 }
 
-/// [`log_likelihood`] with the network's first-layer sums over the opponent's public
-/// entries (those from [`PRIVATE_ENTRIES`] on, the same in every world of `obs`) kept in
-/// `shared`, one per decision of the opponent's, for the worlds of `obs` that follow: each
-/// world then adds only the columns of the opponent's own cards (a tenth of the entries
-/// of a tensor or so, where the whole tensor's non-zero entries are a few dozen).
-fn log_likelihood_sharing(
-    shared: &RefCell<Vec<Option<SharedSums>>>,
-    draft: &Draft,
-    obs: &Observation,
-) -> f64 {
+/// The log-likelihood of every decision of the opponent's in the world `draft` of `obs`,
+/// with the network's first-layer sums over the opponent's public entries (those from
+/// [`PRIVATE_ENTRIES`] on, the same in every world of `obs`) kept in `shared` for the
+/// worlds of `obs` that follow: each world then adds only the columns of the opponent's
+/// own cards (its five or so non-zero private entries, where the whole tensor has a few
+/// dozen).
+fn log_likelihood_sharing(shared: &Shared, draft: &Draft, obs: &Observation) -> f64 {
     let network = &*SHIPPED;
     let decision = Cell::new(0);
     opponent_log_sum(draft, obs, true, |state, action| {
         let k = decision.replace(decision.get() + 1);
-        let legal = state.legal_mask();
-        let (Some(player), false) = (state.current_player(), legal.is_power_of_two()) else {
-            return 0.0;
-        };
-        let mut x = [0.0f32; OBSERVATION_SIZE];
-        state.encode_observation(player, obs.score, &mut x);
         let mut shared = shared.borrow_mut();
         if shared.len() <= k {
             shared.resize(k + 1, None);
         }
-        let sums = shared[k].get_or_insert_with(|| network.shared_sums(&x, PRIVATE_ENTRIES));
-        f64::from(network.action_log_probability_sharing(Some(sums), &x, legal, action.id()))
+        network.log_probability_sharing(state, obs.score, action, &mut shared[k], PRIVATE_ENTRIES)
     })
 }
 
@@ -88,10 +83,12 @@ fn network_rollout(state: &DealState) -> Action {
 /// the opponent has made any (an exchange decision, a discard, a card played), the pool
 /// resampled until it gives as many distinct worlds as are solved.
 fn grandmaster_inference(obs: &Observation) -> Inference<impl Fn(&Draft, &Observation) -> f64> {
-    let shared = RefCell::default();
+    let shared = Shared::default();
+    let key = obs.key();
     Inference {
         informative: opponent_decided(obs) || !obs.tricks.is_empty() || obs.lead.is_some(),
         log_likelihood: move |draft: &Draft, obs: &Observation| {
+            debug_assert_eq!(obs.key(), key, "the sums shared are another observation's");
             log_likelihood_sharing(&shared, draft, obs)
         },
         distinct: true,
@@ -159,9 +156,12 @@ mod tests {
         }
     }
 
-    /// The grandmaster's reported spread is that of the pool its search resamples.
+    /// The grandmaster's reported spread is that of the pool its search resamples, until
+    /// as many distinct worlds as it solves.
     #[test]
     fn the_grandmasters_spread_is_its_searchs_pool() {
+        let deal = DealState::from_seed(3, 0, Rules::default()).expect("a deal");
+        assert!(grandmaster_inference(&deal.observation(0, [0, 0])).distinct);
         let weighted = checked_spreads(
             Policy::Grandmaster(3),
             grandmaster_inference,
@@ -277,7 +277,7 @@ mod tests {
             while let Some(player) = state.current_player() {
                 let obs = state.observation(player, [1, 4]);
                 let mut drafts = Sampler::new(&obs, seed).expect("worlds");
-                let shared = RefCell::default();
+                let shared = Shared::default();
                 for _ in 0..6 {
                     let draft = drafts.draft().expect("a world");
                     let alone = log_likelihood(&draft, &obs);

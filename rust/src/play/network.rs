@@ -391,13 +391,29 @@ impl Network {
     /// The log-probability the network gives to `action` by the player to move in `state`
     /// (a deal of a match whose score is `score`); 0 where it is the only legal action.
     pub fn log_probability(&self, state: &DealState, score: [u8; 2], action: Action) -> f64 {
+        self.log_probability_sharing(state, score, action, &mut None, OBSERVATION_SIZE)
+    }
+
+    /// [`Network::log_probability`] with the first layer's sums over the entries of the
+    /// tensor from `from` on taken from `shared`, or computed from this tensor into it where
+    /// it is empty: for states whose tensors agree there (with `from` the tensor's size
+    /// nothing is shared, and the sums are the plain pass's, bit for bit).
+    pub fn log_probability_sharing(
+        &self,
+        state: &DealState,
+        score: [u8; 2],
+        action: Action,
+        shared: &mut Option<SharedSums>,
+        from: usize,
+    ) -> f64 {
         let legal = state.legal_mask();
         let (Some(player), false) = (state.current_player(), legal.is_power_of_two()) else {
             return 0.0;
         };
         let mut x = [0.0f32; OBSERVATION_SIZE];
         state.encode_observation(player, score, &mut x);
-        f64::from(self.action_log_probability(&x, legal, action.id()))
+        let sums = shared.get_or_insert_with(|| self.shared_sums(&x, from));
+        f64::from(self.action_log_probability_sharing(Some(sums), &x, legal, action.id()))
     }
 
     /// The logits of every action for `x` by dense products, every weight used: the
@@ -445,6 +461,7 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::duel::observe::PRIVATE_ENTRIES;
     use crate::duel::Rules;
 
     #[test]
@@ -504,6 +521,13 @@ mod tests {
                     // SAFETY: the CPU has AVX2 (checked above).
                     let wide = unsafe { network.hidden_avx2(None, &x, &mut a) };
                     let narrow = network.hidden_portable(None, &x, &mut b);
+                    assert_eq!(wide, narrow);
+                    assert!(a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits()));
+                    // And from shared first-layer sums.
+                    let shared = network.shared_sums(&x, PRIVATE_ENTRIES);
+                    // SAFETY: as above.
+                    let wide = unsafe { network.hidden_avx2(Some(&shared), &x, &mut a) };
+                    let narrow = network.hidden_portable(Some(&shared), &x, &mut b);
                     assert_eq!(wide, narrow);
                     assert!(a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits()));
                     let action = state.legal_actions()[0];
