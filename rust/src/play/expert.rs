@@ -128,14 +128,18 @@ pub(crate) fn opponent_decided(obs: &Observation) -> bool {
     })
 }
 
-/// How many times each of `weights.len()` candidates is drawn when `n` are drawn by
-/// systematic resampling proportional to `exp(log_weights)`.
-fn systematic_counts(log_weights: &[f64], n: usize, rng: &mut GameRng) -> Vec<f64> {
+/// The weights `exp(log_weights)`, scaled so that the heaviest is 1.
+fn relative_weights(log_weights: &[f64]) -> Vec<f64> {
     let top = log_weights
         .iter()
         .copied()
         .fold(f64::NEG_INFINITY, f64::max);
-    let weights: Vec<f64> = log_weights.iter().map(|&l| (l - top).exp()).collect();
+    log_weights.iter().map(|&l| (l - top).exp()).collect()
+}
+
+/// How many times each of `weights.len()` candidates is drawn when `n` are drawn by
+/// systematic resampling proportional to `weights` (see [`relative_weights`]).
+fn systematic_counts(weights: &[f64], n: usize, rng: &mut GameRng) -> Vec<f64> {
     let total: f64 = weights.iter().sum();
     let mut counts = vec![0.0; weights.len()];
     if !(total.is_finite() && total > 0.0) || n == 0 {
@@ -146,7 +150,7 @@ fn systematic_counts(log_weights: &[f64], n: usize, rng: &mut GameRng) -> Vec<f6
     let mut point = rng.random::<f64>() * step;
     let mut cumulative = 0.0;
     let mut drawn = 0;
-    for (count, w) in counts.iter_mut().zip(&weights) {
+    for (count, w) in counts.iter_mut().zip(weights) {
         cumulative += w;
         while drawn < n && point < cumulative {
             *count += 1.0;
@@ -391,9 +395,11 @@ pub(crate) fn resampled_counts(
     distinct: bool,
     seed: u64,
 ) -> Vec<f64> {
+    // The weights once: each larger draw starts again from the decision's generator.
+    let weights = relative_weights(log_weights);
     let mut draws = samples;
     loop {
-        let counts = systematic_counts(log_weights, draws, &mut rng::decision_rng(seed));
+        let counts = systematic_counts(&weights, draws, &mut rng::decision_rng(seed));
         let worlds = counts.iter().filter(|&&c| c > 0.0).count();
         if !distinct || worlds >= samples || draws >= log_weights.len() * 8 {
             return counts;
@@ -558,9 +564,9 @@ pub(crate) mod tests {
         let mut rng = crate::rng::rng_from_seed(3);
         for n in [1, 5, 24] {
             let logs = [0.0, -1.0, -50.0, 2.0, 0.5, -3.0];
-            let counts = systematic_counts(&logs, n, &mut rng);
+            let counts = systematic_counts(&relative_weights(&logs), n, &mut rng);
             assert_eq!(counts.iter().sum::<f64>() as usize, n);
-            let flat = systematic_counts(&[0.0; 48], n, &mut rng);
+            let flat = systematic_counts(&relative_weights(&[0.0; 48]), n, &mut rng);
             assert_eq!(flat.iter().sum::<f64>() as usize, n);
             assert!(flat.iter().all(|&c| c <= 1.0));
         }
