@@ -288,6 +288,26 @@ impl DealState {
         self.compact_parts(player, score).expand(out);
     }
 
+    /// The tensor's first [`PRIVATE_ENTRIES`] entries for `player` (its hand and its own
+    /// discards), into `out`: what [`DealState::encode_observation`] writes there, without
+    /// the rest.
+    #[inline]
+    pub fn encode_private(&self, player: u8, out: &mut [f32; PRIVATE_ENTRIES]) {
+        let bytes = self
+            .private_planes(player)
+            .into_iter()
+            .flat_map(u32::to_le_bytes);
+        for (chunk, byte) in out.chunks_exact_mut(8).zip(bytes) {
+            chunk.copy_from_slice(&BYTE_FLOATS[byte as usize]);
+        }
+    }
+
+    /// The card planes of `player`'s hidden cards: its hand, its own discards.
+    #[inline]
+    fn private_planes(&self, player: u8) -> [u32; 2] {
+        [self.hand_set(player), self.discard_set(player)]
+    }
+
     /// `player`'s observation in the compact layout ([`COMPACT_OBSERVATION_SIZE`] bytes,
     /// see the module docs).
     #[inline]
@@ -318,10 +338,11 @@ impl DealState {
         };
         let cards = self.cards_taken();
         let tricks = self.tricks_taken();
+        let [hand, discards] = self.private_planes(player);
         CompactParts {
             planes: [
-                self.hand_set(player),
-                self.discard_set(player),
+                hand,
+                discards,
                 self.played_set(player),
                 self.played_set(1 - player),
                 self.lead().map_or(0, bit),
@@ -545,6 +566,43 @@ mod tests {
         let mut no_target = row;
         no_target[37] = 0;
         assert!(!compact_in_range(&no_target));
+    }
+
+    /// The private entries alone are the whole tensor's first entries, for both seats at
+    /// every state of deals with exchanges and discards.
+    #[test]
+    fn the_private_entries_are_the_tensors_first() {
+        let mut compared = 0;
+        for seed in 0..30 {
+            let mut state = DealState::from_seed(seed, u8::from(seed % 2 == 1), Rules::default())
+                .expect("a deal");
+            let mut n = seed;
+            loop {
+                for player in 0..2 {
+                    let mut whole = [f32::NAN; OBSERVATION_SIZE];
+                    state.encode_observation(player, [2, 5], &mut whole);
+                    let mut private = [f32::NAN; PRIVATE_ENTRIES];
+                    state.encode_private(player, &mut private);
+                    assert_eq!(
+                        private.map(f32::to_bits),
+                        std::array::from_fn(|i| whole[i].to_bits())
+                    );
+                    compared += usize::from(state.discard_set(player) != 0);
+                }
+                let legal = state.legal_actions();
+                if legal.is_empty() {
+                    break;
+                }
+                // Propose and accept where offered, so that the deals hold discards.
+                n = n.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let pick = legal
+                    .iter()
+                    .position(|&a| matches!(a, Action::Propose | Action::Accept))
+                    .unwrap_or((n >> 33) as usize % legal.len());
+                state.apply_unchecked(legal[pick]);
+            }
+        }
+        assert!(compared > 100, "{compared} states with discards");
     }
 
     /// The AVX-512 and AVX2 expansions of the card planes, where the CPU has them, write the same

@@ -449,15 +449,18 @@ pub(crate) mod tests {
     /// the search's values are those of the worlds drawn for it; the pool is the sampler's
     /// first candidates from the decision seed, weighted by the likelihood; the worlds
     /// solved are those systematic resampling by these weights draws; and the spread is the
-    /// pool's effective sample size. Returns the spread.
+    /// pool's effective sample size. Returns the spread. `worlds` gives the worlds the
+    /// search solves so at `obs` for the agent's count, and `None` where it searches
+    /// otherwise (then nothing is checked).
     fn check_spread_is_the_searchs_pool<L: Fn(&Draft, &Observation) -> f64>(
         policy: Policy,
         inference: fn(&Observation) -> Inference<L>,
         rollout: Rollout,
+        worlds: WorldsAt,
         obs: &Observation,
         agent_seed: u64,
     ) -> Option<(f64, usize)> {
-        let samples = usize::from(policy.samples().expect("a search agent"));
+        let samples = worlds(obs, usize::from(policy.samples().expect("a search agent")))?;
         let seed = rng::decision_seed(agent_seed, obs.key());
         let worlds = inferred_worlds(obs, samples, seed, inference(obs)).expect("worlds");
         let spread = worlds.spread();
@@ -514,6 +517,13 @@ pub(crate) mod tests {
         spread
     }
 
+    /// The worlds a search agent of a count solves at an observation by the inference
+    /// checked, `None` where it searches otherwise.
+    pub(crate) type WorldsAt = fn(&Observation, usize) -> Option<usize>;
+
+    /// The [`WorldsAt`] of an agent that solves its count everywhere.
+    pub(crate) const EVERYWHERE: WorldsAt = |_, samples| Some(samples);
+
     /// [`check_spread_is_the_searchs_pool`] at every decision of `deals` deals played by
     /// the heuristic in both seats, with the agent's seed 7: each decision where the search
     /// weights its worlds, with the spread reported there.
@@ -521,6 +531,7 @@ pub(crate) mod tests {
         policy: Policy,
         inference: fn(&Observation) -> Inference<L>,
         rollout: Rollout,
+        worlds: WorldsAt,
         deals: u64,
     ) -> Vec<(Observation, (f64, usize))> {
         let mut weighted = Vec::new();
@@ -530,7 +541,7 @@ pub(crate) mod tests {
             while let Some(player) = state.current_player() {
                 let obs = state.observation(player, [0, 0]);
                 if let Some(spread) =
-                    check_spread_is_the_searchs_pool(policy, inference, rollout, &obs, 7)
+                    check_spread_is_the_searchs_pool(policy, inference, rollout, worlds, &obs, 7)
                 {
                     weighted.push((obs, spread));
                 }
@@ -545,7 +556,7 @@ pub(crate) mod tests {
     #[test]
     fn the_experts_spread_is_its_searchs_pool() {
         let policy = Policy::Expert(3);
-        let weighted = checked_spreads(policy, expert_inference, heuristic_rollout, 6);
+        let weighted = checked_spreads(policy, expert_inference, heuristic_rollout, EVERYWHERE, 6);
         let mut moved = 0;
         for (obs, (size, pool)) in &weighted {
             assert_eq!(*pool, 3 * CANDIDATES_PER_WORLD);

@@ -17,6 +17,13 @@
 //!   each seat, so the opponent's answer in a world is the one a search agent would give
 //!   with the hand it holds there.
 //!
+//! - **Worlds where the reading pays.** The grandmaster solves its N worlds in the play
+//!   while the talon lasts, where a reading of the opponent's hand is worth most, and fewer
+//!   elsewhere ([`Plan`]). Once the talon is empty it plays as the master: by then uniform
+//!   worlds already hold most of the opponent's hand, seeing every card gains nothing
+//!   measurable, and the network's likelihood, replayed over the whole deal's decisions,
+//!   costs most.
+//!
 //! The screens that chose this design, the ablations and the variants dropped are in
 //! docs/inference.md.
 
@@ -25,16 +32,18 @@ use std::cell::{Cell, RefCell};
 use super::expert::{
     inference_spread, inferred_values_with, opponent_decided, opponent_log_sum, Inference,
 };
+use super::master::{master_search, master_spread};
 use super::network::{SharedSums, SHIPPED};
 use crate::control::Control;
 use crate::duel::action::Action;
 use crate::duel::observe::{Observation, OBSERVATION_SIZE, PRIVATE_ENTRIES};
-use crate::duel::state::DealState;
+use crate::duel::state::{DealState, Phase};
 use crate::solver::pimc::Goal;
 use crate::solver::sampler::{Draft, SampleError};
 
-/// Worlds solved per decision of the grandmaster unless a count is given.
-pub const DEFAULT_GRANDMASTER_SAMPLES: u16 = 48;
+/// Worlds solved per decision of the grandmaster in the play while the talon lasts unless a
+/// count is given (fewer elsewhere: [`Plan`]).
+pub const DEFAULT_GRANDMASTER_SAMPLES: u16 = 72;
 
 /// The network's first-layer sums over the opponent's public entries at each of its
 /// decisions in the worlds of one observation, filled by the first world that reaches it.
@@ -95,11 +104,42 @@ fn grandmaster_inference(obs: &Observation) -> Inference<impl Fn(&Draft, &Observ
     }
 }
 
+/// The grandmaster's worlds in the exchange, as a fraction of its worlds in the play while
+/// the talon lasts.
+const EXCHANGE_SHARE: (usize, usize) = (2, 3);
+/// The master's worlds the grandmaster solves once the talon is empty, as a fraction of its
+/// worlds in the play while the talon lasts.
+const END_SHARE: (usize, usize) = (5, 9);
+
+/// What the grandmaster of `samples` worlds solves at one decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Plan {
+    /// Worlds resampled by the network's likelihood, the exchange played out by the network.
+    Learned(usize),
+    /// The master's search over this many worlds.
+    Master(usize),
+}
+
+impl Plan {
+    /// The plan at `obs` for the grandmaster of `samples` worlds: all of them in the play
+    /// while the talon lasts, [`EXCHANGE_SHARE`] of them in the exchange, and the master's
+    /// search over [`END_SHARE`] of them once the talon is empty (at least one world each).
+    fn at(obs: &Observation, samples: usize) -> Plan {
+        let share = |(times, per): (usize, usize)| (samples * times / per).max(1);
+        match (obs.phase, obs.talon_size) {
+            (Phase::Play, 0) => Plan::Master(share(END_SHARE)),
+            (Phase::Play, _) => Plan::Learned(samples),
+            _ => Plan::Learned(share(EXCHANGE_SHARE)),
+        }
+    }
+}
+
 /// Each legal action of the observing player with its value (for [`Goal::Values`]; what
 /// the best action needs for [`Goal::Choice`]): the mean double-dummy points, the talon
-/// drawn by seat, over `samples` worlds resampled by the learned model's likelihood of the
-/// opponent's decisions. Reproducible for a `seed`. Once `control` is cancelled it returns
-/// at once, with no values.
+/// drawn by seat, over worlds resampled by the learned model's likelihood of the
+/// opponent's decisions, as many as [`Plan::at`] gives for `samples` (the master's search
+/// once the talon is empty). Reproducible for a `seed`. Once `control` is cancelled it
+/// returns at once, with no values.
 pub fn grandmaster_search(
     obs: &Observation,
     samples: usize,
@@ -107,25 +147,31 @@ pub fn grandmaster_search(
     goal: Goal,
     control: Control<'_>,
 ) -> Result<Vec<(Action, f64)>, SampleError> {
-    inferred_values_with(
-        obs,
-        samples,
-        seed,
-        grandmaster_inference(obs),
-        network_rollout,
-        goal,
-        control,
-    )
+    match Plan::at(obs, samples) {
+        Plan::Learned(worlds) => inferred_values_with(
+            obs,
+            worlds,
+            seed,
+            grandmaster_inference(obs),
+            network_rollout,
+            goal,
+            control,
+        ),
+        Plan::Master(worlds) => master_search(obs, worlds, seed, goal, control),
+    }
 }
 
 /// How the grandmaster weights its worlds for `obs`: the spread of the pool its search
-/// resamples (see `expert::inference_spread`).
+/// resamples (see `expert::inference_spread`), the master's once the talon is empty.
 pub fn grandmaster_spread(
     obs: &Observation,
     samples: usize,
     seed: u64,
 ) -> Result<Option<(f64, usize)>, SampleError> {
-    inference_spread(obs, samples, seed, grandmaster_inference(obs))
+    match Plan::at(obs, samples) {
+        Plan::Learned(worlds) => inference_spread(obs, worlds, seed, grandmaster_inference(obs)),
+        Plan::Master(worlds) => master_spread(obs, worlds, seed),
+    }
 }
 
 #[cfg(test)]
@@ -162,14 +208,64 @@ mod tests {
     fn the_grandmasters_spread_is_its_searchs_pool() {
         let deal = DealState::from_seed(3, 0, Rules::default()).expect("a deal");
         assert!(grandmaster_inference(&deal.observation(0, [0, 0])).distinct);
+        let learned = |obs: &Observation, samples| match Plan::at(obs, samples) {
+            Plan::Learned(worlds) => Some(worlds),
+            Plan::Master(_) => None,
+        };
         let weighted = checked_spreads(
             Policy::Grandmaster(3),
             grandmaster_inference,
             network_rollout,
+            learned,
             4,
-        )
-        .len();
-        assert!(weighted > 10, "{weighted} weighted");
+        );
+        let exchange = weighted
+            .iter()
+            .filter(|(obs, _)| obs.phase != Phase::Play)
+            .count();
+        assert!(
+            weighted.len() > 10 && exchange > 0,
+            "{} weighted, {exchange} in the exchange",
+            weighted.len()
+        );
+    }
+
+    /// The plan spends every world in the play while the talon lasts, a share of them in
+    /// the exchange, and the master's search over a share once the talon is empty: the
+    /// grandmaster's values and spread there are the master's.
+    #[test]
+    fn the_plan_spends_the_worlds_where_the_reading_pays() {
+        let mut seen = [false; 3];
+        for seed in 0..4 {
+            let mut state = DealState::from_seed(seed, 1, Rules::default()).expect("a deal");
+            while let Some(player) = state.current_player() {
+                let obs = state.observation(player, [0, 0]);
+                let plan = Plan::at(&obs, 72);
+                match (obs.phase, obs.talon_size) {
+                    (Phase::Play, 0) => {
+                        assert_eq!(plan, Plan::Master(40));
+                        assert_eq!(Plan::at(&obs, 1), Plan::Master(1));
+                        assert_eq!(
+                            grandmaster_search(&obs, 9, 5, Goal::Values, Control::NONE),
+                            master_search(&obs, 5, 5, Goal::Values, Control::NONE)
+                        );
+                        assert_eq!(grandmaster_spread(&obs, 9, 5), master_spread(&obs, 5, 5));
+                        seen[2] = true;
+                    }
+                    (Phase::Play, _) => {
+                        assert_eq!(plan, Plan::Learned(72));
+                        seen[1] = true;
+                    }
+                    _ => {
+                        assert_eq!(plan, Plan::Learned(48));
+                        assert_eq!(Plan::at(&obs, 1), Plan::Learned(1));
+                        seen[0] = true;
+                    }
+                }
+                state.apply_unchecked(heuristic_action(&View::of_state(&state)));
+            }
+        }
+        assert_eq!(seen, [true; 3]);
     }
 
     /// How much of the opponent's hand each search's worlds hold, at the play decisions

@@ -147,7 +147,7 @@ mod tests {
     use super::*;
     use crate::duel::Rules;
     use crate::play::expert::expert_values;
-    use crate::play::expert::tests::checked_spreads;
+    use crate::play::expert::tests::{checked_spreads, EVERYWHERE};
     use crate::play::heuristic::heuristic_rollout;
     use crate::play::policy::Policy;
     use crate::play::random::nth_action;
@@ -168,8 +168,14 @@ mod tests {
     /// The master's reported spread is that of the pool its search resamples.
     #[test]
     fn the_masters_spread_is_its_searchs_pool() {
-        let weighted =
-            checked_spreads(Policy::Master(3), master_inference, heuristic_rollout, 4).len();
+        let weighted = checked_spreads(
+            Policy::Master(3),
+            master_inference,
+            heuristic_rollout,
+            EVERYWHERE,
+            4,
+        )
+        .len();
         assert!(weighted > 10, "{weighted} weighted");
     }
 

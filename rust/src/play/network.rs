@@ -23,7 +23,7 @@
 use std::sync::LazyLock;
 
 use crate::duel::action::{Action, NUM_ACTIONS};
-use crate::duel::observe::OBSERVATION_SIZE;
+use crate::duel::observe::{OBSERVATION_SIZE, PRIVATE_ENTRIES};
 use crate::duel::state::DealState;
 
 /// The weights the engine ships, trained by `examples/train_inference.py`.
@@ -410,6 +410,17 @@ impl Network {
         let (Some(player), false) = (state.current_player(), legal.is_power_of_two()) else {
             return 0.0;
         };
+        if let Some(sums) = shared.as_ref().filter(|s| s.from <= PRIVATE_ENTRIES) {
+            // The pass reads only the entries before the shared ones: the player's own cards.
+            let mut x = [0.0f32; PRIVATE_ENTRIES];
+            state.encode_private(player, &mut x);
+            return f64::from(self.action_log_probability_sharing(
+                Some(sums),
+                &x,
+                legal,
+                action.id(),
+            ));
+        }
         let mut x = [0.0f32; OBSERVATION_SIZE];
         state.encode_observation(player, score, &mut x);
         let sums = shared.get_or_insert_with(|| self.shared_sums(&x, from));
