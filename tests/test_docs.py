@@ -112,12 +112,12 @@ def test_the_docs_stand_alone_and_install_from_a_checkout(path: Path) -> None:
     assert not (ROOT / "RULES.md").exists()
 
 
-def test_the_readme_calls_only_the_master_the_strongest() -> None:
+def test_the_readme_calls_only_the_grandmaster_the_strongest() -> None:
     text = " ".join(README.read_text(encoding="utf-8").split())
     found_any = False
     for found in re.finditer("strongest", text):
-        around = text[max(0, found.start() - 120) : found.end() + 60]
-        assert "aster" in around and "PIMC agents (the strongest" not in around, around
+        around = text[max(0, found.start() - 40) : found.end() + 10]
+        assert "the grandmaster, the strongest" in around, around
         found_any = True
     assert found_any
 

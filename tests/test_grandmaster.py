@@ -117,19 +117,27 @@ def test_inference_spread_reports_the_effective_sample_size() -> None:
     assert duel.inference_spread(first, "grandmaster", 1) is None
     with pytest.raises(EcarteError, match="does not search"):
         duel.inference_spread(first, "heuristic", 1)
-    seen = 0
+    seen, stages = 0, set()
     while not deal.is_over():
         player = deal.current_player
         assert player is not None
         obs = deal.observation(player)
-        for spec in ("master:5", "grandmaster:5"):
+        # The grandmaster's 9 worlds in the play while the talon lasts are 6 in the
+        # exchange and the master's 5 once the talon is empty: 8 candidates a world.
+        if obs.phase != "play":
+            worlds = 6
+        else:
+            worlds = 9 if obs.talon_size > 0 else 5
+        for spec, pool_size in (("master:5", 5 * 8), ("grandmaster:9", worlds * 8)):
             spread = duel.inference_spread(obs, spec, 1)
             if spread is not None:
                 size, pool = spread
-                assert pool == 5 * 8 and 1 <= size <= pool + 1e-9
+                assert pool == pool_size and 1 <= size <= pool + 1e-9
                 seen += 1
-        deal.apply(deal.legal_actions()[0])
-    assert seen > 4
+                stages.add(worlds)
+        legal = deal.legal_actions()
+        deal.apply(legal[len(deal.history) % len(legal)])
+    assert seen > 4 and len(stages) == 3
 
 
 def test_the_weights_ship_without_pytorch() -> None:

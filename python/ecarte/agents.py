@@ -140,8 +140,10 @@ class MasterAgent(PimcAgent):
 
 
 class GrandmasterAgent(PimcAgent):
-    """The expert's search over ``samples`` worlds resampled by a learned model of the
-    opponent's play: the native ``"grandmaster:N"``.
+    """The expert's search over worlds resampled by a learned model of the opponent's play:
+    the native ``"grandmaster:N"``, ``samples`` worlds in the play while the talon lasts,
+    two thirds as many in the exchange, and the master's search over five ninths as many
+    once the talon is empty.
 
     Each candidate world is weighted by the probability a small network, trained on the
     search agents' self-play (``examples/train_inference.py``), gives to every decision the

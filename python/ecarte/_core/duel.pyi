@@ -114,7 +114,7 @@ DEFAULT_EXPERT_SAMPLES: Final[int]
 DEFAULT_MASTER_SAMPLES: Final[int]
 """Worlds solved per decision of ``"master"``."""
 DEFAULT_GRANDMASTER_SAMPLES: Final[int]
-"""Worlds solved per decision of ``"grandmaster"``."""
+"""Worlds solved per decision of ``"grandmaster"`` in the play while the talon lasts."""
 DECISION_KINDS: Final[tuple[str, ...]]
 """What a decision of ``self_play_decisions`` decides, by its ``kind`` code: exchange,
 discard, lead, follow."""

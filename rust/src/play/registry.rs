@@ -74,15 +74,15 @@ pub struct Level {
     pub worlds: Option<u16>,
 }
 
-/// Every built-in agent, weakest first; the grandmaster, last, wins a little over half its
-/// matches against the master but is not yet shown a level above it (docs/inference.md).
+/// Every built-in agent, weakest first; the grandmaster, last, is confirmed a level above
+/// the master (docs/inference.md).
 pub static AGENTS: [&AgentInfo; 6] = [&RANDOM, &HEURISTIC, &PIMC, &EXPERT, &MASTER, &GRANDMASTER];
 
 // The costs: measured in one run, side by side, on one thread (CPU time, deals against the
 // heuristic: `RAYON_NUM_THREADS=1 python benches/ray_scale.py costs`, three runs, and
 // `simulate(40, 1, (spec, "heuristic"), threads=1)` for the master and the grandmaster): pimc
 // 0.018 s a deal at 24 worlds, expert 0.014 s at 24, master 0.023 s at 40, grandmaster
-// 0.038 s at 48 (1.7 times the master's, side by side) (docs/scale.md, "Chunk sizing"). A
+// 0.036 s at 72 (1.8 times the master's, side by side) (docs/scale.md, "Chunk sizing"). A
 // search has a fixed part too (at 4 worlds: 0.005 s a deal for pimc), which is left out: the
 // estimate errs by less than 2x there, and chunks need no more.
 
@@ -175,13 +175,15 @@ static GRANDMASTER: AgentInfo = AgentInfo {
         run: grandmaster_search,
         spread: grandmaster_spread,
     }),
-    deal_seconds: 0.038 / 48.0,
+    deal_seconds: 0.036 / 72.0,
     levels: &[Level {
         name: "grandmaster",
         worlds: None,
     }],
-    description: "the expert's search over N worlds, resampled by a network trained on the \
-                  search agents' play that reads every decision of the opponent's",
+    description: "the expert's search, its worlds resampled by a network trained on the \
+                  search agents' play that reads every decision of the opponent's: N worlds \
+                  while the talon lasts, 2N/3 in the exchange, and the master's search over \
+                  5N/9 once the talon is empty",
     policy: Policy::Grandmaster,
 };
 
