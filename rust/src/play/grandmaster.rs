@@ -43,7 +43,7 @@ use crate::solver::sampler::{Draft, SampleError};
 
 /// Worlds solved per decision of the grandmaster in the play while the talon lasts unless a
 /// count is given (fewer elsewhere: [`Plan`]).
-pub const DEFAULT_GRANDMASTER_SAMPLES: u16 = 64;
+pub const DEFAULT_GRANDMASTER_SAMPLES: u16 = 72;
 
 /// The network's first-layer sums over the opponent's public entries at each of its
 /// decisions in the worlds of one observation, filled by the first world that reaches it.
@@ -106,10 +106,10 @@ fn grandmaster_inference(obs: &Observation) -> Inference<impl Fn(&Draft, &Observ
 
 /// The grandmaster's worlds in the exchange, as a fraction of its worlds in the play while
 /// the talon lasts.
-const EXCHANGE_SHARE: (usize, usize) = (3, 4);
+const EXCHANGE_SHARE: (usize, usize) = (2, 3);
 /// The master's worlds the grandmaster solves once the talon is empty, as a fraction of its
 /// worlds in the play while the talon lasts.
-const END_SHARE: (usize, usize) = (5, 8);
+const END_SHARE: (usize, usize) = (5, 9);
 
 /// What the grandmaster of `samples` worlds solves at one decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,7 +240,7 @@ mod tests {
             let mut state = DealState::from_seed(seed, 1, Rules::default()).expect("a deal");
             while let Some(player) = state.current_player() {
                 let obs = state.observation(player, [0, 0]);
-                let plan = Plan::at(&obs, 64);
+                let plan = Plan::at(&obs, 72);
                 match (obs.phase, obs.talon_size) {
                     (Phase::Play, 0) => {
                         assert_eq!(plan, Plan::Master(40));
@@ -253,7 +253,7 @@ mod tests {
                         seen[2] = true;
                     }
                     (Phase::Play, _) => {
-                        assert_eq!(plan, Plan::Learned(64));
+                        assert_eq!(plan, Plan::Learned(72));
                         seen[1] = true;
                     }
                     _ => {

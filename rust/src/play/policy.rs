@@ -33,8 +33,9 @@ pub enum Policy {
     /// The expert's search over this many worlds, resampled by a model of the opponent's
     /// plays too (see `super::master`).
     Master(u16),
-    /// The expert's search over this many worlds, resampled by a learned model of the
-    /// opponent's play (see `super::grandmaster`).
+    /// The expert's search resampled by a learned model of the opponent's play, over this
+    /// many worlds in the play while the talon lasts and fewer elsewhere (see
+    /// `super::grandmaster`).
     Grandmaster(u16),
 }
 

@@ -82,7 +82,7 @@ pub static AGENTS: [&AgentInfo; 6] = [&RANDOM, &HEURISTIC, &PIMC, &EXPERT, &MAST
 // heuristic: `RAYON_NUM_THREADS=1 python benches/ray_scale.py costs`, three runs, and
 // `simulate(40, 1, (spec, "heuristic"), threads=1)` for the master and the grandmaster): pimc
 // 0.018 s a deal at 24 worlds, expert 0.014 s at 24, master 0.023 s at 40, grandmaster
-// 0.036 s at 72 (1.8 times the master's, side by side) (docs/scale.md, "Chunk sizing"). A
+// 0.036 s at 72 (the master 0.020 s beside it: 1.8 times) (docs/scale.md, "Chunk sizing"). A
 // search has a fixed part too (at 4 worlds: 0.005 s a deal for pimc), which is left out: the
 // estimate errs by less than 2x there, and chunks need no more.
 
@@ -182,8 +182,8 @@ static GRANDMASTER: AgentInfo = AgentInfo {
     }],
     description: "the expert's search, its worlds resampled by a network trained on the \
                   search agents' play that reads every decision of the opponent's: N worlds \
-                  while the talon lasts, 2N/3 in the exchange, and the master's search over \
-                  5N/9 once the talon is empty",
+                  in the play while the talon lasts, 2N/3 in the exchange, and the master's \
+                  search over 5N/9 once the talon is empty",
     policy: Policy::Grandmaster,
 };
 
