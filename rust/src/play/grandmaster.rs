@@ -268,6 +268,23 @@ mod tests {
         assert_eq!(seen, [true; 3]);
     }
 
+    /// The registry's row states the plan's shares as the code has them.
+    #[test]
+    fn the_registry_states_the_plan() {
+        let row = crate::play::registry::AGENTS
+            .iter()
+            .find(|a| a.name == "grandmaster")
+            .expect("the grandmaster's row");
+        for (share, stage) in [(EXCHANGE_SHARE, "exchange"), (END_SHARE, "empty")] {
+            let said = format!("{}N/{}", share.0, share.1);
+            assert!(
+                row.description.contains(&said),
+                "{stage}: {said} not in {}",
+                row.description
+            );
+        }
+    }
+
     /// How much of the opponent's hand each search's worlds hold, at the play decisions
     /// with a choice after the first trick of deals played by the master's search (40
     /// worlds, a seed per decision) in both seats: the mean share of the opponent's true
